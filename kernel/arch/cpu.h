@@ -1,0 +1,58 @@
+/*
+ * Per-CPU state and segment descriptors.
+ * Each CPU has its own GDT (for its TSS) and scheduler context. mycpu() finds the current CPU by
+ * its LAPIC id; callers must have interrupts off (or accept that they may migrate right after).
+ */
+#ifndef _ARCH_CPU_H_
+#define _ARCH_CPU_H_
+
+#include "kern/types.h"
+
+#define NCPU 8
+
+/* Segment selectors (GDT index << 3 | RPL). */
+#define SEG_KCODE 1
+#define SEG_KDATA 2
+#define SEG_UCODE 3
+#define SEG_UDATA 4
+#define SEG_TSS   5
+#define NSEGS     6
+#define DPL_USER  3
+
+struct segdesc {
+	uint32_t lo, hi;
+};
+
+/* Task state segment: only ss0/esp0 (the kernel stack for traps from user mode) are used. */
+struct taskstate {
+	uint32_t link, esp0;
+	uint16_t ss0, pad0;
+	uint32_t unused[22];
+	uint16_t t, iomb;
+};
+
+struct context;
+struct proc;
+
+struct cpu {
+	uint8_t          apicid;
+	int              index;          /* 0 .. ncpu-1 */
+	struct context  *scheduler;      /* swtch() here to enter the scheduler */
+	struct taskstate ts;
+	struct segdesc   gdt[NSEGS];
+	volatile bool    started;
+	int              ncli;           /* depth of pushcli nesting */
+	bool             intena;         /* were interrupts enabled before pushcli? */
+	struct proc     *proc;           /* running process or NULL */
+	uint64_t         idle_ns;        /* time spent idle in the scheduler */
+	bool             resched;        /* the timer asked for a reschedule */
+};
+
+extern struct cpu cpus[NCPU];
+extern int ncpu;
+
+struct cpu *mycpu(void);
+int         cpu_index(void);
+void        gdt_init(struct cpu *c);   /* load this CPU's GDT and TSS */
+
+#endif

@@ -1,0 +1,154 @@
+/*
+ * Trap dispatch: exceptions, device interrupts, the timer, and system calls.
+ * An exception in user mode kills the process with the matching signal (and a console line saying
+ * why); in kernel mode it is a kernel bug: panic with the trap frame.
+ */
+#include "kern/types.h"
+#include "kern/klib.h"
+#include "kern/proc.h"
+#include "kern/time.h"
+#include "arch/trap.h"
+#include "arch/cpu.h"
+#include "arch/intr.h"
+#include "arch/x86.h"
+#include "vm/vm_fault.h"
+#include <sys/syscall.h>
+#include <sys/signal.h>
+
+void syscall(struct trapframe *tf);
+
+struct gatedesc {
+	uint16_t off_lo, sel;
+	uint8_t  zero, type;   /* type | S=0 | DPL | P */
+	uint16_t off_hi;
+};
+
+static struct gatedesc idt[256];
+extern uint32_t vectors[];
+
+#define GATE_INTR 0xe          /* interrupt gate: IF cleared on entry */
+
+static void set_gate(int n, uint32_t handler, int dpl)
+{
+	idt[n].off_lo = handler & 0xffff;
+	idt[n].sel = SEG_KCODE << 3;
+	idt[n].zero = 0;
+	idt[n].type = GATE_INTR | (dpl << 5) | 0x80;
+	idt[n].off_hi = handler >> 16;
+}
+
+void idt_init(void)
+{
+	for (int i = 0; i < 256; i++)
+		set_gate(i, vectors[i], 0);
+	set_gate(T_SYSCALL, vectors[T_SYSCALL], DPL_USER);
+}
+
+void idt_load(void)
+{
+	lidt(idt, sizeof(idt));
+}
+
+static const char *trap_name(int n)
+{
+	static const char *names[] = {
+		"divide error", "debug", "NMI", "breakpoint", "overflow", "bound range", "invalid opcode",
+		"device not available", "double fault", "coprocessor overrun", "invalid TSS",
+		"segment not present", "stack fault", "general protection fault", "page fault", "reserved",
+		"x87 FPU error", "alignment check", "machine check", "SIMD error",
+	};
+	return n < (int)nitems(names) ? names[n] : "interrupt";
+}
+
+void print_trapframe(struct trapframe *tf)
+{
+	kprintf("trap %u (%s), err %#x, eip %08x, cs %04x, eflags %08x", tf->trapno,
+	        trap_name(tf->trapno), tf->err, tf->eip, tf->cs, tf->eflags);
+	if (tf->trapno == T_PGFLT)
+		kprintf(", cr2 %08x", rcr2());
+	kprintf("\n  eax %08x ebx %08x ecx %08x edx %08x esi %08x edi %08x ebp %08x\n",
+	        tf->eax, tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp);
+	if (tf->cs & 3)
+		kprintf("  user esp %08x ss %04x\n", tf->esp, tf->ss);
+}
+
+static int signal_for_trap(int trapno)
+{
+	switch (trapno) {
+	case T_DIVIDE:
+	case T_FPERR:
+	case T_SIMDERR:
+		return SIGFPE;
+	case T_ILLOP:
+		return SIGILL;
+	case T_BRKPT:
+	case T_DEBUG:
+		return SIGTRAP;
+	case T_ALIGN:
+		return SIGBUS;
+	default:
+		return SIGSEGV;
+	}
+}
+
+extern struct trapframe *panic_tf;
+
+static void user_exception(struct trapframe *tf)
+{
+	struct proc *p = curproc;
+	sti();                             /* resolving a fault may sleep */
+	if (tf->trapno == T_PGFLT && vm_fault(p, rcr2(), (tf->err & 2) != 0) == 0)
+		return;
+	kprintf("pid %d (%s): %s at eip %08x", p->p_pid, p->p_comm, trap_name(tf->trapno), tf->eip);
+	if (tf->trapno == T_PGFLT)
+		kprintf(" addr %08x", rcr2());
+	kprintf(", killed\n");
+	proc_kill(p->p_pid, signal_for_trap(tf->trapno));
+}
+
+void trap(struct trapframe *tf)
+{
+	struct proc *p = curproc;
+	bool from_user = (tf->cs & 3) == DPL_USER;
+
+	if (tf->trapno == T_SYSCALL) {
+		p->p_tf = tf;
+		syscall(tf);
+	} else if (tf->trapno == T_LAPIC_TIMER) {
+		if (cpu_index() == 0) {
+			ticks++;
+			callout_tick();
+		}
+		lapic_eoi();
+		if (p) {
+			if (from_user)
+				p->p_uticks++;
+			else
+				p->p_sticks++;
+		}
+		sched_tick();
+	} else if (tf->trapno == T_IPI_HALT) {
+		for (;;) {
+			cli();
+			hlt();
+		}
+	} else if (tf->trapno == T_SPURIOUS) {
+		/* Spurious LAPIC interrupt: no EOI (Intel SDM vol. 3 §10.9). */
+	} else if (tf->trapno >= T_IRQ0) {
+		intr_dispatch(tf->trapno);
+		lapic_eoi();
+	} else if (from_user && p) {
+		user_exception(tf);
+	} else {
+		panic_tf = tf;
+		panic("%s in kernel mode at eip %08x", trap_name(tf->trapno), tf->eip);
+	}
+
+	/* On the way back to user space: die if killed, give up the CPU if the timer said so. */
+	if (from_user && p && p->p_sig)
+		proc_exit(p->p_sig & 0x7f);
+	if (p && p->p_stat == PRS_RUNNING && mycpu()->resched)
+		sched_yield();
+	if (from_user && p && p->p_sig)
+		proc_exit(p->p_sig & 0x7f);
+}

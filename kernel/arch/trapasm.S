@@ -1,0 +1,28 @@
+/* Common trap entry: build a struct trapframe (arch/trap.h), switch to kernel data segments,
+ * call trap(tf), and return through trapret. */
+#define SEG_KDATA 2
+
+	.text
+	.globl alltraps
+alltraps:
+	pushl %ds
+	pushl %es
+	pushl %fs
+	pushl %gs
+	pushal
+	movw  $(SEG_KDATA << 3), %ax
+	movw  %ax, %ds
+	movw  %ax, %es
+	pushl %esp                 /* argument: the trap frame */
+	call  trap
+	addl  $4, %esp
+
+	.globl trapret
+trapret:
+	popal
+	popl  %gs
+	popl  %fs
+	popl  %es
+	popl  %ds
+	addl  $8, %esp             /* trapno and error code */
+	iret

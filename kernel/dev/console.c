@@ -1,0 +1,255 @@
+/*
+ * Console driver: 16550 UART on COM1 plus the VGA text screen (see console.h).
+ * UART registers (PC16550D data sheet): THR/RBR at +0, IER +1, FCR/IIR +2, LCR +3, MCR +4, LSR +5.
+ * Locking: cons_lock protects the input line buffer and the tty mode; output is serialized by
+ * kprintf's lock (and by cons_lock for writes from /dev/console).
+ */
+#include "kern/types.h"
+#include "kern/klib.h"
+#include "kern/lock.h"
+#include "kern/sleep.h"
+#include "kern/proc.h"
+#include "kern/uio.h"
+#include "dev/cdev.h"
+#include "dev/console.h"
+#include "arch/x86.h"
+#include "arch/memlayout.h"
+#include "arch/intr.h"
+#include <sys/errno.h>
+#include <sys/ioctl.h>
+
+#define COM1       0x3f8
+#define UART_RBR   0
+#define UART_THR   0
+#define UART_IER   1
+#define UART_FCR   2
+#define UART_LCR   3
+#define UART_MCR   4
+#define UART_LSR   5
+#define LSR_DR     0x01     /* data ready */
+#define LSR_THRE   0x20     /* transmit holding register empty */
+#define IRQ_COM1   4
+
+#define VGA_COLS   80
+#define VGA_ROWS   25
+#define VGA_ATTR   0x0700   /* light grey on black */
+
+#define TTY_ECHO   0x1
+#define TTY_CANON  0x2
+#define INBUF      4096
+
+static uint16_t *vga = (uint16_t *)P2V(0xb8000);
+static int vga_pos;
+
+static struct spinlock cons_lock;
+static struct {
+	char     buf[INBUF];
+	uint32_t r, w, e;   /* read, write (end of committed input), edit index: r <= w <= e */
+	int      mode;
+} tty = { .mode = TTY_ECHO | TTY_CANON };
+
+void cons_early_init(void)
+{
+	outb(COM1 + UART_IER, 0);
+	outb(COM1 + UART_LCR, 0x80);        /* DLAB: set the divisor */
+	outb(COM1 + 0, 1);                  /* 115200 baud = 115200 / 1 */
+	outb(COM1 + 1, 0);
+	outb(COM1 + UART_LCR, 0x03);        /* 8N1 */
+	outb(COM1 + UART_FCR, 0x07);        /* FIFOs on and cleared */
+	outb(COM1 + UART_MCR, 0x0b);        /* DTR, RTS, OUT2 (OUT2 gates the IRQ line) */
+	spin_init(&cons_lock, "cons");
+	for (int i = 0; i < VGA_COLS * VGA_ROWS; i++)
+		vga[i] = VGA_ATTR | ' ';
+}
+
+static void serial_putc(int c)
+{
+	for (int i = 0; i < 100000 && !(inb(COM1 + UART_LSR) & LSR_THRE); i++)
+		pause();
+	outb(COM1 + UART_THR, c);
+}
+
+static void vga_putc(int c)
+{
+	if (c == '\n')
+		vga_pos += VGA_COLS - vga_pos % VGA_COLS;
+	else if (c == '\b') {
+		if (vga_pos > 0)
+			vga[--vga_pos] = VGA_ATTR | ' ';
+	} else if (c != '\r')
+		vga[vga_pos++] = VGA_ATTR | (c & 0xff);
+	if (vga_pos >= VGA_COLS * VGA_ROWS) {
+		memmove(vga, vga + VGA_COLS, sizeof(vga[0]) * VGA_COLS * (VGA_ROWS - 1));
+		for (int i = 0; i < VGA_COLS; i++)
+			vga[VGA_COLS * (VGA_ROWS - 1) + i] = VGA_ATTR | ' ';
+		vga_pos -= VGA_COLS;
+	}
+	outb(0x3d4, 14);                     /* move the hardware cursor */
+	outb(0x3d5, vga_pos >> 8);
+	outb(0x3d4, 15);
+	outb(0x3d5, vga_pos);
+}
+
+void cons_putc(int c)
+{
+	if (c == '\n')
+		serial_putc('\r');
+	serial_putc(c);
+	vga_putc(c);
+}
+
+static void echo(int c)
+{
+	if (!(tty.mode & TTY_ECHO))
+		return;
+	if (c == '\b') {
+		cons_putc('\b');
+		cons_putc(' ');
+		cons_putc('\b');
+	} else
+		cons_putc(c);
+}
+
+/* One received character through the line discipline. cons_lock held. */
+static void tty_input(int c)
+{
+	if (!(tty.mode & TTY_CANON)) {
+		if (tty.e - tty.r < INBUF) {
+			tty.buf[tty.e++ % INBUF] = c;
+			tty.w = tty.e;
+			echo(c);
+			wakeup(&tty.r);
+		}
+		return;
+	}
+	switch (c) {
+	case 0x7f:
+	case '\b':
+		if (tty.e != tty.w) {
+			tty.e--;
+			echo('\b');
+		}
+		return;
+	case 0x15:                       /* ^U: kill the line */
+		while (tty.e != tty.w) {
+			tty.e--;
+			echo('\b');
+		}
+		return;
+	case 0x03:                       /* ^C: discard the line */
+		tty.e = tty.w;
+		echo('^');
+		echo('C');
+		echo('\n');
+		return;
+	case '\r':
+		c = '\n';
+		break;
+	}
+	if (tty.e - tty.r >= INBUF - 1 && c != '\n' && c != 0x04)
+		return;                          /* full: only a line end may still go in */
+	if (tty.e - tty.r >= INBUF)
+		return;
+	tty.buf[tty.e++ % INBUF] = c;
+	if (c != 0x04)
+		echo(c);
+	if (c == '\n' || c == 0x04 || tty.e - tty.r == INBUF) {
+		tty.w = tty.e;
+		wakeup(&tty.r);
+	}
+}
+
+void cons_intr(void)
+{
+	spin_lock(&cons_lock);
+	while (inb(COM1 + UART_LSR) & LSR_DR)
+		tty_input(inb(COM1 + UART_RBR));
+	spin_unlock(&cons_lock);
+}
+
+/* read(2) on /dev/console: one line in canonical mode, what is there otherwise; ^D = EOF. */
+static int cons_read(void *arg, struct uio *uio, int ioflag)
+{
+	int error = 0;
+	size_t want = uio->uio_resid;
+	spin_lock(&cons_lock);
+	while (tty.r == tty.w) {
+		if (ioflag & 0x10) {             /* IO_NDELAY */
+			spin_unlock(&cons_lock);
+			return EAGAIN;
+		}
+		if (msleep(&tty.r, &cons_lock, PCATCH, "ttyin", 0) == EINTR) {
+			spin_unlock(&cons_lock);
+			return EINTR;
+		}
+	}
+	while (uio->uio_resid > 0 && tty.r != tty.w) {
+		char c = tty.buf[tty.r % INBUF];
+		if (c == 0x04) {                 /* ^D: ends the read; consumed only if nothing else was read */
+			if (uio->uio_resid == want)
+				tty.r++;
+			break;
+		}
+		tty.r++;
+		spin_unlock(&cons_lock);
+		error = uiomove(&c, 1, uio);
+		spin_lock(&cons_lock);
+		if (error || ((tty.mode & TTY_CANON) && c == '\n'))
+			break;
+	}
+	spin_unlock(&cons_lock);
+	return error;
+}
+
+static int cons_write(void *arg, struct uio *uio, int ioflag)
+{
+	char chunk[128];
+	while (uio->uio_resid > 0) {
+		size_t n = MIN(uio->uio_resid, sizeof(chunk));
+		int error = uiomove(chunk, n, uio);
+		if (error)
+			return error;
+		spin_lock(&cons_lock);
+		for (size_t i = 0; i < n; i++)
+			cons_putc(chunk[i]);
+		spin_unlock(&cons_lock);
+	}
+	return 0;
+}
+
+static int cons_ioctl(void *arg, u_long cmd, void *data, int fflag)
+{
+	switch (cmd) {
+	case TIOCGETA:
+		*(int *)data = tty.mode;
+		return 0;
+	case TIOCSETA:
+		spin_lock(&cons_lock);
+		tty.mode = *(int *)data & (TTY_ECHO | TTY_CANON);
+		tty.w = tty.e;
+		spin_unlock(&cons_lock);
+		wakeup(&tty.r);
+		return 0;
+	}
+	return ENOTTY;
+}
+
+static int cons_open(void *arg, int fflag) { return 0; }
+static int cons_close(void *arg, int fflag) { return 0; }
+
+static struct cdevsw cons_cdevsw = {
+	.d_name = "console",
+	.d_open = cons_open,
+	.d_close = cons_close,
+	.d_read = cons_read,
+	.d_write = cons_write,
+	.d_ioctl = cons_ioctl,
+};
+
+void cons_init(void)
+{
+	cdev_register(&cons_cdevsw, NULL);
+	intr_establish(IRQ_COM1, (void (*)(void *))cons_intr, NULL, "com1");
+	outb(COM1 + UART_IER, 0x01);        /* interrupt on received data */
+	cons_intr();                        /* drain anything typed before the handler existed */
+}

@@ -1,0 +1,10 @@
+/* ioctl(2) commands. Disk ioctls use FreeBSD's names. */
+#ifndef _SYS_IOCTL_H_
+#define _SYS_IOCTL_H_
+
+#define DIOCGSECTORSIZE  0x6480   /* u_int: sector size in bytes */
+#define DIOCGMEDIASIZE   0x6481   /* off_t: media size in bytes */
+#define TIOCGETA         0x7413   /* console: get mode (int: bit 0 = echo, bit 1 = canonical) */
+#define TIOCSETA         0x7414   /* console: set mode */
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * System call numbers: the user/kernel ABI.
+ *
+ * Calling convention (i386, software interrupt T_SYSCALL = 0x80 as on FreeBSD):
+ *   eax = number, arguments in ebx, ecx, edx, esi, edi (at most five).
+ *   The kernel returns the result in eax; a value in [-4095, -1] is -errno.
+ *   64-bit quantities (lseek offsets) travel through pointers.
+ * This header is shared by the kernel and user/lib; it holds only numbers.
+ */
+#ifndef _SYS_SYSCALL_H_
+#define _SYS_SYSCALL_H_
+
+#define T_SYSCALL        0x80
+
+#define SYS_exit          1
+#define SYS_fork          2
+#define SYS_read          3
+#define SYS_write         4
+#define SYS_open          5   /* open(path, flags, mode) */
+#define SYS_close         6
+#define SYS_wait4         7   /* wait4(pid, int *status, options, struct rusage *) */
+#define SYS_link          9
+#define SYS_unlink       10
+#define SYS_execve       11   /* execve(path, argv, envp) */
+#define SYS_chdir        12
+#define SYS_fstat        13
+#define SYS_stat         14
+#define SYS_getpid       15
+#define SYS_getppid      16
+#define SYS_kill         17   /* kill(pid, sig) */
+#define SYS_sbrk         18   /* sbrk(increment) -> old break */
+#define SYS_pipe         19   /* pipe(int fds[2]) */
+#define SYS_dup          20
+#define SYS_dup2         21
+#define SYS_lseek        22   /* lseek(fd, off_t *offset_inout, whence) */
+#define SYS_mkdir        23   /* mkdir(path, mode) */
+#define SYS_rmdir        24
+#define SYS_getcwd       25   /* getcwd(buf, size) */
+#define SYS_rename       26
+#define SYS_fsync        27
+#define SYS_sync         28
+#define SYS_ftruncate    29   /* ftruncate(fd, off_t *length) */
+#define SYS_gettimeofday 30   /* gettimeofday(struct timeval *, NULL) */
+#define SYS_clock_gettime 31  /* clock_gettime(clockid, struct timespec *) */
+#define SYS_nanosleep    32   /* nanosleep(const struct timespec *, struct timespec *) */
+#define SYS_sysctl       33   /* sysctl(name, oldp, size_t *oldlenp, newp, newlen) */
+#define SYS_sysctlnext   34   /* sysctlnext(name, char *next, size_t len): node after name ("" = first) */
+#define SYS_sysctlinfo   35   /* sysctlinfo(name, struct sysctl_info *) */
+#define SYS_reboot       36   /* reboot(howto) */
+#define SYS_getdents     37   /* getdents(fd, buf, nbytes): struct dirent records */
+#define SYS_ioctl        38   /* ioctl(fd, cmd, arg) */
+#define SYS_mount        39   /* mount(fstype, dir, flags, data) */
+#define SYS_unmount      40   /* unmount(dir, flags) */
+#define SYS_getrusage    41   /* getrusage(who, struct rusage *) */
+#define SYS_mmap         42   /* mmap(struct mmap_args *) */
+#define SYS_munmap       43   /* munmap(addr, len) */
+#define SYS_fcntl        44   /* fcntl(fd, cmd, arg) */
+
+#define SYS_MAXSYSCALL   45
+
+#endif

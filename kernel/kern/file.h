@@ -1,0 +1,53 @@
+/*
+ * Open files and descriptor tables.
+ * A struct file is an open file description: shared by dup'd descriptors and across fork, with
+ * one offset. A struct filedesc is a process's table of descriptors (NOFILE slots).
+ *   falloc(&fp, &fd)  - a new file and the lowest free descriptor in the current process.
+ *   fget(fd, &fp)     - the file behind a descriptor of the current process, referenced (fdrop it).
+ *   fdrop(fp)         - drop a reference; the last one closes the vnode/pipe.
+ *   fdcopy(fdp)       - a copy for fork (files shared, references taken).
+ *   fdfree(fdp)       - close everything (exit).
+ *   fdcloseexec(fdp)  - close O_CLOEXEC descriptors (exec).
+ */
+#ifndef _KERN_FILE_H_
+#define _KERN_FILE_H_
+
+#include "kern/types.h"
+#include "kern/lock.h"
+
+#define NOFILE  64        /* descriptors per process */
+#define NFILE   1024      /* open files in the system */
+
+struct vnode;
+struct pipe;
+
+enum dtype { DTYPE_NONE, DTYPE_VNODE, DTYPE_PIPE };
+
+/* f_flag: FREAD/FWRITE plus the O_APPEND/O_NONBLOCK/O_FSYNC bits of open(2) */
+#define FREAD   0x10000000
+#define FWRITE  0x20000000
+
+struct file {
+	enum dtype     f_type;
+	int            f_flag;
+	int            f_count;      /* references (descriptors + in-flight syscalls) */
+	off_t          f_offset;     /* protected by f_lock */
+	struct vnode  *f_vnode;
+	struct pipe   *f_pipe;
+	struct sleeplock f_lock;     /* serializes read/write on the offset */
+};
+
+struct filedesc {
+	struct file *fd_ofiles[NOFILE];
+	char         fd_ofileflags[NOFILE];   /* FD_CLOEXEC */
+};
+
+int              falloc(struct file **fpp, int *fdp);
+int              fget(int fd, struct file **fpp);
+void             fdrop(struct file *fp);
+struct filedesc *fdinit(void);
+struct filedesc *fdcopy(struct filedesc *fdp);
+void             fdfree(struct filedesc *fdp);
+void             fdcloseexec(struct filedesc *fdp);
+
+#endif

@@ -1,0 +1,362 @@
+/*
+ * execve(2): replace the calling process's program.
+ * The arguments are copied into the kernel first (the old address space goes away); then a new
+ * address space is built from the ELF file's PT_LOAD segments and a stack holding argc, argv and
+ * envp (layout in user/ and docs: argc at the stack pointer, then the argv pointers, NULL, the
+ * envp pointers, NULL, then the strings). Only when everything has succeeded is the old address
+ * space freed, so a failed exec returns an error to a process that is still intact.
+ * A file starting with "#!" runs its interpreter with the script's path as an argument.
+ */
+#include "kern/types.h"
+#include "kern/klib.h"
+#include "kern/kmalloc.h"
+#include "kern/proc.h"
+#include "kern/syscall.h"
+#include "kern/file.h"
+#include "kern/elf.h"
+#include "kern/exec.h"
+#include "arch/trap.h"
+#include "arch/cpu.h"
+#include "arch/pmap.h"
+#include "arch/memlayout.h"
+#include "vm/vm_map.h"
+#include "vfs/vnode.h"
+#include <sys/errno.h>
+#include <sys/stat.h>
+
+#define ARG_MAX    (256 * 1024)      /* bytes of argument and environment strings (FreeBSD's) */
+#define MAXARGS    4096
+#define PATH_MAX   1024
+#define MAXPHNUM   16
+#define FL_USER    0x202             /* initial user EFLAGS: IF, and the always-one bit 1 */
+
+/* The arguments while they travel through the kernel: strings packed in buf. */
+struct exec_args {
+	char  *buf;
+	size_t used;
+	int    argc, envc;
+};
+
+static int args_add(struct exec_args *ea, const char *s, size_t len)
+{
+	if (ea->used + len + 1 > ARG_MAX || ea->argc + ea->envc >= MAXARGS)
+		return E2BIG;
+	memcpy(ea->buf + ea->used, s, len);
+	ea->buf[ea->used + len] = 0;
+	ea->used += len + 1;
+	return 0;
+}
+
+/* Copy a NULL-terminated user array of strings. */
+static int args_copyin(struct exec_args *ea, char *const *uvec, int *count)
+{
+	if (uvec == NULL)
+		return 0;
+	for (;;) {
+		uint32_t uptr;
+		if (copyin(&uvec[*count], &uptr, sizeof(uptr)))
+			return EFAULT;
+		if (uptr == 0)
+			return 0;
+		if (ea->argc + ea->envc >= MAXARGS)
+			return E2BIG;
+		size_t done;
+		int error = copyinstr((void *)uptr, ea->buf + ea->used, ARG_MAX - ea->used, &done);
+		if (error == ENAMETOOLONG)
+			return E2BIG;
+		if (error)
+			return error;
+		ea->used += done;
+		(*count)++;
+	}
+}
+
+/* Read exactly len bytes at off from vp into a kernel buffer. */
+static int read_exact(struct vnode *vp, void *buf, size_t len, off_t off)
+{
+	size_t resid;
+	int error = vn_rdwr(UIO_READ, vp, buf, len, off, UIO_SYSSPACE, 0, &resid);
+	if (error)
+		return error;
+	return resid ? ENOEXEC : 0;
+}
+
+static int check_ehdr(const struct elf_ehdr *eh)
+{
+	if (eh->e_magic != ELF_MAGIC || eh->e_class != ELFCLASS32 || eh->e_data != ELFDATA2LSB ||
+	    eh->e_type != ET_EXEC || eh->e_machine != EM_386 ||
+	    eh->e_phentsize != sizeof(struct elf_phdr) || eh->e_phnum == 0 || eh->e_phnum > MAXPHNUM)
+		return ENOEXEC;
+	return 0;
+}
+
+/* Map and read one PT_LOAD segment into the new address space (through the direct map). */
+static int load_segment(struct vmspace *vm, struct vnode *vp, const struct elf_phdr *ph)
+{
+	uint32_t start = ph->p_vaddr, end = ph->p_vaddr + ph->p_memsz;
+	if (ph->p_filesz > ph->p_memsz || end < start || start < USERBASE || end > USERTOP - USTACKMAX ||
+	    ph->p_offset + ph->p_filesz < ph->p_offset)
+		return ENOEXEC;
+	int error = vm_map_zero(vm, start, end);
+	if (error)
+		return error;
+	uint32_t done = 0;
+	while (done < ph->p_filesz) {
+		uint32_t va = start + done;
+		uint32_t n = MIN(ph->p_filesz - done, PAGE_SIZE - (va & PAGE_MASK));
+		char *k = P2V(pmap_extract(vm->vm_pmap, va, false));
+		error = read_exact(vp, k, n, ph->p_offset + done);
+		if (error)
+			return error;
+		done += n;
+	}
+	if (end > vm->vm_daddr)
+		vm->vm_daddr = vm->vm_brk = roundup(end, PAGE_SIZE);
+	return 0;
+}
+
+static int load_elf(struct vmspace *vm, struct vnode *vp, uint32_t *entry)
+{
+	struct elf_ehdr eh;
+	int error = read_exact(vp, &eh, sizeof(eh), 0);
+	if (error || (error = check_ehdr(&eh)))
+		return error;
+	struct elf_phdr ph[MAXPHNUM];
+	error = read_exact(vp, ph, eh.e_phnum * sizeof(ph[0]), eh.e_phoff);
+	if (error)
+		return error;
+	vm->vm_taddr = USERTOP;
+	bool loaded = false;
+	for (int i = 0; i < eh.e_phnum; i++) {
+		if (ph[i].p_type != PT_LOAD || ph[i].p_memsz == 0)
+			continue;
+		if (ph[i].p_vaddr < vm->vm_taddr)
+			vm->vm_taddr = ph[i].p_vaddr & ~PAGE_MASK;
+		if ((error = load_segment(vm, vp, &ph[i])))
+			return error;
+		loaded = true;
+	}
+	if (!loaded || eh.e_entry < USERBASE || eh.e_entry >= vm->vm_daddr)
+		return ENOEXEC;
+	*entry = eh.e_entry;
+	return 0;
+}
+
+/* Build the initial stack; returns the user stack pointer in *spp. */
+static int build_stack(struct vmspace *vm, struct exec_args *ea, uint32_t *spp)
+{
+	int nptr = ea->argc + 1 + ea->envc + 1;
+	uint32_t strings = USERTOP - roundup(ea->used, 4);
+	uint32_t sp = strings - 4 * (nptr + 1);
+	sp &= ~15u;
+	int error = vm_map_zero(vm, sp & ~PAGE_MASK, USERTOP);
+	if (error)
+		return error;
+	vm->vm_stack = sp & ~PAGE_MASK;
+	/* Write words and strings through the direct map, page by page. */
+	uint32_t words[1 + nptr];
+	words[0] = ea->argc;
+	uint32_t off = 0;
+	int w = 1;
+	for (int i = 0; i < ea->argc + ea->envc; i++) {
+		if (i == ea->argc)
+			words[w++] = 0;
+		words[w++] = strings + off;
+		off += strlen(ea->buf + off) + 1;
+	}
+	words[w++] = 0;
+	struct { uint32_t va; const char *src; uint32_t len; } parts[2] = {
+		{ sp, (const char *)words, 4 * w }, { strings, ea->buf, ea->used },
+	};
+	for (int p = 0; p < 2; p++) {
+		for (uint32_t done = 0; done < parts[p].len;) {
+			uint32_t va = parts[p].va + done;
+			uint32_t n = MIN(parts[p].len - done, PAGE_SIZE - (va & PAGE_MASK));
+			memcpy(P2V(pmap_extract(vm->vm_pmap, va, true)), parts[p].src + done, n);
+			done += n;
+		}
+	}
+	*spp = sp;
+	return 0;
+}
+
+/* If vp is a "#!" script, put "interp [arg] path" in front of the arguments (replacing argv[0]). */
+static int shell_script(struct vnode *vp, const char *path, struct exec_args *ea, char *interp)
+{
+	char line[128];
+	size_t resid;
+	int error = vn_rdwr(UIO_READ, vp, line, sizeof(line) - 1, 0, UIO_SYSSPACE, 0, &resid);
+	if (error)
+		return error;
+	size_t n = sizeof(line) - 1 - resid;
+	if (n < 3 || line[0] != '#' || line[1] != '!')
+		return -1;
+	line[n] = 0;
+	char *nl = strchr(line, '\n');
+	if (nl == NULL)
+		return ENOEXEC;
+	*nl = 0;
+	char *s = line + 2;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	char *arg = s;
+	while (*arg && *arg != ' ' && *arg != '\t')
+		arg++;
+	if (*arg)
+		*arg++ = 0;
+	while (*arg == ' ' || *arg == '\t')
+		arg++;
+	if (*s == 0)
+		return ENOEXEC;
+	strlcpy(interp, s, PATH_MAX);
+	/* Rebuild: interp, [arg], path, then the old argv[1..] and envp. */
+	struct exec_args old = *ea;
+	char *copy = kmalloc(old.used ? old.used : 1, M_WAITOK);
+	if (copy == NULL)
+		return ENOMEM;
+	memcpy(copy, old.buf, old.used);
+	ea->used = 0;
+	ea->argc = 0;
+	ea->envc = 0;
+	error = args_add(ea, s, strlen(s));
+	if (!error && *arg)
+		error = args_add(ea, arg, strlen(arg));
+	if (!error)
+		error = args_add(ea, path, strlen(path));
+	ea->argc = 2 + (*arg != 0);
+	size_t off = old.argc ? strlen(copy) + 1 : 0;
+	for (int i = 1; i < old.argc + old.envc && !error; i++) {
+		size_t len = strlen(copy + off);
+		error = args_add(ea, copy + off, len);
+		if (i < old.argc)
+			ea->argc++;
+		else
+			ea->envc++;
+		off += len + 1;
+	}
+	kfree(copy);
+	return error;
+}
+
+static int exec_open(const char *path, struct vnode **vpp)
+{
+	struct vnode *vp;
+	int error = namei(path, &vp);
+	if (error)
+		return error;
+	if (vp->v_type != VREG) {
+		vrele(vp);
+		return EACCES;
+	}
+	*vpp = vp;
+	return 0;
+}
+
+static void set_comm(struct proc *p, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	strlcpy(p->p_comm, base ? base + 1 : path, sizeof(p->p_comm));
+}
+
+static int kern_execve(const char *path, struct exec_args *ea)
+{
+	struct proc *p = curproc;
+	struct vnode *vp;
+	int error = exec_open(path, &vp);
+	if (error)
+		return error;
+	char *interp = kmalloc(PATH_MAX, M_WAITOK);
+	if (interp == NULL) {
+		vrele(vp);
+		return ENOMEM;
+	}
+	error = shell_script(vp, path, ea, interp);
+	if (error == 0) {
+		vrele(vp);
+		error = exec_open(interp, &vp);
+		if (error) {
+			kfree(interp);
+			return error;
+		}
+	} else if (error != -1) {
+		kfree(interp);
+		vrele(vp);
+		return error;
+	}
+	kfree(interp);
+
+	struct vmspace *vm = vmspace_alloc();
+	uint32_t entry, sp;
+	if (vm == NULL)
+		error = ENOMEM;
+	else if ((error = load_elf(vm, vp, &entry)) == 0)
+		error = build_stack(vm, ea, &sp);
+	vrele(vp);
+	if (error) {
+		if (vm)
+			vmspace_free(vm);
+		return error;
+	}
+	struct vmspace *old = p->p_vmspace;
+	p->p_vmspace = vm;
+	pmap_activate(vm->vm_pmap, (uint32_t)p->p_kstack + KSTACKSIZE);
+	if (old)
+		vmspace_free(old);
+	set_comm(p, path);
+	fdcloseexec(p->p_fd);
+
+	struct trapframe *tf = p->p_tf;
+	memset(tf, 0, sizeof(*tf));
+	tf->cs = (SEG_UCODE << 3) | DPL_USER;
+	tf->ds = tf->es = tf->fs = tf->gs = tf->ss = (SEG_UDATA << 3) | DPL_USER;
+	tf->eflags = FL_USER;
+	tf->esp = sp;
+	tf->eip = entry;
+	return 0;
+}
+
+static int exec_args_alloc(struct exec_args *ea)
+{
+	ea->buf = kmalloc(ARG_MAX, M_WAITOK);
+	ea->used = 0;
+	ea->argc = ea->envc = 0;
+	return ea->buf ? 0 : ENOMEM;
+}
+
+int sys_execve(register_t *args, register_t *rv)
+{
+	char *path = kmalloc(PATH_MAX, M_WAITOK);
+	struct exec_args ea;
+	if (path == NULL)
+		return ENOMEM;
+	int error = copyinstr((void *)args[0], path, PATH_MAX, NULL);
+	if (error == 0)
+		error = exec_args_alloc(&ea);
+	if (error) {
+		kfree(path);
+		return error;
+	}
+	error = args_copyin(&ea, (char *const *)args[1], &ea.argc);
+	if (!error)
+		error = args_copyin(&ea, (char *const *)args[2], &ea.envc);
+	if (!error)
+		error = kern_execve(path, &ea);
+	kfree(ea.buf);
+	kfree(path);
+	return error;
+}
+
+/* Process 1's first program: exec path with argv = { path } from the kernel. */
+int exec_init(const char *path)
+{
+	struct exec_args ea;
+	int error = exec_args_alloc(&ea);
+	if (error)
+		return error;
+	error = args_add(&ea, path, strlen(path));
+	ea.argc = 1;
+	if (!error)
+		error = kern_execve(path, &ea);
+	kfree(ea.buf);
+	return error;
+}

@@ -1,0 +1,204 @@
+/*
+ * The scheduler and sleep/wakeup (FreeBSD's kern_synch.c).
+ *
+ * Each CPU runs scheduler(): it picks the next RUNNABLE process round-robin from the process
+ * table and swtch()es to it; the process comes back through sched() when it sleeps, yields or
+ * exits. The timer preempts a process that has run for a full time slice (sched_tick sets
+ * cpu->resched; trap() then calls sched_yield()).
+ *
+ * msleep/tsleep/wakeup: see sleep.h. Timeouts are checked on every tick of CPU 0.
+ * Locking: proc_lock protects every process's p_stat and sleep fields. A process gives up the CPU
+ * only with proc_lock held (and no other spinlock); the scheduler releases it after the switch.
+ */
+#include "kern/types.h"
+#include "kern/klib.h"
+#include "kern/lock.h"
+#include "kern/proc.h"
+#include "kern/sleep.h"
+#include "kern/time.h"
+#include "arch/cpu.h"
+#include "arch/x86.h"
+#include "arch/pmap.h"
+#include "arch/context.h"
+#include "vm/vm_map.h"
+#include "kern/proc_internal.h"
+#include <sys/errno.h>
+
+#define SLICE_TICKS 2                   /* 20 ms time slice */
+
+static int next_slot;                   /* round-robin position (proc_lock) */
+static uint32_t slice_ticks[NCPU];      /* ticks the current process has run on each CPU */
+
+static void account_switch_out(struct proc *p)
+{
+	p->p_runtime += nanouptime() - p->p_switchtime;
+}
+
+/* Switch from the current process to this CPU's scheduler. proc_lock held, and nothing else. */
+void sched(void)
+{
+	struct proc *p = curproc;
+	struct cpu *c = mycpu();
+	if (!spin_held(&proc_lock))
+		panic("sched: proc_lock not held");
+	if (c->ncli != 1)
+		panic("sched: %d locks held (%s)", c->ncli, p->p_comm);
+	if (p->p_stat == PRS_RUNNING)
+		panic("sched: process %d still running", p->p_pid);
+	if (read_eflags() & FL_IF)
+		panic("sched: interrupts enabled");
+	bool intena = c->intena;
+	account_switch_out(p);
+	swtch(&p->p_context, c->scheduler);
+	mycpu()->intena = intena;
+}
+
+static struct proc *pick_next(void)
+{
+	for (int i = 0; i < NPROC; i++) {
+		int slot = (next_slot + i) % NPROC;
+		if (proc_table[slot].p_stat == PRS_RUNNABLE) {
+			next_slot = slot + 1;
+			return &proc_table[slot];
+		}
+	}
+	return NULL;
+}
+
+void scheduler(void)
+{
+	struct cpu *c = mycpu();
+	c->proc = NULL;
+	for (;;) {
+		sti();
+		spin_lock(&proc_lock);
+		struct proc *p = pick_next();
+		if (p == NULL) {
+			spin_unlock(&proc_lock);
+			uint64_t t0 = nanouptime();
+			hlt();                      /* until the next interrupt */
+			c->idle_ns += nanouptime() - t0;
+			continue;
+		}
+		c->proc = p;
+		c->resched = false;
+		slice_ticks[c->index] = 0;
+		p->p_stat = PRS_RUNNING;
+		p->p_cpu = c;
+		p->p_lastcpu = c->index;
+		p->p_switchtime = nanouptime();
+		pmap_activate(p->p_vmspace ? p->p_vmspace->vm_pmap : NULL, (uint32_t)p->p_kstack + KSTACKSIZE);
+		swtch(&c->scheduler, p->p_context);
+		pmap_activate(NULL, 0);
+		c->proc = NULL;
+		spin_unlock(&proc_lock);
+	}
+}
+
+void sched_yield(void)
+{
+	spin_lock(&proc_lock);
+	curproc->p_stat = PRS_RUNNABLE;
+	sched();
+	spin_unlock(&proc_lock);
+}
+
+/* End timed sleeps whose time has come. proc_lock held. */
+static void sleep_timeouts(void)
+{
+	for (struct proc *p = proc_table; p < &proc_table[NPROC]; p++) {
+		if (p->p_stat == PRS_SLEEPING && p->p_slptimeout && (int32_t)(ticks - p->p_slptimeout) >= 0) {
+			p->p_slpresult = EWOULDBLOCK;
+			setrunnable(p);
+		}
+	}
+}
+
+
+void sched_tick(void)
+{
+	struct cpu *c = mycpu();
+	if (c->index == 0) {
+		spin_lock(&proc_lock);
+		sleep_timeouts();
+		spin_unlock(&proc_lock);
+	}
+	struct proc *p = c->proc;
+	if (p == NULL)
+		return;
+	if (++slice_ticks[c->index] >= SLICE_TICKS)
+		c->resched = true;
+}
+
+void setrunnable(struct proc *p)
+{
+	p->p_stat = PRS_RUNNABLE;
+	p->p_wchan = NULL;
+	p->p_slptimeout = 0;
+}
+
+int msleep(void *chan, struct spinlock *lk, int flags, const char *wmesg, int timo)
+{
+	struct proc *p = curproc;
+	if (p == NULL)
+		panic("msleep(%s) with no process", wmesg);
+	if (lk != &proc_lock) {
+		spin_lock(&proc_lock);
+		if (lk)
+			spin_unlock(lk);
+	}
+	int result = 0;
+	if ((flags & PCATCH) && p->p_sig)
+		result = EINTR;
+	else {
+		p->p_wchan = chan;
+		p->p_wmesg = wmesg;
+		p->p_slpflags = flags;
+		p->p_slpresult = 0;
+		p->p_slptimeout = timo > 0 ? ticks + timo : 0;
+		if (p->p_slptimeout == 0 && timo > 0)
+			p->p_slptimeout = 1;
+		p->p_stat = PRS_SLEEPING;
+		sched();
+		p->p_wchan = NULL;
+		result = p->p_slpresult;
+	}
+	if (lk != &proc_lock) {
+		spin_unlock(&proc_lock);
+		if (lk)
+			spin_lock(lk);
+	}
+	return result;
+}
+
+int tsleep(void *chan, int flags, const char *wmesg, int timo)
+{
+	return msleep(chan, NULL, flags, wmesg, timo);
+}
+
+static void wakeup_n(void *chan, bool one)
+{
+	bool held = spin_held(&proc_lock);
+	if (!held)
+		spin_lock(&proc_lock);
+	for (struct proc *p = proc_table; p < &proc_table[NPROC]; p++) {
+		if (p->p_stat == PRS_SLEEPING && p->p_wchan == chan) {
+			p->p_slpresult = 0;
+			setrunnable(p);
+			if (one)
+				break;
+		}
+	}
+	if (!held)
+		spin_unlock(&proc_lock);
+}
+
+void wakeup(void *chan)
+{
+	wakeup_n(chan, false);
+}
+
+void wakeup_one(void *chan)
+{
+	wakeup_n(chan, true);
+}

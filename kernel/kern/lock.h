@@ -1,0 +1,44 @@
+/*
+ * Locks.
+ *   struct spinlock - busy-waiting mutual exclusion; disables interrupts on this CPU while held
+ *       (so an interrupt handler taking the same lock cannot deadlock). Held only briefly; never
+ *       sleep while holding one (msleep releases the one it is given).
+ *   struct sleeplock - a lock that may be held across sleeps (disk I/O): a waiter sleeps with the
+ *       lock's name as its wait message, so `ps` shows what it waits for.
+ * Interrupt nesting: spin_lock/spin_unlock keep a per-CPU count (xv6's pushcli/popcli); interrupts
+ * come back on only when the outermost lock is released and they were on before.
+ */
+#ifndef _KERN_LOCK_H_
+#define _KERN_LOCK_H_
+
+#include "kern/types.h"
+
+struct cpu;
+
+struct spinlock {
+	volatile uint32_t locked;
+	const char       *name;
+	struct cpu       *cpu;     /* holder, for debugging and spin_held() */
+	uint32_t          pcs[8];  /* call stack at acquisition, for panics */
+};
+
+void spin_init(struct spinlock *lk, const char *name);
+void spin_lock(struct spinlock *lk);
+void spin_unlock(struct spinlock *lk);
+bool spin_held(struct spinlock *lk);
+void pushcli(void);
+void popcli(void);
+
+struct sleeplock {
+	bool            locked;
+	struct spinlock lk;        /* protects this structure */
+	const char     *name;      /* also the wait message, so keep it short (<= 7 chars shows in full) */
+	int             pid;       /* holder */
+};
+
+void sleeplock_init(struct sleeplock *sl, const char *name);
+void sleeplock_acquire(struct sleeplock *sl);
+void sleeplock_release(struct sleeplock *sl);
+bool sleeplock_held(struct sleeplock *sl);   /* held by the current process */
+
+#endif

@@ -1,0 +1,190 @@
+/*
+ * Kernel start-up. kmain() runs on the boot CPU with the boot stack and the boot page directory:
+ * it brings up the console, memory, traps, interrupts and clocks, the kernel subsystems, the other
+ * CPUs, and process 1, then becomes this CPU's scheduler. ap_main() is where the other CPUs land.
+ * Process 1 starts in the kernel (start_init): it mounts the root file system, then execs
+ * /sbin/init and returns to user mode.
+ */
+#include "kern/types.h"
+#include "kern/klib.h"
+#include "kern/proc.h"
+#include "kern/proc_internal.h"
+#include "kern/sysctl.h"
+#include "kern/cmdline.h"
+#include "kern/exec.h"
+#include "kern/file.h"
+#include "kern/time.h"
+#include "arch/cpu.h"
+#include "arch/trap.h"
+#include "arch/intr.h"
+#include "arch/pmap.h"
+#include "arch/x86.h"
+#include "arch/memlayout.h"
+#include "arch/multiboot.h"
+#include "arch/machdep.h"
+#include "vm/vm_page.h"
+#include "dev/console.h"
+#include "dev/md.h"
+#include "vfs/vnode.h"
+#include "vfs/mount.h"
+#include <sys/errno.h>
+
+#define WDRAIN_VERSION "wdrain 0.1"
+
+static struct cmdline bootcmd;
+static char bootargs[CMDLINE_MAX];
+static char design[16] = "patched";
+static char ostype[] = "wdrain";
+static char osrelease[] = "0.1";
+static int hz = HZ;
+static int pagesize = PAGE_SIZE;
+static int64_t physmem_bytes;
+
+SYSCTL_STRING(kern, bootargs, CTLFLAG_RD, bootargs, sizeof(bootargs), "Kernel command line");
+SYSCTL_STRING(kern, design, CTLFLAG_RD, design, sizeof(design),
+              "Design preset chosen at boot (patched or stable42)");
+SYSCTL_STRING(kern, ostype, CTLFLAG_RD, ostype, sizeof(ostype), "Operating system type");
+SYSCTL_STRING(kern, osrelease, CTLFLAG_RD, osrelease, sizeof(osrelease), "Operating system release");
+SYSCTL_INT(kern, hz, CTLFLAG_RD, &hz, "Scheduler clock ticks per second");
+SYSCTL_INT(hw, ncpu, CTLFLAG_RD, &ncpu, "Number of active CPUs");
+SYSCTL_INT(hw, pagesize, CTLFLAG_RD, &pagesize, "System memory page size");
+SYSCTL_QUAD(hw, physmem, CTLFLAG_RD, &physmem_bytes, "Usable physical memory in bytes");
+
+/* The root image module GRUB (or QEMU -initrd) loaded, if any. */
+static paddr_t rootmod_start, rootmod_end;
+
+static void read_multiboot(uint32_t magic, const struct multiboot_info *mbi, paddr_t reserved[][2], int *nres)
+{
+	if (magic != MULTIBOOT_BOOTLOADER_MAGIC)
+		panic("not booted by a multiboot loader (magic %#x)", magic);
+	*nres = 0;
+	reserved[(*nres)][0] = (paddr_t)V2P(mbi);
+	reserved[(*nres)++][1] = (paddr_t)V2P(mbi) + sizeof(*mbi);
+	if (mbi->flags & MBI_FLAG_CMDLINE)
+		strlcpy(bootargs, P2V(mbi->cmdline), sizeof(bootargs));
+	if (mbi->flags & MBI_FLAG_MODS) {
+		const struct multiboot_mod *mods = P2V(mbi->mods_addr);
+		for (uint32_t i = 0; i < mbi->mods_count && *nres < 8; i++) {
+			reserved[*nres][0] = mods[i].mod_start;
+			reserved[(*nres)++][1] = mods[i].mod_end;
+			if (i == 0) {
+				rootmod_start = mods[i].mod_start;
+				rootmod_end = mods[i].mod_end;
+			}
+		}
+	}
+}
+
+/* design=... and the sysctl tunables (words with a dot: vfs.hirunningspace=1048576). */
+static void apply_bootargs(void)
+{
+	const char *d = cmdline_get(&bootcmd, "design");
+	if (d && strcmp(d, "patched") != 0 && strcmp(d, "stable42") != 0)
+		kprintf("boot: unknown design \"%s\" (known: patched, stable42); using %s\n", d, design);
+	else if (d)
+		strlcpy(design, d, sizeof(design));
+	for (int i = 0; i < bootcmd.nargs; i++) {
+		const struct bootarg *a = &bootcmd.args[i];
+		if (!strchr(a->key, '.'))
+			continue;
+		int error = kernel_sysctl_set(a->key, a->value);
+		if (error == ENOENT)
+			kprintf("boot: no such tunable %s\n", a->key);
+		else if (error == EPERM)
+			kprintf("boot: %s is read-only\n", a->key);
+		else if (error)
+			kprintf("boot: bad value for %s: \"%s\"\n", a->key, a->value);
+	}
+	if (bootcmd.truncated)
+		kprintf("boot: command line too long, the rest was ignored\n");
+}
+
+/* Stop this machine after a fatal start-up error that is not a kernel bug (bad root image...). */
+static void __noreturn boot_failed(const char *what, int error)
+{
+	kprintf("boot: %s (error %d); system halted\n", what, error);
+	outb(0xf4, 1);                         /* QEMU isa-debug-exit: tell a harness at once */
+	for (;;) {
+		cli();
+		hlt();
+	}
+}
+
+static void start_init(void)
+{
+	spin_unlock(&proc_lock);               /* held across swtch by the scheduler, as in forkret */
+	const char *root = cmdline_get(&bootcmd, "root");
+	if (root == NULL || *root == 0)
+		root = "md0";
+	int error = vfs_mountroot(root);
+	if (error)
+		boot_failed("cannot mount the root file system", error);
+	struct proc *p = curproc;
+	p->p_cwd = rootvnode;
+	vref(rootvnode);
+	p->p_fd = fdinit();
+	if (p->p_fd == NULL)
+		boot_failed("no memory for init's descriptors", ENOMEM);
+	error = exec_init("/sbin/init");
+	if (error)
+		boot_failed("cannot exec /sbin/init", error);
+	/* Returning goes to trapret with the frame exec built: user mode. */
+}
+
+void userinit(void)
+{
+	struct proc *p = proc_alloc();
+	if (p == NULL)
+		panic("userinit: no process slot");
+	strlcpy(p->p_comm, "init", sizeof(p->p_comm));
+	p->p_flag = P_SYSTEM;
+	p->p_context->eip = (uint32_t)start_init;  /* returns into trapret (see proc_alloc) */
+	initproc = p;
+	spin_lock(&proc_lock);
+	p->p_stat = PRS_RUNNABLE;
+	spin_unlock(&proc_lock);
+}
+
+void kmain(uint32_t magic, uint32_t mbi_pa)
+{
+	cons_early_init();
+	kprintf("%s: an xv6-style kernel for buf_daemon/pageout experiments\n", WDRAIN_VERSION);
+	const struct multiboot_info *mbi = P2V(mbi_pa);
+	paddr_t reserved[10][2];
+	int nres;
+	read_multiboot(magic, mbi, reserved, &nres);
+	cmdline_parse(bootargs, &bootcmd);
+	vm_page_startup(mbi, (const paddr_t (*)[2])reserved, nres);
+	physmem_bytes = (int64_t)physmem_pages * PAGE_SIZE;
+	kprintf("memory: %u KB usable\n", physmem_pages * 4);
+	pmap_bootstrap();
+	gdt_init(&cpus[0]);
+	idt_init();
+	idt_load();
+	acpi_init();
+	clock_init();
+	ioapic_init();
+	lapic_init();
+	sysctl_init();
+	procinit();
+	vfsinit();
+	cons_init();
+	if (rootmod_end > rootmod_start)
+		md_attach_preload(P2V(rootmod_start), rootmod_end - rootmod_start);
+	apply_bootargs();
+	kprintf("design: %s\n", design);
+	userinit();
+	smp_start_aps();
+	cpus[0].started = true;
+	scheduler();
+}
+
+void ap_main(void)
+{
+	struct cpu *c = mycpu();
+	gdt_init(c);
+	idt_load();
+	lapic_init();
+	c->started = true;
+	scheduler();
+}

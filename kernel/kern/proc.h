@@ -1,0 +1,87 @@
+/*
+ * Processes and kernel threads (xv6's model, FreeBSD's names).
+ * A process has one thread: a kernel stack, a saved context for the scheduler and, for user
+ * processes, an address space (struct vmspace), open files (struct filedesc) and a current
+ * directory. Kernel threads (kproc_create) have no user address space and run only in the kernel.
+ *
+ * Locking: proc_lock (a spinlock in proc.c) protects p_stat, p_wchan/p_wmesg, the run queue and
+ * the parent/child links. Fields marked (c) are touched only by the process itself.
+ */
+#ifndef _KERN_PROC_H_
+#define _KERN_PROC_H_
+
+#include "kern/types.h"
+#include <sys/resource.h>
+#include <sys/sysctl.h>
+
+#define NPROC      256
+#define KSTACKSIZE 8192
+#define MAXCOMLEN  19
+
+enum procstat { PRS_UNUSED, PRS_NEW, PRS_RUNNABLE, PRS_RUNNING, PRS_SLEEPING, PRS_ZOMBIE };
+
+struct trapframe;
+struct context;
+struct vmspace;
+struct filedesc;
+struct vnode;
+struct cpu;
+
+struct proc {
+	enum procstat     p_stat;
+	pid_t             p_pid;
+	struct proc      *p_pptr;       /* parent */
+	int               p_flag;       /* P_* */
+	char              p_comm[MAXCOMLEN + 1];
+	void             *p_wchan;      /* sleeping on this channel */
+	const char       *p_wmesg;      /* and this is why */
+	int               p_slpflags;   /* flags of the current sleep (PCATCH) */
+	int               p_slpresult;  /* how the sleep ended: 0, EWOULDBLOCK, EINTR */
+	uint32_t          p_slptimeout; /* tick at which a timed sleep ends, 0 = none */
+	int               p_sig;        /* pending fatal signal (0 = none) */
+	int               p_xstat;      /* wait status for the parent */
+	char             *p_kstack;     /* bottom of the kernel stack */
+	struct trapframe *p_tf;         /* user trap frame on the kernel stack */
+	struct context   *p_context;    /* saved registers for swtch() */
+	struct cpu       *p_cpu;        /* CPU it runs on (valid while PRS_RUNNING) */
+	int               p_lastcpu;
+	struct vmspace   *p_vmspace;    /* (c) user address space; NULL for kernel threads */
+	struct filedesc  *p_fd;         /* (c) open files */
+	struct vnode     *p_cwd;        /* (c) current directory */
+	uint64_t          p_runtime;    /* ns of CPU time used */
+	uint64_t          p_switchtime; /* nanouptime() when last put on a CPU */
+	uint64_t          p_uticks, p_sticks; /* ticks charged in user / kernel mode */
+	struct rusage     p_cru;        /* resources used by waited-for children */
+	int32_t           p_inblock, p_oublock;
+	time_t            p_start;      /* wall-clock start time */
+	struct proc      *p_runnext;    /* run queue link */
+};
+
+#define P_KTHREAD  0x0001     /* kernel thread */
+#define P_SYSTEM   0x0002     /* never killed (init, kernel threads) */
+
+/* The current CPU's current process (NULL in the scheduler). */
+struct proc *curproc_get(void);
+#define curproc (curproc_get())
+
+void         procinit(void);
+struct proc *proc_alloc(void);               /* an embryo with a kernel stack, or NULL */
+void         proc_free(struct proc *p);
+struct proc *pfind(pid_t pid);               /* NULL if none; no lock held on return */
+int          kproc_create(void (*fn)(void *), void *arg, struct proc **pp, const char *fmt, ...) __printflike(4, 5);
+void         kproc_exit(void) __noreturn;
+void         proc_exit(int status) __noreturn; /* exit the current process with a wait status */
+int          proc_kill(pid_t pid, int sig);
+bool         proc_killed(void);              /* the current process has a fatal signal pending */
+void         proc_fill_kinfo(struct kinfo_proc *ki, struct proc *p);
+void         proc_rusage(struct proc *p, struct rusage *ru);   /* its own usage (not children's) */
+int          proc_count(void);
+void         userinit(void);                 /* start process 1: mount root, exec /sbin/init */
+
+/* Scheduler (sched.c). */
+void scheduler(void) __noreturn;  /* per-CPU loop, never returns */
+void sched_yield(void);           /* give up the CPU, stay runnable */
+void sched_tick(void);            /* called on every CPU's timer tick: preemption */
+void setrunnable(struct proc *p); /* proc_lock held */
+
+#endif

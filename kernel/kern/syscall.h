@@ -1,0 +1,28 @@
+/*
+ * System call handlers. Each takes the raw argument words and stores its result in *rv;
+ * it returns 0 or an errno value (the dispatcher in syscall.c turns that into -errno in eax).
+ * Every pointer argument is a user address and must be checked (copyin/copyout/copyinstr).
+ * The numbers are in <sys/syscall.h>; this is the list of who implements what.
+ */
+#ifndef _KERN_SYSCALL_H_
+#define _KERN_SYSCALL_H_
+
+#include "kern/types.h"
+
+typedef int sy_call_t(register_t *args, register_t *rv);
+
+/* kern/kern_fork.c, kern_exit.c, kern_exec.c, kern_prot.c: processes */
+sy_call_t sys_exit, sys_fork, sys_wait4, sys_execve, sys_getpid, sys_getppid, sys_kill,
+          sys_sbrk, sys_getrusage, sys_reboot;
+/* kern/kern_time.c: time */
+sy_call_t sys_gettimeofday, sys_clock_gettime, sys_nanosleep;
+/* kern/kern_sysctl.c */
+sy_call_t sys_sysctl, sys_sysctlnext, sys_sysctlinfo;
+/* kern/sys_generic.c, kern/kern_descrip.c, kern/sys_pipe.c: descriptors */
+sy_call_t sys_read, sys_write, sys_close, sys_dup, sys_dup2, sys_pipe, sys_ioctl, sys_fcntl, sys_fstat,
+          sys_lseek;
+/* vfs/vfs_syscalls.c: names and files */
+sy_call_t sys_open, sys_link, sys_unlink, sys_chdir, sys_stat, sys_mkdir, sys_rmdir, sys_getcwd,
+          sys_rename, sys_fsync, sys_sync, sys_ftruncate, sys_getdents, sys_mount, sys_unmount;
+
+#endif

@@ -1,0 +1,98 @@
+/*
+ * The buffer cache (FreeBSD 4.x's vfs_bio API and vocabulary).
+ *
+ * A buffer caches one block of a vnode: (b_vp, b_lblkno). For a device vnode (file system
+ * metadata) b_lblkno is in DEV_BSIZE units; for a file it is the file system's logical block
+ * number and the file system's VOP_STRATEGY maps it to the disk address b_blkno.
+ *
+ *   getblk(vp, blkno, size, slpflag, slptimeo) - the buffer for that block, locked (B_BUSY),
+ *       B_CACHE set if its contents are valid. Never fails for a valid vp (sleeps for memory).
+ *   bread(vp, blkno, size, &bp) - getblk plus a read if not cached; returns 0 or the I/O error
+ *       (bp is returned locked either way; brelse it).
+ *   bwrite(bp)  - write now and wait (unless B_ASYNC is set, then like bawrite). Releases bp.
+ *   bawrite(bp) - start the write, don't wait. Releases bp (the I/O completion does).
+ *   bdwrite(bp) - delayed write: mark B_DELWRI and release; the syncer/buf_daemon writes it later.
+ *   brelse(bp)  - release a locked buffer (B_INVAL/B_ERROR buffers are discarded).
+ *   bqrelse(bp) - release, keeping it cached (likely reused soon).
+ *   biodone(bp) - the I/O on bp finished (called from the completion path, may be interrupt context).
+ *   biowait(bp) - wait for the I/O on a locked buffer; returns its error.
+ *   vinvalbuf(vp, flags) - write (V_SAVE) and/or discard every buffer of vp.
+ *   vtruncbuf(vp, lblkno) - discard vp's buffers at or past logical block lblkno (truncate).
+ *   bufsync(vp, waitfor) - write vp's dirty buffers (MNT_WAIT: and wait) - for fsync.
+ *   bufsync_all(waitfor) - the same for every vnode (sync(2), the syncer).
+ *   bwillwrite() - called by write(2) before it dirties buffers: may block (wmesg "flswai") while
+ *       there are too many dirty buffers.
+ *   vfs_bio_clrbuf(bp) - zero the buffer's data (a newly allocated block).
+ *
+ * Locking: bufcache_lock (spinlock) protects the queues, hash and counters; a buffer's contents
+ * and fields are owned by whoever holds it busy (B_BUSY).
+ */
+#ifndef _VFS_BUF_H_
+#define _VFS_BUF_H_
+
+#include "kern/types.h"
+#include "dev/disk.h"
+
+struct vnode;
+
+/* b_flags: FreeBSD 4.x's names and meanings. */
+#define B_ASYNC     0x00000004   /* start I/O, do not wait */
+#define B_BUSY      0x00000010   /* locked by an owner */
+#define B_CACHE     0x00000020   /* contents valid */
+#define B_DELWRI    0x00000080   /* dirty: write before reuse */
+#define B_DONE      0x00000200   /* I/O completed */
+#define B_ERROR     0x00000800   /* I/O error occurred (b_error) */
+#define B_INVAL     0x00002000   /* does not contain valid info, discard on release */
+#define B_NOCACHE   0x00008000   /* do not cache block after use */
+#define B_WANTED    0x00800000   /* someone sleeps waiting for B_BUSY to clear */
+#define B_READ      0x00100000   /* the current I/O is a read (b_iocmd says the same) */
+
+/* Queues (FreeBSD's QUEUE_*). */
+enum bufqueue { QUEUE_NONE, QUEUE_CLEAN, QUEUE_DIRTY, QUEUE_EMPTY, BUFFER_QUEUES };
+
+struct buf {
+	int           b_flags;
+	int           b_iocmd;        /* BIO_READ / BIO_WRITE */
+	int           b_error;
+	struct vnode *b_vp;
+	daddr_t       b_lblkno;       /* logical block (cache key) */
+	daddr_t       b_blkno;        /* disk address in DEV_BSIZE units, set by VOP_STRATEGY/bmap */
+	int           b_bcount;       /* valid bytes (== b_bufsize here) */
+	int           b_bufsize;      /* allocated bytes */
+	int           b_resid;
+	char         *b_data;         /* kmalloc'd, direct-mapped */
+	enum bufqueue b_qindex;
+	struct buf   *b_qnext, *b_qprev;    /* free/dirty queue links */
+	struct buf   *b_hnext;              /* hash chain */
+	struct buf   *b_vnext, *b_vprev;    /* per-vnode list */
+	void        (*b_iodone)(struct buf *); /* optional completion hook (replaces the default) */
+	struct bio    b_bio;          /* the request sent to the disk */
+	int           b_runningbufspace; /* bytes charged to runningbufspace while writing */
+};
+
+struct buf *getblk(struct vnode *vp, daddr_t blkno, int size, int slpflag, int slptimeo);
+struct buf *incore(struct vnode *vp, daddr_t blkno);   /* cached? (not locked) */
+int   bread(struct vnode *vp, daddr_t blkno, int size, struct buf **bpp);
+int   bwrite(struct buf *bp);
+void  bawrite(struct buf *bp);
+void  bdwrite(struct buf *bp);
+void  brelse(struct buf *bp);
+void  bqrelse(struct buf *bp);
+void  biodone(struct buf *bp);
+int   biowait(struct buf *bp);
+void  bwillwrite(void);
+void  vfs_bio_clrbuf(struct buf *bp);
+int   vinvalbuf(struct vnode *vp, int flags);
+int   vtruncbuf(struct vnode *vp, daddr_t lblkno);
+int   bufsync(struct vnode *vp, int waitfor);
+int   bufsync_all(int waitfor);
+void  bufinit(void);
+
+/* Send a locked buffer to disk at b_blkno (a VOP_STRATEGY ends here). Completion calls biodone. */
+void  disk_strategy_buf(struct disk *dp, struct buf *bp);
+
+#define V_SAVE    0x0001     /* vinvalbuf: write dirty buffers first */
+#define MNT_WAIT   1
+#define MNT_NOWAIT 2
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * Vnodes: the kernel's handle on a file, directory or device, whatever file system holds it.
+ *
+ * Reference counting: v_usecount counts holders. vref() adds one; vrele() drops one, and at zero
+ * calls VOP_INACTIVE (a file system frees an unlinked inode's blocks there) and puts the vnode on
+ * the free list, still cached: its buffers stay valid and the file system's inode hash can revive it
+ * with vget(). getnewvnode() recycles the least recently freed vnode when all are in use: it writes
+ * its dirty buffers (vinvalbuf V_SAVE), calls VOP_RECLAIM (the fs forgets it) and reuses it.
+ *
+ * Locking protocol (simpler than FreeBSD's on purpose): VOPs are called with no vnode lock held
+ * and a reference on each vnode argument. Each file system serializes inside its VOPs as it needs
+ * (wdfs takes the inode's v_lock). namei() walks one component at a time through VOP_LOOKUP,
+ * crossing mount points itself.
+ *
+ *   vget(vp)  - take a reference on a vnode found in a file system's hash; fails with ENOENT if
+ *               it is being reclaimed (the caller then looks it up again / reloads it).
+ *   vn_rdwr() - read or write a vnode from the kernel (exec uses it).
+ */
+#ifndef _VFS_VNODE_H_
+#define _VFS_VNODE_H_
+
+#include "kern/types.h"
+#include "kern/lock.h"
+#include "kern/uio.h"
+#include <sys/stat.h>
+
+struct mount;
+struct buf;
+struct disk;
+struct cdevsw;
+struct pipe;
+
+enum vtype { VNON, VREG, VDIR, VBLK, VCHR, VFIFO };
+
+/* v_iflag */
+#define VI_FREE     0x0001   /* on the free list (usecount 0) */
+#define VI_DOOMED   0x0002   /* being reclaimed */
+
+/* ioflag for VOP_READ/VOP_WRITE */
+#define IO_APPEND   0x0002
+#define IO_SYNC     0x0004
+#define IO_NDELAY   0x0010
+
+struct vnode {
+	enum vtype          v_type;
+	int                 v_usecount;     /* vnode_lock */
+	int                 v_iflag;        /* vnode_lock */
+	struct mount       *v_mount;        /* file system it belongs to (NULL for devfs/pipe-less) */
+	struct vop_vector  *v_op;
+	void               *v_data;         /* the file system's private node (inode) */
+	struct sleeplock    v_lock;         /* for the file system's use */
+	struct mount       *v_mountedhere;  /* a file system is mounted on this directory */
+	struct disk        *v_disk;         /* VBLK/VCHR on a disk: the disk */
+	struct cdevsw      *v_cdev;         /* VCHR on a character device (console, null, zero) */
+	void               *v_cdevarg;
+	struct buf         *v_bufhd;        /* this vnode's buffers (bufcache_lock) */
+	int                 v_numdirty;     /* dirty buffers among them (bufcache_lock) */
+	struct vnode       *v_freenext, *v_freeprev; /* free list (vnode_lock) */
+	struct vnode       *v_mntnext;      /* per-mount list (vnode_lock) */
+	struct vm_object   *v_object;       /* (the VM issue) */
+};
+
+struct vop_vector {
+	/* Directory operations: `name` is one path component (no '/'), 1..MAXNAMLEN bytes. */
+	int (*vop_lookup)(struct vnode *dvp, const char *name, struct vnode **vpp);  /* ENOENT if absent */
+	int (*vop_create)(struct vnode *dvp, const char *name, int mode, struct vnode **vpp); /* EEXIST */
+	int (*vop_mkdir)(struct vnode *dvp, const char *name, int mode, struct vnode **vpp);
+	int (*vop_remove)(struct vnode *dvp, const char *name);   /* EISDIR for a directory */
+	int (*vop_rmdir)(struct vnode *dvp, const char *name);    /* ENOTEMPTY, ENOTDIR */
+	int (*vop_link)(struct vnode *dvp, const char *name, struct vnode *vp);
+	int (*vop_rename)(struct vnode *fdvp, const char *fname, struct vnode *tdvp, const char *tname);
+	/* readdir: fill uio with whole struct dirent records starting at directory position
+	 * uio_offset (an fs-defined cookie, 0 = start); advances uio_offset past what it returned. */
+	int (*vop_readdir)(struct vnode *vp, struct uio *uio);
+	/* Data. */
+	int (*vop_read)(struct vnode *vp, struct uio *uio, int ioflag);
+	int (*vop_write)(struct vnode *vp, struct uio *uio, int ioflag);
+	int (*vop_getattr)(struct vnode *vp, struct stat *st);
+	int (*vop_truncate)(struct vnode *vp, off_t length);
+	int (*vop_fsync)(struct vnode *vp, int waitfor);
+	int (*vop_open)(struct vnode *vp, int fflag);
+	int (*vop_close)(struct vnode *vp, int fflag);
+	int (*vop_ioctl)(struct vnode *vp, u_long cmd, void *data, int fflag);
+	/* Life cycle. */
+	int (*vop_inactive)(struct vnode *vp);
+	int (*vop_reclaim)(struct vnode *vp);
+	/* Buffer I/O: map bp->b_lblkno to b_blkno and hand it to the disk (or complete it). */
+	int (*vop_strategy)(struct vnode *vp, struct buf *bp);
+	int (*vop_bmap)(struct vnode *vp, daddr_t lblkno, daddr_t *blknop);
+};
+
+/* A NULL vop means "not supported": the VOP_ wrappers below then return EOPNOTSUPP-ish errors
+ * (ENOTDIR for directory ops on non-directories, ENODEV for device ops, EINVAL otherwise). */
+int VOP_LOOKUP(struct vnode *dvp, const char *name, struct vnode **vpp);
+int VOP_CREATE(struct vnode *dvp, const char *name, int mode, struct vnode **vpp);
+int VOP_MKDIR(struct vnode *dvp, const char *name, int mode, struct vnode **vpp);
+int VOP_REMOVE(struct vnode *dvp, const char *name);
+int VOP_RMDIR(struct vnode *dvp, const char *name);
+int VOP_LINK(struct vnode *dvp, const char *name, struct vnode *vp);
+int VOP_RENAME(struct vnode *fdvp, const char *fname, struct vnode *tdvp, const char *tname);
+int VOP_READDIR(struct vnode *vp, struct uio *uio);
+int VOP_READ(struct vnode *vp, struct uio *uio, int ioflag);
+int VOP_WRITE(struct vnode *vp, struct uio *uio, int ioflag);
+int VOP_GETATTR(struct vnode *vp, struct stat *st);
+int VOP_TRUNCATE(struct vnode *vp, off_t length);
+int VOP_FSYNC(struct vnode *vp, int waitfor);
+int VOP_OPEN(struct vnode *vp, int fflag);
+int VOP_CLOSE(struct vnode *vp, int fflag);
+int VOP_IOCTL(struct vnode *vp, u_long cmd, void *data, int fflag);
+int VOP_STRATEGY(struct vnode *vp, struct buf *bp);
+int VOP_BMAP(struct vnode *vp, daddr_t lblkno, daddr_t *blknop);
+
+void vfsinit(void);                      /* vnode table, buffer cache, devfs, root mount */
+int  getnewvnode(struct mount *mp, struct vop_vector *ops, struct vnode **vpp); /* usecount 1 */
+void vref(struct vnode *vp);
+void vrele(struct vnode *vp);
+int  vget(struct vnode *vp);
+int  vn_rdwr(enum uio_rw rw, struct vnode *vp, void *base, size_t len, off_t offset,
+             enum uio_seg seg, int ioflag, size_t *residp);
+
+/* namei.c: path lookup relative to the current process's cwd (or the root for absolute paths).
+ * `path` is a kernel string. Empty paths are ENOENT; components over MAXNAMLEN are ENAMETOOLONG. */
+int namei(const char *path, struct vnode **vpp);
+/* The parent directory of the last component, and that component (ENOENT for "/" or ""). */
+int namei_parent(const char *path, struct vnode **dvpp, char name[256]);
+
+extern struct vnode *rootvnode;
+
+#endif

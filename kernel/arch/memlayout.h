@@ -11,13 +11,13 @@
 #ifndef _ARCH_MEMLAYOUT_H_
 #define _ARCH_MEMLAYOUT_H_
 
-#define KERNBASE   0x80000000u
-#define KERNLINK   (KERNBASE + 0x100000u)   /* kernel loaded at 1 MB physical */
-#define DMAP_MAX   0x70000000u              /* physical memory the direct map covers */
-#define DEVSPACE   0xf0000000u
-#define USERBASE   0x00400000u
-#define USERTOP    0x7fff0000u              /* top of the user stack (exclusive) */
-#define USTACKMAX  (8u << 20)               /* user stack limit */
+#define KERNBASE   0x80000000               /* (unsigned: all of these are used as uint32_t) */
+#define KERNLINK   (KERNBASE + 0x100000)    /* kernel loaded at 1 MB physical */
+#define DMAP_MAX   0x70000000               /* physical memory the direct map covers */
+#define DEVSPACE   0xf0000000
+#define USERBASE   0x00400000
+#define USERTOP    0x7fff0000               /* top of the user stack (exclusive) */
+#define USTACKMAX  (8 << 20)                /* user stack limit */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

@@ -5,8 +5,10 @@
  * EAX = 0x2BADB002, EBX = physical address of the multiboot information structure.
  *
  * We are linked at 0x80100000 but run at 0x100000: turn on paging with a boot page directory that
- * maps both the first 4 MB identity and KERNBASE..+4 MB (4 MB PSE pages), jump high, and call
- * kmain(magic, mbinfo) on the boot stack. pmap_bootstrap() replaces the page directory later.
+ * maps the first 4 MB identity (for the instructions right after paging is on) and the whole
+ * direct map KERNBASE..KERNBASE+DMAP_MAX with 4 MB PSE pages (vm_page_startup needs memory
+ * beyond the kernel before pmap_bootstrap runs), jump high, and call kmain(magic, mbinfo) on the
+ * boot stack. pmap_bootstrap() replaces the page directory later.
  */
 #include "arch/memlayout.h"
 
@@ -52,8 +54,12 @@ _start:
 bootpgdir:                                   /* PDE flags: present | writable | 4 MB page */
 	.long   0x00000083
 	.fill   (KERNBASE >> 22) - 1, 4, 0
-	.long   0x00000083
-	.fill   1024 - (KERNBASE >> 22) - 1, 4, 0
+	.set    pa, 0
+	.rept   DMAP_MAX >> 22
+	.long   pa | 0x83
+	.set    pa, pa + 0x400000
+	.endr
+	.fill   1024 - (KERNBASE >> 22) - (DMAP_MAX >> 22), 4, 0
 
 	.bss
 	.align 16

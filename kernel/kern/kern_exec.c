@@ -153,8 +153,11 @@ static int build_stack(struct vmspace *vm, struct exec_args *ea, uint32_t *spp)
 	if (error)
 		return error;
 	vm->vm_stack = sp & ~PAGE_MASK;
-	/* Write words and strings through the direct map, page by page. */
-	uint32_t words[1 + nptr];
+	/* The words (argc and the pointer arrays) are built in a kernel buffer, then both they and
+	 * the strings are written through the direct map, page by page. */
+	uint32_t *words = kmalloc(4 * (1 + nptr), M_WAITOK);
+	if (words == NULL)
+		return ENOMEM;
 	words[0] = ea->argc;
 	uint32_t off = 0;
 	int w = 1;
@@ -164,6 +167,8 @@ static int build_stack(struct vmspace *vm, struct exec_args *ea, uint32_t *spp)
 		words[w++] = strings + off;
 		off += strlen(ea->buf + off) + 1;
 	}
+	if (ea->envc == 0)
+		words[w++] = 0;
 	words[w++] = 0;
 	struct { uint32_t va; const char *src; uint32_t len; } parts[2] = {
 		{ sp, (const char *)words, 4 * w }, { strings, ea->buf, ea->used },
@@ -176,6 +181,7 @@ static int build_stack(struct vmspace *vm, struct exec_args *ea, uint32_t *spp)
 			done += n;
 		}
 	}
+	kfree(words);
 	*spp = sp;
 	return 0;
 }

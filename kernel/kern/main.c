@@ -18,6 +18,7 @@
 #include "arch/trap.h"
 #include "arch/intr.h"
 #include "arch/pmap.h"
+#include "arch/context.h"
 #include "arch/x86.h"
 #include "arch/memlayout.h"
 #include "arch/multiboot.h"

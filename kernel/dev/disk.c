@@ -1,0 +1,287 @@
+/*
+ * disk.c - the block layer's disk registry, request checks, devstat accounting and
+ * synchronous I/O (interface: dev/disk.h).
+ *
+ *   disk_register(dp)   - add a disk (name unique) and export its counters as sysctls
+ *                         kern.devstat.<name>.{reads,writes,bytes_read,bytes_written,busy_ns,
+ *                         queue_depth,max_queue_depth,errors} (read-only).
+ *   disk_start(bp)      - check a request, account it as queued, hand it to d_strategy.
+ *   disk_iodone(bp)     - the driver finished it: account the completion, call bio_done.
+ *   disk_io_sync(...)   - read/write/flush and wait: split into d_maxio pieces, all issued at
+ *                         once (so the disk sees them queued), then wait for every piece.
+ *
+ * devstat follows FreeBSD's devstat(9) idea: busy time is the time with at least one request
+ * outstanding; queue depth is requests issued and not completed.
+ *
+ * Locking: disk_list_lock protects the disk list (disks are never removed, so walking
+ * d_next without the lock is safe); each disk's d_statlock protects its d_stat;
+ * disk_sync_lock protects the completion counts of disk_io_sync waits.
+ */
+#include "kern/types.h"
+#include "kern/klib.h"
+#include "kern/kmalloc.h"
+#include "kern/lock.h"
+#include "kern/sleep.h"
+#include "kern/time.h"
+#include "kern/sysctl.h"
+#include "dev/disk.h"
+#include <sys/errno.h>
+
+#define DISK_DEFAULT_MAXIO (128 * 1024)    /* FreeBSD's MAXPHYS, for drivers that give none */
+
+static struct disk *disk_list, *disk_list_tail;
+static struct spinlock disk_list_lock;
+static bool disk_locks_ready;
+static struct spinlock disk_sync_lock;
+
+/* Both locks are set up on the first registration, which happens at boot on one CPU. */
+static void disk_locks_init(void)
+{
+	if (disk_locks_ready)
+		return;
+	spin_init(&disk_list_lock, "disklist");
+	spin_init(&disk_sync_lock, "disksync");
+	disk_locks_ready = true;
+}
+
+/* ---- devstat sysctls ------------------------------------------------------------------------- */
+
+enum devstat_field {
+	DS_READS, DS_WRITES, DS_BYTES_READ, DS_BYTES_WRITTEN, DS_BUSY_NS, DS_QUEUE_DEPTH,
+	DS_MAX_QUEUE_DEPTH, DS_ERRORS, DS_NFIELDS
+};
+
+static const struct {
+	const char *name;
+	const char *descr;
+} devstat_fields[DS_NFIELDS] = {
+	[DS_READS]           = { "reads",           "Read requests completed" },
+	[DS_WRITES]          = { "writes",          "Write requests completed" },
+	[DS_BYTES_READ]      = { "bytes_read",      "Bytes read" },
+	[DS_BYTES_WRITTEN]   = { "bytes_written",   "Bytes written" },
+	[DS_BUSY_NS]         = { "busy_ns",         "Nanoseconds with at least one request outstanding" },
+	[DS_QUEUE_DEPTH]     = { "queue_depth",     "Requests issued and not completed" },
+	[DS_MAX_QUEUE_DEPTH] = { "max_queue_depth", "Highest queue depth seen" },
+	[DS_ERRORS]          = { "errors",          "Requests that failed" },
+};
+
+/* One counter of one disk, read consistently under d_statlock. */
+static int64_t devstat_value(struct disk *dp, enum devstat_field f)
+{
+	struct devstat *ds = &dp->d_stat;
+	int64_t v = 0;
+
+	spin_lock(&dp->d_statlock);
+	switch (f) {
+	case DS_READS:           v = ds->ops[BIO_READ]; break;
+	case DS_WRITES:          v = ds->ops[BIO_WRITE]; break;
+	case DS_BYTES_READ:      v = ds->bytes[BIO_READ]; break;
+	case DS_BYTES_WRITTEN:   v = ds->bytes[BIO_WRITE]; break;
+	case DS_BUSY_NS:
+		v = ds->busy_ns;
+		if (ds->queued > 0)
+			v += nanouptime() - ds->busy_since;
+		break;
+	case DS_QUEUE_DEPTH:     v = ds->queued; break;
+	case DS_MAX_QUEUE_DEPTH: v = ds->max_queued; break;
+	case DS_ERRORS:          v = ds->errors; break;
+	case DS_NFIELDS:         break;
+	}
+	spin_unlock(&dp->d_statlock);
+	return v;
+}
+
+/* Handler of kern.devstat.<disk>.<field>: arg1 is the disk, arg2 the field. */
+static int sysctl_devstat(struct sysctl_req *req)
+{
+	int64_t v = devstat_value(req->oid->oid_arg1, (enum devstat_field)req->oid->oid_arg2);
+
+	return sysctl_handle_quad(req, &v);
+}
+
+static void devstat_sysctls(struct disk *dp)
+{
+	char name[SYSCTL_NAMELEN];
+	int f;
+
+	for (f = 0; f < DS_NFIELDS; f++) {
+		snprintf(name, sizeof(name), "kern.devstat.%s.%s", dp->d_name, devstat_fields[f].name);
+		sysctl_add_proc(name, CTLTYPE_QUAD | CTLFLAG_RD, dp, f, sysctl_devstat, "Q",
+		                devstat_fields[f].descr);
+	}
+}
+
+/* ---- registry -------------------------------------------------------------------------------- */
+
+/* disk_register: add a disk whose d_name, geometry, d_strategy and d_softc are filled in. */
+void disk_register(struct disk *dp)
+{
+	disk_locks_init();
+	if (disk_lookup(dp->d_name) != NULL) {
+		kprintf("disk_register: a disk named %s already exists; ignoring the new one\n",
+		        dp->d_name);
+		return;
+	}
+	if (dp->d_maxio == 0)
+		dp->d_maxio = DISK_DEFAULT_MAXIO;
+	spin_init(&dp->d_statlock, "devstat");
+	memset(&dp->d_stat, 0, sizeof(dp->d_stat));
+	dp->d_next = NULL;
+	spin_lock(&disk_list_lock);
+	if (disk_list_tail != NULL)
+		disk_list_tail->d_next = dp;
+	else
+		disk_list = dp;
+	disk_list_tail = dp;
+	spin_unlock(&disk_list_lock);
+	devstat_sysctls(dp);
+	kprintf("%s: %llu MB, %u-byte sectors\n", dp->d_name,
+	        (unsigned long long)(dp->d_mediasize >> 20), dp->d_sectorsize);
+}
+
+struct disk *disk_lookup(const char *name)
+{
+	struct disk *dp;
+
+	for (dp = disk_list; dp != NULL; dp = dp->d_next)
+		if (strcmp(dp->d_name, name) == 0)
+			return dp;
+	return NULL;
+}
+
+struct disk *disk_first(void)
+{
+	return disk_list;
+}
+
+/* ---- requests -------------------------------------------------------------------------------- */
+
+/*
+ * disk_check_bio: 0 for a well-formed request; EINVAL for a bad command, no data, a zero,
+ * misaligned or over-d_maxio length or a misaligned offset; ENXIO past the end of the disk.
+ */
+int disk_check_bio(struct bio *bp)
+{
+	struct disk *dp = bp->bio_disk;
+
+	if (bp->bio_cmd == BIO_FLUSH)
+		return 0;
+	if (bp->bio_cmd != BIO_READ && bp->bio_cmd != BIO_WRITE)
+		return EINVAL;
+	if (bp->bio_data == NULL || bp->bio_length == 0 || bp->bio_length > dp->d_maxio)
+		return EINVAL;
+	if (bp->bio_offset % dp->d_sectorsize != 0 || bp->bio_length % dp->d_sectorsize != 0)
+		return EINVAL;
+	if (bp->bio_offset > dp->d_mediasize || bp->bio_length > dp->d_mediasize - bp->bio_offset)
+		return ENXIO;
+	return 0;
+}
+
+/* Account a request as queued. */
+static void devstat_start(struct disk *dp, struct bio *bp)
+{
+	uint64_t now = nanouptime();
+
+	bp->bio_t0 = now;
+	spin_lock(&dp->d_statlock);
+	if (dp->d_stat.queued++ == 0)
+		dp->d_stat.busy_since = now;
+	if (dp->d_stat.queued > dp->d_stat.max_queued)
+		dp->d_stat.max_queued = dp->d_stat.queued;
+	spin_unlock(&dp->d_statlock);
+}
+
+/* disk_start: check, account, and pass the request to the driver. Never sleeps. */
+void disk_start(struct bio *bp)
+{
+	struct disk *dp = bp->bio_disk;
+	int error = disk_check_bio(bp);
+
+	bp->bio_error = 0;
+	bp->bio_resid = 0;
+	devstat_start(dp, bp);
+	if (error != 0) {
+		bp->bio_error = error;
+		bp->bio_resid = bp->bio_length;
+		disk_iodone(bp);
+		return;
+	}
+	dp->d_strategy(bp);
+}
+
+/* disk_iodone: account a finished request and call its completion. Any context. */
+void disk_iodone(struct bio *bp)
+{
+	struct disk *dp = bp->bio_disk;
+	struct devstat *ds = &dp->d_stat;
+	uint64_t now = nanouptime();
+	int c = (unsigned)bp->bio_cmd < nitems(ds->ops) ? bp->bio_cmd : 0;   /* 0: malformed */
+
+	spin_lock(&dp->d_statlock);
+	ds->ops[c]++;
+	ds->bytes[c] += bp->bio_length - bp->bio_resid;
+	if (bp->bio_error != 0)
+		ds->errors++;
+	if (--ds->queued == 0)
+		ds->busy_ns += now - ds->busy_since;
+	spin_unlock(&dp->d_statlock);
+	bp->bio_done(bp);
+}
+
+/* ---- synchronous I/O ------------------------------------------------------------------------- */
+
+struct disk_sync {
+	int pending;     /* pieces not yet completed (disk_sync_lock) */
+	int error;       /* the first error */
+};
+
+static void disk_sync_done(struct bio *bp)
+{
+	struct disk_sync *ds = bp->bio_caller1;
+
+	spin_lock(&disk_sync_lock);
+	if (bp->bio_error != 0 && ds->error == 0)
+		ds->error = bp->bio_error;
+	else if (bp->bio_resid != 0 && ds->error == 0)
+		ds->error = EIO;
+	if (--ds->pending == 0)
+		wakeup(ds);
+	spin_unlock(&disk_sync_lock);
+}
+
+/*
+ * disk_io_sync: do cmd (BIO_READ/WRITE of len bytes at byte offset off from/to kernel buffer
+ * data, or BIO_FLUSH) and wait ("physrd"/"physwr"/"dflush"). Returns 0 or the first error.
+ */
+int disk_io_sync(struct disk *dp, int cmd, uint64_t off, void *data, uint32_t len)
+{
+	struct disk_sync ds = { 0, 0 };
+	struct bio *bios;
+	uint32_t n, i, piece;
+	const char *wmesg = cmd == BIO_READ ? "physrd" : cmd == BIO_WRITE ? "physwr" : "dflush";
+
+	n = cmd == BIO_FLUSH ? 1 : howmany(len, dp->d_maxio);
+	if (n == 0)
+		return EINVAL;
+	bios = kmalloc(n * sizeof(*bios), M_WAITOK | M_ZERO);
+	if (bios == NULL)
+		return ENOMEM;
+	ds.pending = n;
+	for (i = 0; i < n; i++) {
+		piece = cmd == BIO_FLUSH ? 0 : MIN(len - i * dp->d_maxio, dp->d_maxio);
+		bios[i].bio_cmd = cmd;
+		bios[i].bio_disk = dp;
+		bios[i].bio_offset = off + (uint64_t)i * dp->d_maxio;
+		bios[i].bio_length = piece;
+		bios[i].bio_data = cmd == BIO_FLUSH ? NULL : (char *)data + i * dp->d_maxio;
+		bios[i].bio_done = disk_sync_done;
+		bios[i].bio_caller1 = &ds;
+		disk_start(&bios[i]);
+	}
+	spin_lock(&disk_sync_lock);
+	while (ds.pending > 0)
+		msleep(&ds, &disk_sync_lock, 0, wmesg, 0);
+	spin_unlock(&disk_sync_lock);
+	kfree(bios);
+	return ds.error;
+}

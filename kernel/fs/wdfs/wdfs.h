@@ -1,0 +1,112 @@
+/*
+ * wdfs: the kernel's on-disk file system (format: wdfs_format.h; design: docs/fs.md).
+ *
+ * Interface to the rest of the kernel: wdfs_vfsops (name "wdfs"), which vfsinit() registers with
+ * vfs_register(). Everything else here is shared by the wdfs_*.c files only:
+ *   wdfs_vfsops.c  mount/unmount/sync/statfs, the superblock, the inode hash (wdfs_vget), inode
+ *                  read/update
+ *   wdfs_alloc.c   block and inode bitmaps, bmap/balloc (logical -> disk block), truncation
+ *   wdfs_dir.c     directory records: lookup, enter, remove, rewrite, emptiness, readdir
+ *   wdfs_vnops.c   the vnode operations
+ *
+ * Locking (VOPs are called with no vnode lock held, see vfs/vnode.h):
+ *   vp->v_lock (sleeplock "wdfsin")  an inode's i_din and the file's contents/directory records.
+ *                                    Two are held at once only parent before child.
+ *   wm_alloclock (sleeplock)         the in-memory bitmaps, their dirty marks, the free counts
+ *                                    and s_clean in wm_sb. Taken inside v_lock, never around it.
+ *   wm_hashlock (spinlock)           the inode hash chains.
+ *   wm_vgetlock (sleeplock)          serializes creating in-core inodes, so one inode never gets
+ *                                    two vnodes.
+ *   wm_renamelock (sleeplock)        serializes rename, so the tree's shape is stable while a
+ *                                    rename checks that a directory is not moved below itself.
+ * Buffers are locked (B_BUSY) by the buffer cache; metadata buffers may be taken while holding
+ * v_lock or wm_alloclock, and VOP_STRATEGY takes no lock at all.
+ */
+#ifndef _FS_WDFS_WDFS_H_
+#define _FS_WDFS_WDFS_H_
+
+#include "kern/types.h"
+#include "kern/lock.h"
+#include "vfs/mount.h"
+#include "vfs/vnode.h"
+#include "vfs/buf.h"
+#include "fs/wdfs/wdfs_layout.h"
+
+extern struct vfsops wdfs_vfsops;
+
+#define WDFS_NHASH  64
+
+struct wdfs_mount {
+	struct mount       *wm_mp;
+	struct vnode       *wm_devvp;
+	struct disk        *wm_disk;
+	const char         *wm_name;       /* the disk's name, for messages */
+	uint32_t            wm_bsize;
+	uint32_t            wm_bshift;
+	uint32_t            wm_nindir;     /* block numbers per indirect block */
+	bool                wm_rdonly;
+	bool                wm_unmounted;  /* freed when the last in-core inode goes */
+	struct sleeplock    wm_alloclock;
+	struct wdfs_super   wm_sb;         /* the superblock (counts, s_clean: wm_alloclock) */
+	uint8_t            *wm_bmap;       /* block bitmap (wm_alloclock) */
+	uint8_t            *wm_imap;       /* inode bitmap (wm_alloclock) */
+	uint8_t            *wm_bmap_dirty; /* one flag per bitmap block (wm_alloclock) */
+	uint8_t            *wm_imap_dirty;
+	uint32_t            wm_brotor;     /* where the next block search starts (wm_alloclock) */
+	uint32_t            wm_irotor;
+	bool                wm_sbdirty;    /* counts changed since the last superblock write */
+	struct spinlock     wm_hashlock;
+	struct wdfs_inode  *wm_hash[WDFS_NHASH];  /* (wm_hashlock) */
+	int                 wm_ninodes;    /* in-core inodes (wm_hashlock) */
+	struct sleeplock    wm_vgetlock;
+	struct sleeplock    wm_renamelock;
+	dev_t               wm_dev;        /* st_dev of its files */
+};
+
+struct wdfs_inode {
+	struct wdfs_inode  *i_hnext;       /* hash chain (wm_hashlock) */
+	struct vnode       *i_vnode;
+	struct wdfs_mount  *i_wm;
+	uint32_t            i_ino;
+	struct wdfs_dinode  i_din;         /* the inode (v_lock) */
+};
+
+#define VTOI(vp)   ((struct wdfs_inode *)(vp)->v_data)
+#define VFSTOWM(mp) ((struct wdfs_mount *)(mp)->mnt_data)
+
+/* A file system block number as a DEV_BSIZE device block number (FFS's fsbtodb). */
+static inline daddr_t wdfs_fsbtodb(struct wdfs_mount *wm, uint32_t blk)
+{
+	return (daddr_t)blk << (wm->wm_bshift - 9);
+}
+
+/* wdfs_vfsops.c */
+#define WDFS_VGET_NEW  0x1      /* the inode was just allocated: it must be free on disk */
+int  wdfs_vget(struct wdfs_mount *wm, uint32_t ino, int flags, struct vnode **vpp);
+int  wdfs_iupdate(struct wdfs_inode *ip, bool sync);
+int  wdfs_sbupdate(struct wdfs_mount *wm, bool sync);
+void wdfs_inode_forget(struct wdfs_inode *ip);            /* VOP_RECLAIM */
+int  wdfs_corrupt(struct wdfs_mount *wm, const char *fmt, ...) __printflike(2, 3);  /* EIO */
+
+/* wdfs_alloc.c */
+int  wdfs_blkalloc(struct wdfs_mount *wm, uint32_t pref, uint32_t *blkp);
+void wdfs_blkfree(struct wdfs_mount *wm, uint32_t blk);
+int  wdfs_ialloc(struct wdfs_mount *wm, uint32_t *inop);
+void wdfs_ifree(struct wdfs_mount *wm, uint32_t ino);
+int  wdfs_bitmap_flush(struct wdfs_mount *wm, bool sync);
+int  wdfs_bmap_blk(struct wdfs_inode *ip, daddr_t lbn, uint32_t *blkp);   /* 0 = hole */
+int  wdfs_balloc(struct wdfs_inode *ip, daddr_t lbn, uint32_t *blkp, bool *newp);
+int  wdfs_itrunc(struct wdfs_inode *ip, off_t length);
+off_t wdfs_maxfilesize(struct wdfs_mount *wm);
+
+/* wdfs_dir.c: all with the directory's v_lock held */
+int  wdfs_dirlookup(struct wdfs_inode *dp, const char *name, uint32_t *inop);
+int  wdfs_direnter(struct wdfs_inode *dp, const char *name, uint32_t ino, uint8_t type);
+int  wdfs_dirremove(struct wdfs_inode *dp, const char *name, uint32_t ino);
+int  wdfs_dirrewrite(struct wdfs_inode *dp, const char *name, uint32_t ino, uint8_t type);
+int  wdfs_dirempty(struct wdfs_inode *dp, bool *emptyp);
+int  wdfs_dirinit(struct wdfs_inode *ip, uint32_t parent);
+int  wdfs_readdir_locked(struct wdfs_inode *dp, struct uio *uio);
+uint8_t wdfs_dtype(uint16_t mode);
+
+#endif

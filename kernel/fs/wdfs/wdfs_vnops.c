@@ -1,0 +1,885 @@
+/*
+ * wdfs vnode operations (FFS's ufs_vnops.c and ffs_vnops.c): the struct vop_vector the VFS
+ * calls. Each VOP is entered with no vnode lock held (vfs/vnode.h) and takes the v_lock of the
+ * inodes it changes, a parent directory before its child. Namespace changes follow the ordered
+ * writes of docs/fs.md: an inode is written before a name points to it, a name is removed
+ * before the inode's link count drops, and rename adds the new name before removing the old.
+ *
+ * Data goes through buffers on the file's own vnode, keyed by logical block: VOP_READ breads
+ * them, VOP_WRITE allocates the block (wdfs_balloc) and then fills the buffer, writing a full
+ * block with bawrite (as FFS 4.x does) and a partial one with bdwrite; VOP_STRATEGY maps the
+ * buffer's logical block to a disk address and hands it to the disk (a hole reads as zeros
+ * without any I/O).
+ */
+#include "kern/types.h"
+#include "kern/klib.h"
+#include "kern/kmalloc.h"
+#include "kern/lock.h"
+#include "kern/time.h"
+#include "kern/uio.h"
+#include "kern/file.h"
+#include "dev/disk.h"
+#include "fs/wdfs/wdfs.h"
+#include <sys/errno.h>
+#include <sys/stat.h>
+
+#define ILOCK(ip)    sleeplock_acquire(&(ip)->i_vnode->v_lock)
+#define IUNLOCK(ip)  sleeplock_release(&(ip)->i_vnode->v_lock)
+#define RENAME_MAXDEPTH 4096
+
+static void set_times(struct wdfs_inode *ip, bool mod, bool chg)
+{
+	time_t now = time_second_now();
+
+	if (mod)
+		ip->i_din.di_mtime = now;
+	if (chg)
+		ip->i_din.di_ctime = now;
+}
+
+static bool is_dot_or_dotdot(const char *name)
+{
+	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
+}
+
+/* ---- lookup and creation ------------------------------------------------------------------------ */
+
+/*
+ * wdfs_lookup: the directory is locked only while it is searched; the child is fetched after
+ * unlocking it, so ".." never takes a parent's lock while a child's is held.
+ */
+static int wdfs_lookup(struct vnode *dvp, const char *name, struct vnode **vpp)
+{
+	struct wdfs_inode *dp = VTOI(dvp);
+	uint32_t ino;
+	int error;
+
+	if (dvp->v_type != VDIR)
+		return ENOTDIR;
+	if (strcmp(name, ".") == 0) {
+		vref(dvp);
+		*vpp = dvp;
+		return 0;
+	}
+	ILOCK(dp);
+	error = dp->i_din.di_nlink == 0 ? ENOENT : wdfs_dirlookup(dp, name, &ino);
+	IUNLOCK(dp);
+	if (error)
+		return error;
+	if (ino == dp->i_ino) {
+		vref(dvp);
+		*vpp = dvp;
+		return 0;
+	}
+	return wdfs_vget(dp->i_wm, ino, 0, vpp);
+}
+
+/*
+ * Make a new inode of `mode` named `name` in locked directory dp. Returns it referenced and
+ * locked, already written to disk, but not yet entered in the directory.
+ */
+static int make_inode(struct wdfs_inode *dp, uint16_t mode, struct wdfs_inode **ipp)
+{
+	struct wdfs_mount *wm = dp->i_wm;
+	struct wdfs_inode *ip;
+	struct vnode *vp;
+	uint32_t ino, gen;
+	int error;
+
+	error = wdfs_ialloc(wm, &ino);
+	if (error)
+		return error;
+	error = wdfs_vget(wm, ino, WDFS_VGET_NEW, &vp);
+	if (error) {
+		if (error != EIO)           /* EIO: the inode is in use after all, keep it */
+			wdfs_ifree(wm, ino);
+		return error;
+	}
+	ip = VTOI(vp);
+	ILOCK(ip);
+	gen = ip->i_din.di_gen + 1;
+	memset(&ip->i_din, 0, sizeof(ip->i_din));
+	ip->i_din.di_mode = mode;
+	ip->i_din.di_nlink = S_ISDIR(mode) ? 2 : 1;
+	ip->i_din.di_gen = gen;
+	ip->i_din.di_atime = ip->i_din.di_mtime = ip->i_din.di_ctime = time_second_now();
+	vp->v_type = S_ISDIR(mode) ? VDIR : VREG;
+	*ipp = ip;
+	return 0;
+}
+
+/* Undo make_inode after a failure: no name points to it, so VOP_INACTIVE frees it. */
+static void unmake_inode(struct wdfs_inode *ip)
+{
+	ip->i_din.di_nlink = 0;
+	IUNLOCK(ip);
+	vrele(ip->i_vnode);
+}
+
+static int check_newname(struct wdfs_inode *dp, const char *name)
+{
+	uint32_t ino;
+	int error;
+
+	if (dp->i_wm->wm_rdonly)
+		return EROFS;
+	if (dp->i_din.di_nlink == 0)
+		return ENOENT;          /* the directory was removed */
+	if (is_dot_or_dotdot(name))
+		return EEXIST;
+	error = wdfs_dirlookup(dp, name, &ino);
+	if (error == 0)
+		return EEXIST;
+	return error == ENOENT ? 0 : error;
+}
+
+static int wdfs_create(struct vnode *dvp, const char *name, int mode, struct vnode **vpp)
+{
+	struct wdfs_inode *dp = VTOI(dvp), *ip;
+	int error;
+
+	if (dvp->v_type != VDIR)
+		return ENOTDIR;
+	ILOCK(dp);
+	error = check_newname(dp, name);
+	if (!error)
+		error = make_inode(dp, (uint16_t)(S_IFREG | (mode & 07777)), &ip);
+	if (error) {
+		IUNLOCK(dp);
+		return error;
+	}
+	error = wdfs_iupdate(ip, true);
+	if (!error)
+		error = wdfs_direnter(dp, name, ip->i_ino, WDFS_DT_REG);
+	if (error) {
+		unmake_inode(ip);
+		IUNLOCK(dp);
+		return error;
+	}
+	set_times(dp, true, true);
+	wdfs_iupdate(dp, false);
+	IUNLOCK(ip);
+	IUNLOCK(dp);
+	*vpp = ip->i_vnode;
+	return 0;
+}
+
+/*
+ * wdfs_mkdir: the new directory's block and inode are written first, then the parent's link
+ * count (for the child's ".."), then the name.
+ */
+static int wdfs_mkdir(struct vnode *dvp, const char *name, int mode, struct vnode **vpp)
+{
+	struct wdfs_inode *dp = VTOI(dvp), *ip;
+	int error;
+
+	if (dvp->v_type != VDIR)
+		return ENOTDIR;
+	ILOCK(dp);
+	error = check_newname(dp, name);
+	if (!error && dp->i_din.di_nlink >= WDFS_MAXLINK)
+		error = EMLINK;
+	if (!error)
+		error = make_inode(dp, (uint16_t)(S_IFDIR | (mode & 07777)), &ip);
+	if (error) {
+		IUNLOCK(dp);
+		return error;
+	}
+	error = wdfs_dirinit(ip, dp->i_ino);
+	if (!error)
+		error = wdfs_iupdate(ip, true);
+	if (error) {
+		unmake_inode(ip);
+		IUNLOCK(dp);
+		return error;
+	}
+	dp->i_din.di_nlink++;
+	error = wdfs_iupdate(dp, true);
+	if (!error)
+		error = wdfs_direnter(dp, name, ip->i_ino, WDFS_DT_DIR);
+	if (error) {
+		dp->i_din.di_nlink--;
+		wdfs_iupdate(dp, false);
+		unmake_inode(ip);
+		IUNLOCK(dp);
+		return error;
+	}
+	set_times(dp, true, true);
+	wdfs_iupdate(dp, false);
+	IUNLOCK(ip);
+	IUNLOCK(dp);
+	*vpp = ip->i_vnode;
+	return 0;
+}
+
+/* ---- removal ----------------------------------------------------------------------------------- */
+
+/* Look up `name` in locked dp and return its vnode (referenced, not locked). */
+static int lookup_locked(struct wdfs_inode *dp, const char *name, struct vnode **vpp)
+{
+	uint32_t ino;
+	int error;
+
+	error = wdfs_dirlookup(dp, name, &ino);
+	if (error)
+		return error;
+	if (ino == dp->i_ino)
+		return wdfs_corrupt(dp->i_wm, "directory inode %u names itself as '%s'", ino, name);
+	return wdfs_vget(dp->i_wm, ino, 0, vpp);
+}
+
+static int wdfs_remove(struct vnode *dvp, const char *name)
+{
+	struct wdfs_inode *dp = VTOI(dvp), *ip;
+	struct vnode *vp;
+	int error;
+
+	if (dvp->v_type != VDIR)
+		return ENOTDIR;
+	if (is_dot_or_dotdot(name))
+		return EISDIR;
+	if (dp->i_wm->wm_rdonly)
+		return EROFS;
+	ILOCK(dp);
+	error = lookup_locked(dp, name, &vp);
+	if (error) {
+		IUNLOCK(dp);
+		return error;
+	}
+	ip = VTOI(vp);
+	ILOCK(ip);
+	if (vp->v_type == VDIR)
+		error = EISDIR;
+	else
+		error = wdfs_dirremove(dp, name, ip->i_ino);
+	if (!error) {
+		ip->i_din.di_nlink--;
+		set_times(ip, false, true);
+		wdfs_iupdate(ip, false);
+		set_times(dp, true, true);
+		wdfs_iupdate(dp, false);
+	}
+	IUNLOCK(ip);
+	IUNLOCK(dp);
+	vrele(vp);
+	return error;
+}
+
+static int wdfs_rmdir(struct vnode *dvp, const char *name)
+{
+	struct wdfs_inode *dp = VTOI(dvp), *ip;
+	struct vnode *vp;
+	bool empty;
+	int error;
+
+	if (dvp->v_type != VDIR)
+		return ENOTDIR;
+	if (strcmp(name, ".") == 0)
+		return EINVAL;
+	if (strcmp(name, "..") == 0)
+		return ENOTEMPTY;
+	if (dp->i_wm->wm_rdonly)
+		return EROFS;
+	ILOCK(dp);
+	error = lookup_locked(dp, name, &vp);
+	if (error) {
+		IUNLOCK(dp);
+		return error;
+	}
+	ip = VTOI(vp);
+	ILOCK(ip);
+	error = vp->v_type != VDIR ? ENOTDIR : wdfs_dirempty(ip, &empty);
+	if (!error && !empty)
+		error = ENOTEMPTY;
+	if (!error && vp->v_mountedhere)
+		error = EBUSY;
+	if (!error)
+		error = wdfs_dirremove(dp, name, ip->i_ino);
+	if (!error) {
+		dp->i_din.di_nlink--;
+		set_times(dp, true, true);
+		wdfs_iupdate(dp, false);
+		ip->i_din.di_nlink = 0;
+		set_times(ip, false, true);
+		wdfs_iupdate(ip, false);
+	}
+	IUNLOCK(ip);
+	IUNLOCK(dp);
+	vrele(vp);
+	return error;
+}
+
+/* ---- link and rename --------------------------------------------------------------------------- */
+
+/* Add one to (or, with delta -1, take one from) a link count and write the inode now. */
+static int adjust_links(struct wdfs_inode *ip, int delta)
+{
+	int error;
+
+	ILOCK(ip);
+	if (delta > 0 && ip->i_din.di_nlink >= WDFS_MAXLINK) {
+		IUNLOCK(ip);
+		return EMLINK;
+	}
+	if (delta > 0 && ip->i_din.di_nlink == 0) {
+		IUNLOCK(ip);
+		return ENOENT;
+	}
+	ip->i_din.di_nlink = (uint16_t)(ip->i_din.di_nlink + delta);
+	set_times(ip, false, true);
+	error = wdfs_iupdate(ip, true);
+	IUNLOCK(ip);
+	return error;
+}
+
+/* wdfs_link: the link count goes up (on disk) before the new name is written. */
+static int wdfs_link(struct vnode *dvp, const char *name, struct vnode *vp)
+{
+	struct wdfs_inode *dp = VTOI(dvp), *ip = VTOI(vp);
+	int error;
+
+	if (dvp->v_type != VDIR)
+		return ENOTDIR;
+	if (vp->v_mount != dvp->v_mount)
+		return EXDEV;
+	if (vp->v_type == VDIR)
+		return EPERM;
+	if (dp->i_wm->wm_rdonly)
+		return EROFS;
+	error = adjust_links(ip, 1);
+	if (error)
+		return error;
+	ILOCK(dp);
+	error = check_newname(dp, name);
+	if (!error)
+		error = wdfs_direnter(dp, name, ip->i_ino, wdfs_dtype(ip->i_din.di_mode));
+	if (!error) {
+		set_times(dp, true, true);
+		wdfs_iupdate(dp, false);
+	}
+	IUNLOCK(dp);
+	if (error)
+		adjust_links(ip, -1);
+	return error;
+}
+
+/* Is directory `ino` the directory dvp or one of its ancestors? (wm_renamelock held.) */
+static int is_ancestor(struct wdfs_mount *wm, uint32_t ino, struct vnode *dvp, bool *resultp)
+{
+	struct vnode *vp = dvp, *next;
+	struct wdfs_inode *ip;
+	uint32_t up;
+	int error = 0, depth = 0;
+
+	*resultp = false;
+	vref(vp);
+	for (;;) {
+		ip = VTOI(vp);
+		if (ip->i_ino == ino) {
+			*resultp = true;
+			break;
+		}
+		if (ip->i_ino == WDFS_ROOTINO)
+			break;
+		if (++depth > RENAME_MAXDEPTH) {
+			error = wdfs_corrupt(wm, "directory inode %u: '..' chain does not reach the root",
+			                     ip->i_ino);
+			break;
+		}
+		ILOCK(ip);
+		error = wdfs_dirlookup(ip, "..", &up);
+		IUNLOCK(ip);
+		if (!error)
+			error = wdfs_vget(wm, up, 0, &next);
+		if (error)
+			break;
+		vrele(vp);
+		vp = next;
+	}
+	vrele(vp);
+	return error;
+}
+
+/*
+ * wdfs_rename (4.4BSD's ufs_rename, with its crash-safe order): raise the source's link count,
+ * write the new name (or repoint the existing target), drop the target, remove the old name,
+ * fix ".." of a moved directory, and lower the link count again. A crash anywhere leaves at
+ * worst a link count one too high (fsck lowers it), never a file without a name.
+ * Renames are serialized by wm_renamelock; at most one directory is locked at a time, plus a
+ * child below its locked parent.
+ */
+static int rename_locked(struct wdfs_mount *wm, struct vnode *fdvp, const char *fname,
+                         struct vnode *tdvp, const char *tname)
+{
+	struct wdfs_inode *fdp = VTOI(fdvp), *tdp = VTOI(tdvp), *fip, *tip = NULL;
+	struct vnode *fvp = NULL, *tvp = NULL;
+	bool isdir, moved, inside, empty;
+	int error;
+
+	ILOCK(fdp);
+	error = lookup_locked(fdp, fname, &fvp);
+	IUNLOCK(fdp);
+	if (error)
+		return error;
+	fip = VTOI(fvp);
+	isdir = fvp->v_type == VDIR;
+	moved = isdir && fdp != tdp;
+	if (isdir) {
+		error = is_ancestor(wm, fip->i_ino, tdvp, &inside);
+		if (!error && inside)
+			error = EINVAL;
+		if (error)
+			goto out;
+	}
+	ILOCK(tdp);
+	error = tdp->i_din.di_nlink == 0 ? ENOENT : lookup_locked(tdp, tname, &tvp);
+	if (error == ENOENT && tdp->i_din.di_nlink != 0) {
+		error = 0;
+		tvp = NULL;
+	}
+	if (error)
+		goto out_tdp;
+	if (tvp == fvp) {              /* two names of one file: nothing to do (POSIX) */
+		IUNLOCK(tdp);
+		goto out;
+	}
+	if (tvp) {
+		tip = VTOI(tvp);
+		if (isdir && tvp->v_type != VDIR)
+			error = ENOTDIR;
+		else if (!isdir && tvp->v_type == VDIR)
+			error = EISDIR;
+		else if (tvp->v_type == VDIR) {
+			ILOCK(tip);
+			error = wdfs_dirempty(tip, &empty);
+			IUNLOCK(tip);
+			if (!error && !empty)
+				error = ENOTEMPTY;
+			if (!error && tvp->v_mountedhere)
+				error = EBUSY;
+		}
+		if (error)
+			goto out_tdp;
+	} else if (moved && tdp->i_din.di_nlink >= WDFS_MAXLINK) {
+		error = EMLINK;
+		goto out_tdp;
+	}
+	IUNLOCK(tdp);
+
+	/* 1: the source gets an extra link, on disk, before it gets a second name. */
+	error = adjust_links(fip, 1);
+	if (error)
+		goto out;
+	/* 2: the new name. */
+	ILOCK(tdp);
+	if (tip)
+		error = wdfs_dirrewrite(tdp, tname, fip->i_ino, wdfs_dtype(fip->i_din.di_mode));
+	else
+		error = wdfs_direnter(tdp, tname, fip->i_ino, wdfs_dtype(fip->i_din.di_mode));
+	if (error) {
+		IUNLOCK(tdp);
+		adjust_links(fip, -1);
+		goto out;
+	}
+	if (moved && !tip)
+		tdp->i_din.di_nlink++;                 /* the moved directory's ".." */
+	if (tip && tvp->v_type == VDIR && !moved)
+		tdp->i_din.di_nlink--;                 /* the replaced directory's ".." */
+	set_times(tdp, true, true);
+	wdfs_iupdate(tdp, true);
+	IUNLOCK(tdp);
+	/* 3: the replaced target loses its name (a directory also its "."). */
+	if (tip) {
+		ILOCK(tip);
+		tip->i_din.di_nlink = tvp->v_type == VDIR ? 0 : (uint16_t)(tip->i_din.di_nlink - 1);
+		set_times(tip, false, true);
+		wdfs_iupdate(tip, false);
+		IUNLOCK(tip);
+	}
+	/* 4: the old name goes (unless someone removed it meanwhile). */
+	ILOCK(fdp);
+	error = wdfs_dirremove(fdp, fname, fip->i_ino);
+	if (error == ENOENT)
+		error = 0;
+	if (moved)
+		fdp->i_din.di_nlink--;
+	set_times(fdp, true, true);
+	wdfs_iupdate(fdp, false);
+	IUNLOCK(fdp);
+	/* 5: a moved directory's ".." names its new parent. */
+	if (moved) {
+		ILOCK(fip);
+		if (!error)
+			error = wdfs_dirrewrite(fip, "..", tdp->i_ino, WDFS_DT_DIR);
+		IUNLOCK(fip);
+	}
+	/* 6: drop the extra link of step 1. */
+	adjust_links(fip, -1);
+	goto out;
+
+out_tdp:
+	IUNLOCK(tdp);
+out:
+	if (tvp)
+		vrele(tvp);
+	vrele(fvp);
+	return error;
+}
+
+static int wdfs_rename(struct vnode *fdvp, const char *fname, struct vnode *tdvp, const char *tname)
+{
+	struct wdfs_mount *wm = VTOI(fdvp)->i_wm;
+	int error;
+
+	if (fdvp->v_type != VDIR || tdvp->v_type != VDIR)
+		return ENOTDIR;
+	if (fdvp->v_mount != tdvp->v_mount)
+		return EXDEV;
+	if (is_dot_or_dotdot(fname) || is_dot_or_dotdot(tname))
+		return EINVAL;
+	if (wm->wm_rdonly)
+		return EROFS;
+	sleeplock_acquire(&wm->wm_renamelock);
+	error = rename_locked(wm, fdvp, fname, tdvp, tname);
+	sleeplock_release(&wm->wm_renamelock);
+	return error;
+}
+
+/* ---- directory reading --------------------------------------------------------------------------- */
+
+static int wdfs_readdir(struct vnode *vp, struct uio *uio)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	int error;
+
+	if (vp->v_type != VDIR)
+		return ENOTDIR;
+	ILOCK(ip);
+	error = wdfs_readdir_locked(ip, uio);
+	IUNLOCK(ip);
+	return error;
+}
+
+/* ---- data ---------------------------------------------------------------------------------------- */
+
+static int wdfs_read(struct vnode *vp, struct uio *uio, int ioflag __unused)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	uint32_t bs = ip->i_wm->wm_bsize;
+	struct buf *bp;
+	int error = 0;
+
+	if (vp->v_type == VDIR)
+		return EISDIR;
+	if (uio->uio_offset < 0)
+		return EINVAL;
+	ILOCK(ip);
+	while (uio->uio_resid > 0 && (uint64_t)uio->uio_offset < ip->i_din.di_size) {
+		daddr_t lbn = uio->uio_offset / bs;
+		uint32_t on = (uint32_t)(uio->uio_offset % bs);
+		uint64_t n = MIN((uint64_t)(bs - on), (uint64_t)uio->uio_resid);
+
+		n = MIN(n, ip->i_din.di_size - (uint64_t)uio->uio_offset);
+		error = bread(vp, lbn, (int)bs, &bp);
+		if (error) {
+			brelse(bp);
+			break;
+		}
+		error = uiomove(bp->b_data + on, (size_t)n, uio);
+		bqrelse(bp);
+		if (error)
+			break;
+	}
+	IUNLOCK(ip);
+	return error;
+}
+
+/* Write n bytes at offset `on` of logical block lbn from the uio. */
+static int write_block(struct wdfs_inode *ip, daddr_t lbn, uint32_t on, size_t n, struct uio *uio,
+                       int ioflag)
+{
+	struct vnode *vp = ip->i_vnode;
+	uint32_t bs = ip->i_wm->wm_bsize, blk;
+	struct buf *bp;
+	bool isnew, whole = (n == bs);
+	int error;
+
+	error = wdfs_balloc(ip, lbn, &blk, &isnew);
+	if (error)
+		return error;
+	if (isnew || whole) {
+		bp = getblk(vp, lbn, (int)bs, 0, 0);
+		if (isnew)
+			vfs_bio_clrbuf(bp);
+	} else {
+		error = bread(vp, lbn, (int)bs, &bp);
+		if (error) {
+			brelse(bp);
+			return error;
+		}
+	}
+	error = uiomove(bp->b_data + on, n, uio);
+	if (error && whole && !isnew && !(bp->b_flags & B_CACHE)) {
+		/* The buffer holds neither the old contents nor the new: forget it. */
+		bp->b_flags |= B_INVAL;
+		brelse(bp);
+		return error;
+	}
+	if (ioflag & IO_SYNC) {
+		int e = bwrite(bp);
+		return error ? error : e;
+	}
+	if (on + n == bs)
+		bawrite(bp);
+	else
+		bdwrite(bp);
+	return error;
+}
+
+/*
+ * wdfs_write (FFS's ffs_write): allocate each block before dirtying its buffer, so ENOSPC is
+ * found before any data is accepted for it. A short write returns what was written; blocks
+ * allocated for the failed part are freed again.
+ */
+static int wdfs_write(struct vnode *vp, struct uio *uio, int ioflag)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	struct wdfs_mount *wm = ip->i_wm;
+	uint32_t bs = wm->wm_bsize;
+	size_t resid0 = uio->uio_resid;
+	int error = 0;
+
+	if (vp->v_type == VDIR)
+		return EISDIR;
+	if (wm->wm_rdonly)
+		return EROFS;
+	ILOCK(ip);
+	if (ioflag & IO_APPEND)
+		uio->uio_offset = (off_t)ip->i_din.di_size;
+	if (uio->uio_offset < 0)
+		error = EINVAL;
+	else if (uio->uio_resid > 0 &&
+	         (uint64_t)uio->uio_offset + uio->uio_resid > (uint64_t)wdfs_maxfilesize(wm))
+		error = EFBIG;
+	while (!error && uio->uio_resid > 0) {
+		daddr_t lbn = uio->uio_offset / bs;
+		uint32_t on = (uint32_t)(uio->uio_offset % bs);
+		size_t n = MIN((size_t)(bs - on), uio->uio_resid);
+		size_t before = uio->uio_resid;
+
+		error = write_block(ip, lbn, on, n, uio, ioflag);
+		if (before != uio->uio_resid &&
+		    (uint64_t)uio->uio_offset > ip->i_din.di_size)
+			ip->i_din.di_size = (uint64_t)uio->uio_offset;
+	}
+	if (error)
+		wdfs_itrunc(ip, (off_t)ip->i_din.di_size);   /* free blocks past the end */
+	if (uio->uio_resid != resid0) {
+		set_times(ip, true, true);
+		error = 0;                                     /* a short write is not an error */
+	}
+	if (!error || uio->uio_resid != resid0) {
+		int e = wdfs_iupdate(ip, (ioflag & IO_SYNC) != 0);
+		if (!error)
+			error = e;
+	}
+	IUNLOCK(ip);
+	return error;
+}
+
+static int wdfs_getattr(struct vnode *vp, struct stat *st)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	struct wdfs_dinode *dp = &ip->i_din;
+
+	ILOCK(ip);
+	memset(st, 0, sizeof(*st));
+	st->st_dev = ip->i_wm->wm_dev;
+	st->st_ino = ip->i_ino;
+	st->st_mode = dp->di_mode;
+	st->st_nlink = dp->di_nlink;
+	st->st_uid = dp->di_uid;
+	st->st_gid = dp->di_gid;
+	st->st_size = (off_t)dp->di_size;
+	st->st_blocks = (blkcnt_t)(dp->di_blocks * (ip->i_wm->wm_bsize / 512));
+	st->st_blksize = (blksize_t)ip->i_wm->wm_bsize;
+	st->st_atime = dp->di_atime;
+	st->st_mtime = dp->di_mtime;
+	st->st_ctime = dp->di_ctime;
+	IUNLOCK(ip);
+	return 0;
+}
+
+static int wdfs_truncate(struct vnode *vp, off_t length)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	int error;
+
+	if (vp->v_type == VDIR)
+		return EISDIR;
+	if (ip->i_wm->wm_rdonly)
+		return EROFS;
+	ILOCK(ip);
+	error = wdfs_itrunc(ip, length);
+	if (!error) {
+		set_times(ip, true, true);
+		error = wdfs_iupdate(ip, false);
+	}
+	IUNLOCK(ip);
+	return error;
+}
+
+/*
+ * wdfs_fsync: the file's data buffers, then its inode, then every dirty metadata buffer of the
+ * file system (its indirect blocks are among them), then the disk's cache. When this returns
+ * 0 with MNT_WAIT, every byte written to the file before the call is on stable storage and
+ * reachable from the inode; the bitmaps need not be, fsck rebuilds them.
+ */
+static int wdfs_fsync(struct vnode *vp, int waitfor)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	struct wdfs_mount *wm = ip->i_wm;
+	int error, e;
+
+	if (wm->wm_rdonly)
+		return 0;
+	error = bufsync(vp, waitfor);
+	ILOCK(ip);
+	e = wdfs_iupdate(ip, waitfor == MNT_WAIT);
+	IUNLOCK(ip);
+	if (!error)
+		error = e;
+	e = bufsync(wm->wm_devvp, waitfor);
+	if (!error)
+		error = e;
+	if (waitfor == MNT_WAIT) {
+		e = disk_io_sync(wm->wm_disk, BIO_FLUSH, 0, NULL, 0);
+		if (!error)
+			error = e;
+	}
+	return error;
+}
+
+static int wdfs_open(struct vnode *vp, int fflag)
+{
+	if (vp->v_type == VDIR && (fflag & FWRITE))
+		return EISDIR;
+	if ((fflag & FWRITE) && VTOI(vp)->i_wm->wm_rdonly)
+		return EROFS;
+	return 0;
+}
+
+static int wdfs_close(struct vnode *vp __unused, int fflag __unused)
+{
+	return 0;
+}
+
+/* ---- life cycle -------------------------------------------------------------------------------- */
+
+/*
+ * wdfs_inactive: the last reference is gone. An inode with no names left is freed now: its
+ * blocks (wdfs_itrunc writes the cleared inode before freeing them), then the inode itself.
+ */
+static int wdfs_inactive(struct vnode *vp)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	struct wdfs_mount *wm;
+	int error = 0;
+
+	if (!ip)
+		return 0;
+	wm = ip->i_wm;
+	ILOCK(ip);
+	if (ip->i_din.di_nlink == 0 && ip->i_din.di_mode != 0 && !wm->wm_rdonly) {
+		error = wdfs_itrunc(ip, 0);
+		if (!error) {
+			ip->i_din.di_mode = 0;
+			ip->i_din.di_size = 0;
+			ip->i_din.di_blocks = 0;
+			set_times(ip, false, true);
+			error = wdfs_iupdate(ip, false);
+			wdfs_ifree(wm, ip->i_ino);
+		}
+	}
+	IUNLOCK(ip);
+	return error;
+}
+
+static int wdfs_reclaim(struct vnode *vp)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+
+	if (ip)
+		wdfs_inode_forget(ip);
+	return 0;
+}
+
+/*
+ * wdfs_strategy: map the buffer's logical block to its disk block and start the I/O. A read of
+ * a hole is satisfied with zeros at once; a write to a hole cannot happen (VOP_WRITE allocates
+ * first) and is refused with EIO. Takes no lock (see wdfs_bmap_blk).
+ */
+static int wdfs_strategy(struct vnode *vp, struct buf *bp)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	struct wdfs_mount *wm = ip->i_wm;
+	uint32_t blk = 0;
+	int error;
+
+	error = wdfs_bmap_blk(ip, bp->b_lblkno, &blk);
+	if (!error && blk == 0 && bp->b_iocmd == BIO_READ) {
+		memset(bp->b_data, 0, (size_t)bp->b_bcount);
+		bp->b_resid = 0;
+		biodone(bp);
+		return 0;
+	}
+	if (!error && blk == 0)
+		error = wdfs_corrupt(wm, "inode %u: write to unallocated logical block %lld",
+		                     ip->i_ino, (long long)bp->b_lblkno);
+	if (error) {
+		bp->b_error = error;
+		bp->b_flags |= B_ERROR;
+		biodone(bp);
+		return error;
+	}
+	bp->b_blkno = wdfs_fsbtodb(wm, blk);
+	disk_strategy_buf(wm->wm_devvp->v_disk, bp);
+	return 0;
+}
+
+/* wdfs_bmap: the device block (DEV_BSIZE units) of logical block lblkno, -1 for a hole. */
+static int wdfs_bmap(struct vnode *vp, daddr_t lblkno, daddr_t *blknop)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	uint32_t blk;
+	int error;
+
+	error = wdfs_bmap_blk(ip, lblkno, &blk);
+	if (error)
+		return error;
+	*blknop = blk ? wdfs_fsbtodb(ip->i_wm, blk) : -1;
+	return 0;
+}
+
+struct vop_vector wdfs_vnodeops = {
+	.vop_lookup   = wdfs_lookup,
+	.vop_create   = wdfs_create,
+	.vop_mkdir    = wdfs_mkdir,
+	.vop_remove   = wdfs_remove,
+	.vop_rmdir    = wdfs_rmdir,
+	.vop_link     = wdfs_link,
+	.vop_rename   = wdfs_rename,
+	.vop_readdir  = wdfs_readdir,
+	.vop_read     = wdfs_read,
+	.vop_write    = wdfs_write,
+	.vop_getattr  = wdfs_getattr,
+	.vop_truncate = wdfs_truncate,
+	.vop_fsync    = wdfs_fsync,
+	.vop_open     = wdfs_open,
+	.vop_close    = wdfs_close,
+	.vop_ioctl    = NULL,
+	.vop_inactive = wdfs_inactive,
+	.vop_reclaim  = wdfs_reclaim,
+	.vop_strategy = wdfs_strategy,
+	.vop_bmap     = wdfs_bmap,
+};

@@ -1,0 +1,22 @@
+/*
+ * Pipes (kern/sys_pipe.c): the struct file operations of DTYPE_PIPE files.
+ *   pipe_read(pp, uio, fflag)  - blocks until data or EOF (all writers gone); EAGAIN with O_NONBLOCK.
+ *   pipe_write(pp, uio, fflag) - blocks for room; with no reader left: SIGPIPE to the writer, EPIPE.
+ *   pipe_stat(pp, st)          - S_IFIFO, st_size = bytes buffered.
+ *   pipe_close(pp, fflag)      - one end (FREAD and/or FWRITE in fflag) goes away.
+ */
+#ifndef _KERN_PIPE_H_
+#define _KERN_PIPE_H_
+
+#include "kern/types.h"
+#include "kern/uio.h"
+#include <sys/stat.h>
+
+struct pipe;
+
+int  pipe_read(struct pipe *pp, struct uio *uio, int fflag);
+int  pipe_write(struct pipe *pp, struct uio *uio, int fflag);
+int  pipe_stat(struct pipe *pp, struct stat *st);
+void pipe_close(struct pipe *pp, int fflag);
+
+#endif

@@ -1,0 +1,235 @@
+/*
+ * sys_pipe.c - pipes (interface: kern/pipe.h) and pipe(2).
+ *
+ * A pipe is a PIPE_SIZE (16 KB, FreeBSD's PIPE_SIZE) ring buffer with a read end and a write
+ * end, each a struct file. read(2) blocks ("piperd") until there is data, then returns what is
+ * there (up to the request); it returns 0 (end of file) once there is no data and no writer.
+ * write(2) blocks ("pipewr") for room; a write of at most PIPE_BUF (512) bytes goes in at
+ * once, never interleaved with another writer's. Writing with no reader left sends SIGPIPE to
+ * the writer and fails with EPIPE. Sleeps are PCATCH: a killed process gets EINTR.
+ * O_NONBLOCK gives EAGAIN instead of blocking.
+ *
+ * Locking: pi_lock (spinlock) protects pi_head, pi_count and the reader/writer counts.
+ * pi_rdlock/pi_wrlock (sleeplocks) admit one reader and one writer at a time; each copies
+ * to/from its own part of the ring (the filled part for the reader, the free part for the
+ * writer) with pi_lock released, so copyin/copyout never run under a spinlock.
+ */
+#include "kern/types.h"
+#include "kern/klib.h"
+#include "kern/kmalloc.h"
+#include "kern/lock.h"
+#include "kern/sleep.h"
+#include "kern/proc.h"
+#include "kern/file.h"
+#include "kern/pipe.h"
+#include "kern/syscall.h"
+#include "kern/uio.h"
+#include <sys/fcntl.h>
+#include <sys/signal.h>
+#include <sys/errno.h>
+
+#define PIPE_SIZE 16384
+#define PIPE_BUF  512
+
+struct pipe {
+	struct spinlock  pi_lock;
+	struct sleeplock pi_rdlock;      /* one reader at a time */
+	struct sleeplock pi_wrlock;      /* one writer at a time */
+	char            *pi_buf;         /* PIPE_SIZE bytes */
+	size_t           pi_head;        /* first buffered byte (pi_lock) */
+	size_t           pi_count;       /* bytes buffered (pi_lock) */
+	int              pi_readers;     /* open read ends (pi_lock) */
+	int              pi_writers;     /* open write ends (pi_lock) */
+	char             pi_rwait;       /* channel: readers wait for data */
+	char             pi_wwait;       /* channel: writers wait for room */
+};
+
+/* pipe_read: see the top of the file. */
+int pipe_read(struct pipe *pp, struct uio *uio, int fflag)
+{
+	size_t n, start;
+	int error = 0;
+
+	sleeplock_acquire(&pp->pi_rdlock);
+	spin_lock(&pp->pi_lock);
+	while (pp->pi_count == 0 && pp->pi_writers > 0 && error == 0) {
+		if (fflag & O_NONBLOCK)
+			error = EAGAIN;
+		else
+			error = msleep(&pp->pi_rwait, &pp->pi_lock, PCATCH, "piperd", 0);
+	}
+	while (error == 0 && uio->uio_resid > 0 && pp->pi_count > 0) {
+		start = pp->pi_head;
+		n = MIN(pp->pi_count, PIPE_SIZE - start);
+		n = MIN(n, uio->uio_resid);
+		spin_unlock(&pp->pi_lock);
+		error = uiomove(pp->pi_buf + start, n, uio);
+		spin_lock(&pp->pi_lock);
+		if (error != 0)
+			break;
+		pp->pi_head = (start + n) % PIPE_SIZE;
+		pp->pi_count -= n;
+		wakeup(&pp->pi_wwait);
+	}
+	spin_unlock(&pp->pi_lock);
+	sleeplock_release(&pp->pi_rdlock);
+	return error;
+}
+
+/* Must the writer wait before copying more of uio? pi_lock held. */
+static bool pipe_full(struct pipe *pp, struct uio *uio)
+{
+	size_t space = PIPE_SIZE - pp->pi_count;
+
+	return space == 0 || (uio->uio_resid <= PIPE_BUF && space < uio->uio_resid);
+}
+
+/* pipe_write: see the top of the file. */
+int pipe_write(struct pipe *pp, struct uio *uio, int fflag)
+{
+	size_t n, tail;
+	int error = 0;
+
+	sleeplock_acquire(&pp->pi_wrlock);
+	spin_lock(&pp->pi_lock);
+	while (error == 0 && uio->uio_resid > 0) {
+		if (pp->pi_readers == 0) {
+			error = EPIPE;
+			break;
+		}
+		if (pipe_full(pp, uio)) {
+			if (fflag & O_NONBLOCK)
+				error = EAGAIN;
+			else
+				error = msleep(&pp->pi_wwait, &pp->pi_lock, PCATCH, "pipewr", 0);
+			continue;
+		}
+		tail = (pp->pi_head + pp->pi_count) % PIPE_SIZE;
+		n = MIN(PIPE_SIZE - pp->pi_count, PIPE_SIZE - tail);
+		n = MIN(n, uio->uio_resid);
+		spin_unlock(&pp->pi_lock);
+		error = uiomove(pp->pi_buf + tail, n, uio);
+		spin_lock(&pp->pi_lock);
+		if (error != 0)
+			break;
+		pp->pi_count += n;
+		wakeup(&pp->pi_rwait);
+	}
+	spin_unlock(&pp->pi_lock);
+	sleeplock_release(&pp->pi_wrlock);
+	if (error == EPIPE)
+		proc_kill(curproc->p_pid, SIGPIPE);
+	return error;
+}
+
+int pipe_stat(struct pipe *pp, struct stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_mode = S_IFIFO | 0600;
+	st->st_nlink = 1;
+	st->st_blksize = PIPE_SIZE;
+	spin_lock(&pp->pi_lock);
+	st->st_size = pp->pi_count;
+	spin_unlock(&pp->pi_lock);
+	return 0;
+}
+
+/* pipe_close: one end closes; the pipe is freed with its last end. */
+void pipe_close(struct pipe *pp, int fflag)
+{
+	bool last;
+
+	spin_lock(&pp->pi_lock);
+	if (fflag & FREAD)
+		pp->pi_readers--;
+	if (fflag & FWRITE)
+		pp->pi_writers--;
+	wakeup(&pp->pi_rwait);
+	wakeup(&pp->pi_wwait);
+	last = pp->pi_readers == 0 && pp->pi_writers == 0;
+	spin_unlock(&pp->pi_lock);
+	if (last) {
+		kfree(pp->pi_buf);
+		kfree(pp);
+	}
+}
+
+/* ---- pipe(2) --------------------------------------------------------------------------------- */
+
+static struct pipe *pipe_alloc(void)
+{
+	struct pipe *pp = kmalloc(sizeof(*pp), M_WAITOK | M_ZERO);
+
+	if (pp == NULL)
+		return NULL;
+	pp->pi_buf = kmalloc(PIPE_SIZE, M_WAITOK);
+	if (pp->pi_buf == NULL) {
+		kfree(pp);
+		return NULL;
+	}
+	spin_init(&pp->pi_lock, "pipe");
+	sleeplock_init(&pp->pi_rdlock, "piperl");
+	sleeplock_init(&pp->pi_wrlock, "pipewl");
+	return pp;
+}
+
+/* Make a new descriptor for one end of pp; counts the end as open. */
+static int pipe_end(struct pipe *pp, int fflag, int *fdp)
+{
+	struct file *fp;
+	int error;
+
+	error = falloc(&fp, fdp);
+	if (error != 0)
+		return error;
+	fp->f_type = DTYPE_PIPE;
+	fp->f_flag = fflag;
+	fp->f_pipe = pp;
+	spin_lock(&pp->pi_lock);
+	if (fflag & FREAD)
+		pp->pi_readers++;
+	else
+		pp->pi_writers++;
+	spin_unlock(&pp->pi_lock);
+	return 0;
+}
+
+/* Undo pipe_end: forget descriptor fd and close its file. */
+static void pipe_end_close(int fd)
+{
+	struct filedesc *fdp = curproc->p_fd;
+	struct file *fp = fdp->fd_ofiles[fd];
+
+	fdp->fd_ofiles[fd] = NULL;
+	fdp->fd_ofileflags[fd] = 0;
+	fdrop(fp);
+}
+
+/* pipe(int fds[2]): fds[0] is the read end, fds[1] the write end. */
+int sys_pipe(register_t *args, register_t *rv)
+{
+	struct pipe *pp;
+	int fds[2], error;
+
+	*rv = 0;
+	pp = pipe_alloc();
+	if (pp == NULL)
+		return ENOMEM;
+	error = pipe_end(pp, FREAD, &fds[0]);
+	if (error != 0) {
+		kfree(pp->pi_buf);
+		kfree(pp);
+		return error;
+	}
+	error = pipe_end(pp, FWRITE, &fds[1]);
+	if (error != 0) {
+		pipe_end_close(fds[0]);
+		return error;
+	}
+	error = copyout(fds, (void *)args[0], sizeof(fds));
+	if (error != 0) {
+		pipe_end_close(fds[1]);
+		pipe_end_close(fds[0]);
+	}
+	return error;
+}

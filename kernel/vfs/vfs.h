@@ -1,0 +1,49 @@
+/*
+ * VFS internals shared by the vfs/ and kern/ files (not part of the file-system interface).
+ *
+ *   vfs_mount_init()        - set up the mount list (vfsinit calls it).
+ *   vfs_shutdown()          - reboot(2): sync everything, unmount every file system (newest first).
+ *   vfs_sync_all(waitfor)   - sync(2): VFS_SYNC every mount, write every dirty buffer and, with
+ *                             MNT_WAIT, wait for the writes and flush the disks' caches.
+ *   vfs_sync_lazy()         - the syncer's periodic VFS_SYNC(MNT_NOWAIT) of every mount.
+ *   vflush(mp)              - reclaim every vnode of mp (unmount); EBUSY if one is in use.
+ *   vn_isroot(vp)           - vp is the root directory of the file system it belongs to.
+ *   vn_read/vn_write/vn_stat/vn_ioctl/vn_close - the struct file operations of DTYPE_VNODE files.
+ *   fflags_from_open(oflags)/oflags_from_fflags(fflag) - open(2) flags <-> f_flag (FREAD/FWRITE).
+ *   buf_flush_aged(age)     - start writes of the dirty buffers dirty for at least `age` ticks.
+ *   syncer_start()          - start the "syncer" kernel thread (vfsinit calls it).
+ *   PATH_MAX                - the longest path a system call accepts, NUL included.
+ */
+#ifndef _VFS_VFS_H_
+#define _VFS_VFS_H_
+
+#include "kern/types.h"
+#include "kern/uio.h"
+#include <sys/stat.h>
+
+struct file;
+struct vnode;
+struct mount;
+
+#define PATH_MAX 1024
+
+void vfs_mount_init(void);
+int  vfs_shutdown(void);
+int  vfs_sync_all(int waitfor);
+void vfs_sync_lazy(void);
+int  vflush(struct mount *mp);
+bool vn_isroot(struct vnode *vp);
+
+int  vn_read(struct file *fp, struct uio *uio);
+int  vn_write(struct file *fp, struct uio *uio);
+int  vn_stat(struct vnode *vp, struct stat *st);
+int  vn_ioctl(struct file *fp, u_long cmd, void *data);
+int  vn_close(struct file *fp);
+
+int  fflags_from_open(int oflags);
+int  oflags_from_fflags(int fflag);
+
+int  buf_flush_aged(uint32_t age);
+void syncer_start(void);
+
+#endif

@@ -1,0 +1,123 @@
+/*
+ * vfs_vnops.c - operations on vnode-backed open files (FreeBSD's vn_read/vn_write/vn_stat/
+ * vn_ioctl/vn_closefile) and vn_rdwr for reading and writing vnodes from the kernel.
+ *
+ * A regular file, directory or disk is seekable: its reads and writes use and advance the
+ * file's shared offset, serialized by the file's f_lock. Character devices (console, null,
+ * zero) have no offset and are not serialized here: a reader blocked on the console must not
+ * stop others from writing to the same open file.
+ * write(2) to a regular file calls bwillwrite() first, before any lock is taken, so a writer
+ * blocks ("flswai") while the buffer cache holds too many dirty buffers.
+ * O_APPEND writes are IO_APPEND: the file system starts them at the end of the file, read
+ * under its inode lock so concurrent appenders never overwrite each other (FreeBSD's
+ * ffs_write does the same); O_FSYNC writes are IO_SYNC.
+ */
+#include "kern/types.h"
+#include "kern/klib.h"
+#include "kern/file.h"
+#include "kern/lock.h"
+#include "kern/uio.h"
+#include "vfs/vnode.h"
+#include "vfs/buf.h"
+#include "vfs/vfs.h"
+#include <sys/fcntl.h>
+#include <sys/errno.h>
+
+/* Does reading or writing vp use the file offset? */
+static bool vn_seekable(struct vnode *vp)
+{
+	return vp->v_type == VREG || vp->v_type == VDIR || vp->v_disk != NULL;
+}
+
+/* vn_read: read(2) on a vnode file. */
+int vn_read(struct file *fp, struct uio *uio)
+{
+	struct vnode *vp = fp->f_vnode;
+	int ioflag = (fp->f_flag & O_NONBLOCK) ? IO_NDELAY : 0;
+	int error;
+
+	if (!vn_seekable(vp))
+		return VOP_READ(vp, uio, ioflag);
+	sleeplock_acquire(&fp->f_lock);
+	uio->uio_offset = fp->f_offset;
+	error = VOP_READ(vp, uio, ioflag);
+	fp->f_offset = uio->uio_offset;
+	sleeplock_release(&fp->f_lock);
+	return error;
+}
+
+/* vn_write: write(2) on a vnode file. */
+int vn_write(struct file *fp, struct uio *uio)
+{
+	struct vnode *vp = fp->f_vnode;
+	int ioflag = 0;
+	int error;
+
+	if (fp->f_flag & O_NONBLOCK)
+		ioflag |= IO_NDELAY;
+	if (fp->f_flag & O_FSYNC)
+		ioflag |= IO_SYNC;
+	if (fp->f_flag & O_APPEND)
+		ioflag |= IO_APPEND;
+	if (vp->v_type == VREG)
+		bwillwrite();
+	if (!vn_seekable(vp))
+		return VOP_WRITE(vp, uio, ioflag);
+	sleeplock_acquire(&fp->f_lock);
+	uio->uio_offset = fp->f_offset;
+	error = VOP_WRITE(vp, uio, ioflag);
+	fp->f_offset = uio->uio_offset;
+	sleeplock_release(&fp->f_lock);
+	return error;
+}
+
+/* vn_stat: fstat/stat. */
+int vn_stat(struct vnode *vp, struct stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	return VOP_GETATTR(vp, st);
+}
+
+/* vn_ioctl: ioctl(2) on a vnode file; data is a kernel copy of the argument. */
+int vn_ioctl(struct file *fp, u_long cmd, void *data)
+{
+	struct vnode *vp = fp->f_vnode;
+
+	if (vp->v_type == VREG || vp->v_type == VDIR)
+		return ENOTTY;
+	return VOP_IOCTL(vp, cmd, data, fp->f_flag);
+}
+
+/* vn_close: the last reference to an open vnode file went away. */
+int vn_close(struct file *fp)
+{
+	struct vnode *vp = fp->f_vnode;
+	int error;
+
+	error = VOP_CLOSE(vp, fp->f_flag);
+	vrele(vp);
+	return error;
+}
+
+/*
+ * vn_rdwr: read or write len bytes at offset of vp from/to base (a kernel or user address as
+ * seg says). With residp, the bytes not transferred are stored there; without, a short
+ * transfer is EIO.
+ */
+int vn_rdwr(enum uio_rw rw, struct vnode *vp, void *base, size_t len, off_t offset,
+            enum uio_seg seg, int ioflag, size_t *residp)
+{
+	struct iovec iov = { base, len };
+	struct uio uio = { &iov, 1, offset, len, seg, rw };
+	int error;
+
+	if (rw == UIO_READ)
+		error = VOP_READ(vp, &uio, ioflag);
+	else
+		error = VOP_WRITE(vp, &uio, ioflag);
+	if (residp != NULL)
+		*residp = uio.uio_resid;
+	else if (error == 0 && uio.uio_resid != 0)
+		error = EIO;
+	return error;
+}

@@ -1,0 +1,194 @@
+#!/bin/bash
+# tests/diskmodel/run.sh -- all tests of tools/diskmodel.
+#
+#  1. host unit tests of the model arithmetic (tests/diskmodel/unit.c);
+#  2. behaviour through QEMU's own NBD client (qemu-img bench, qemu-io,
+#     qemu-img convert) against tools/diskmodel/serve, no guest.
+# Timing checks are generous ratio bounds.  Prints one line per check
+# and ends with "N passed, N failed"; exits 1 if anything failed.
+# Takes about a minute.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+dm=$root/tools/diskmodel
+work=$(mktemp -d /tmp/diskmodel-test.XXXXXX)
+pass=0 fail=0
+pids=()
+
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# check NAME CONDITION-FOR-AWK MESSAGE: CONDITION uses awk syntax.
+check() {
+    local name=$1 cond=$2 msg=$3
+    if awk "BEGIN { exit !($cond) }"; then
+        pass=$((pass + 1)); echo "PASS $name: $msg"
+    else
+        fail=$((fail + 1)); echo "FAIL $name: $msg"
+    fi
+}
+
+# start NAME PRESET IMAGE [param=value ...]: serve in the background.
+start() {
+    local name=$1; shift
+    rm -f "$work/$name.ready"
+    "$dm/serve" --ready "$work/$name.ready" "$1" "$2" "$work/$name.sock" \
+        "${@:3}" >/dev/null 2>"$work/$name.log" &
+    pids+=($!)
+    eval "pid_$name=$!"
+    for _ in $(seq 200); do
+        [ -s "$work/$name.ready" ] && return 0
+        sleep 0.05
+    done
+    echo "server $name did not become ready:"; cat "$work/$name.log"
+    return 1
+}
+
+# stop NAME: SIGTERM, wait for exit, leave status in $stopped_rc.
+stop() {
+    local p; eval "p=\$pid_$1"
+    kill -TERM "$p"; wait "$p"; stopped_rc=$?
+}
+
+url() { echo "nbd+unix:///?socket=$work/$1.sock"; }
+
+# bench NAME ARGS...: qemu-img bench; prints MB/s.
+bench() {
+    local name=$1; shift
+    local out size count secs
+    out=$(qemu-img bench -f raw "$@" "$(url "$name")") || { echo 0; return; }
+    size=$(sed -n 's/.* requests, \([0-9]*\) bytes each.*/\1/p' <<<"$out")
+    count=$(sed -n 's/^Sending \([0-9]*\) .*/\1/p' <<<"$out")
+    secs=$(sed -n 's/^Run completed in \([0-9.]*\) seconds.*/\1/p' <<<"$out")
+    awk -v s="$size" -v c="$count" -v t="$secs" 'BEGIN { printf "%.2f", s * c / t / 1e6 }'
+}
+
+# randreads NAME SEED N BATCH SPAN: N random 4 KiB reads through qemu-io;
+# BATCH 1 = synchronous (QD1), else aio batches of BATCH.  Prints IOPS.
+randreads() {
+    local name=$1 seed=$2 n=$3 batch=$4 span=$5
+    python3 - "$seed" "$n" "$batch" "$span" > "$work/cmds" <<'EOF'
+import random, sys
+seed, n, batch, span = map(int, sys.argv[1:])
+r = random.Random(seed)
+for i in range(n):
+    off = r.randrange(span // 4096) * 4096
+    if batch == 1:
+        print("read -q %d 4k" % off)
+    else:
+        print("aio_read -q %d 4k" % off)
+        if i % batch == batch - 1:
+            print("aio_flush")
+EOF
+    local args=() line t0 t1
+    while IFS= read -r line; do args+=(-c "$line"); done < "$work/cmds"
+    t0=$(date +%s.%N)
+    qemu-io -f raw "${args[@]}" "$(url "$name")" >/dev/null
+    t1=$(date +%s.%N)
+    awk -v n="$n" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", n / (b - a) }'
+}
+
+echo "== unit tests (model arithmetic)"
+if make -s -C "$dm" all unit; then
+    out=$("$dm/build/unit"); echo "$out" | grep -v '^[0-9]* passed'
+    pass=$((pass + $(echo "$out" | sed -n 's/^\([0-9]*\) passed.*/\1/p')))
+    fail=$((fail + $(echo "$out" | sed -n 's/.* \([0-9]*\) failed$/\1/p')))
+else
+    fail=$((fail + 1)); echo "FAIL build: make -C tools/diskmodel failed"
+fi
+
+echo "== scsi10k through qemu-img bench (write cache off)"
+# sustained rate in the outer zone: 468 sectors per 6 ms turn + switches
+sus=36.4 media=39.9
+truncate -s 34G "$work/big.img"           # inside the 34.7 GB modelled disk
+start s scsi10k "$work/big.img" stats="$work/s.stats" trace="$work/s.csv" || exit 1
+check serve_ready "1" "--ready file written, pid $(cat "$work/s.ready")"
+q1=$(bench s -w -s 64k -d 1 -c 150)
+check seq64k_qd1_loses_revolution "$q1 < 0.45 * $sus && $q1 > 4" \
+    "expected well below $sus MB/s (~8.4: one lost turn per write), got $q1 MB/s"
+q4=$(bench s -w -s 64k -d 4 -c 400)
+check seq64k_qd4_near_media "$q4 > 0.75 * $sus && $q4 < 1.1 * $media" \
+    "expected close to $sus MB/s, got $q4 MB/s"
+check seq64k_pipelining_gain "$q4 > 2.5 * $q1" \
+    "expected QD4 > 2.5x QD1, got $q4 vs $q1 MB/s"
+sleep 1.2                               # let the stats file be rewritten
+reqs=$(sed -n 's/^requests=//p' "$work/s.stats")
+check stats_file_live "${reqs:-0} >= 550" \
+    "expected >= 550 requests in the live stats file, got ${reqs:-none}"
+iops=$(randreads s 1 200 1 $((34 << 30)))
+# overhead 0.2 + seek 4.9 + half a turn 3.0 + transfer 0.05 ms = 8.15 ms
+check random4k_qd1_seek_plus_half_turn "$iops > 1000 / (8.15 * 1.4) && $iops < 1000 / (8.15 * 0.7)" \
+    "expected ~$(awk 'BEGIN{printf "%.0f", 1000/8.15}') IOPS (8.15 ms each), got $iops IOPS"
+sptf=$(randreads s 2 400 16 $((34 << 30)))
+stop s
+check sigterm_exit_status "$stopped_rc == 0" "expected exit 0 on SIGTERM, got $stopped_rc"
+grep -q '^diskmodel: final statistics' "$work/s.log"
+check sigterm_prints_stats "$? == 0" "expected final statistics on stderr"
+w=$(sed -n 's/^writes=//p' "$work/s.log")
+check stats_counts_writes "${w:-0} == 550" "expected writes=550, got ${w:-none}"
+lines=$(($(wc -l < "$work/s.csv") - 1))
+total=$(sed -n 's/^completed=//p' "$work/s.log")
+check trace_one_line_per_request "$lines == ${total:-0} && $lines > 1000" \
+    "expected one CSV line per request ($total), got $lines"
+
+start f scsi10k "$work/big.img" order=fifo || exit 1
+fifo=$(randreads f 2 400 16 $((34 << 30)))
+stop f
+check sptf_beats_fifo_qd16 "$sptf > 1.25 * $fifo" \
+    "expected SPTF > 1.25x FIFO for random 4K reads in batches of 16, got $sptf vs $fifo IOPS"
+
+echo "== ideal"
+truncate -s 1G "$work/small.img"
+start i ideal "$work/small.img" bandwidth=40 || exit 1
+r=$(bench i -w -s 64k -d 4 -c 600)
+check ideal_equals_bandwidth "$r > 0.85 * 40 && $r < 1.05 * 40" \
+    "expected 40 MB/s, got $r MB/s"
+r=$(bench i -s 64k -d 4 -c 600 -S 7777280)
+check ideal_no_positioning_cost "$r > 0.85 * 40 && $r < 1.05 * 40" \
+    "expected 40 MB/s for scattered reads, got $r MB/s"
+stop i
+
+echo "== ide7200 (no tagged queueing)"
+start e ide7200 "$work/small.img" || exit 1
+e1=$(bench e -w -s 64k -d 1 -c 100)
+e4=$(bench e -w -s 64k -d 4 -c 100)
+stop e
+check ide_qd4_no_gain_without_tcq "$e4 < 1.3 * $e1 && $e1 < 12" \
+    "expected QD4 ~ QD1 (~6.5 MB/s), got $e4 vs $e1 MB/s"
+start c ide7200 "$work/small.img" wcache=on || exit 1
+ec=$(bench c -w -s 64k -d 1 -c 300)
+stop c
+check ide_write_cache_hides_rotation "$ec > 2.5 * $e1" \
+    "expected wcache=on QD1 > 2.5x wcache=off, got $ec vs $e1 MB/s"
+
+echo "== data integrity"
+head -c $((64 << 20)) /dev/urandom > "$work/src.bin"
+cp "$work/src.bin" /dev/null
+truncate -s 64M "$work/data.img"
+start d scsi10k "$work/data.img" wcache=on order=sptf || exit 1
+qemu-img convert -n -W -m 16 -f raw -O raw "$work/src.bin" "$(url d)"
+check write_through_model_ok "$? == 0" "qemu-img convert -W -m 16 into the model"
+cmp -s "$work/src.bin" "$work/data.img"
+check backing_file_identical "$? == 0" "expected the backing file to equal what was written"
+qemu-img convert -f raw -O raw "$(url d)" "$work/back.bin"
+cmp -s "$work/src.bin" "$work/back.bin"
+check readback_identical "$? == 0" "expected data read back through the model to match"
+stop d
+
+echo "== shared bus"
+truncate -s 1G "$work/b0.img" "$work/b1.img"
+start b0 ideal "$work/b0.img" bandwidth=40 bus_mbps=40 bus="$work/bus" || exit 1
+start b1 ideal "$work/b1.img" bandwidth=40 bus_mbps=40 bus="$work/bus" || exit 1
+bench b0 -w -s 64k -d 4 -c 500 > "$work/b0.rate" &
+bp=$!
+r1=$(bench b1 -w -s 64k -d 4 -c 500)
+wait $bp
+r0=$(cat "$work/b0.rate")
+stop b0; stop b1
+check shared_bus_limits_aggregate "$r0 + $r1 < 1.15 * 40 && $r0 > 10 && $r1 > 10" \
+    "expected two disks to share 40 MB/s, got $r0 + $r1 MB/s"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

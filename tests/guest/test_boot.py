@@ -1,0 +1,81 @@
+"""test_boot: wdrain boots to a working shell in every configuration the issue names.
+
+Boots with 1 and 2 CPUs and both design presets through QEMU -kernel, and both presets
+through the GRUB ISO; in each, checks that the kernel saw its command line
+(`sysctl kern.bootargs`), that output and exit statuses come back through the harness,
+and (once) that tools/run itself works end to end and that a harness timeout is
+reported instead of hanging.
+"""
+# tests/run: timeout=900
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wdtest import Guest, GuestTimeout, TestSet  # noqa: E402
+
+DESIGNS = ("patched", "stable42")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+T = TestSet("boot")
+
+
+def check_bootargs(g, tag, design):
+    out, st = g.sh("sysctl kern.bootargs")
+    T.check("%s: sysctl kern.bootargs shows design=%s" % (tag, design),
+            st == 0 and ("design=" + design) in out.split(),
+            expected="status 0, a word design=%s" % design, got="status %d, %s" % (st, out))
+
+
+def check_shell(g, tag):
+    out, st = g.sh("echo hello world")
+    T.check("%s: echo prints its arguments" % tag, (out, st) == ("hello world\n", 0),
+            expected="hello world\\n, status 0", got="%s, status %d" % (out, st))
+    out, st = g.sh("false")
+    T.check("%s: false exits 1" % tag, st == 1, expected=1, got=st)
+    out, st = g.sh("true")
+    T.check("%s: true exits 0" % tag, st == 0, expected=0, got=st)
+    out, st = g.sh("echo a; echo b; false")
+    T.check("%s: a command list runs in order, status of the last" % tag, (out, st) == ("a\nb\n", 1),
+            expected="a\\nb\\n, status 1", got="%s, status %d" % (out, st))
+
+
+def check_harness_timeout(g, tag):
+    try:
+        g.sh("sleep 5", timeout=1)
+        T.check("%s: a command over its timeout raises GuestTimeout" % tag, False,
+                expected="GuestTimeout", got="it returned")
+    except GuestTimeout as e:
+        T.check("%s: a command over its timeout raises GuestTimeout" % tag, e.seconds == 1,
+                expected="after 1 s", got=e.message)
+
+
+def check_tools_run():
+    r = subprocess.run([os.path.join(ROOT, "tools", "run"), "--", "echo one; echo two; false"],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=180)
+    T.check("tools/run prints the command's output and nothing else", r.stdout == "one\ntwo\n",
+            expected="one\\ntwo\\n", got=r.stdout + r.stderr[-300:])
+    T.check("tools/run exits with the status of the last command", r.returncode == 1,
+            expected=1, got=r.returncode)
+
+
+for smp in (1, 2):
+    for design in DESIGNS:
+        tag = "smp=%d %s" % (smp, design)
+        with Guest(smp=smp, design=design) as g:
+            check_bootargs(g, tag, design)
+            check_shell(g, tag)
+            if smp == 1 and design == DESIGNS[0]:
+                check_harness_timeout(g, tag)
+
+for design in DESIGNS:
+    tag = "GRUB ISO %s" % design
+    with Guest(iso=True, design=design) as g:
+        check_bootargs(g, tag, design)
+        out, st = g.sh("echo grub")
+        T.check("%s: the shell answers" % tag, (out, st) == ("grub\n", 0),
+                expected="grub\\n, status 0", got="%s, status %d" % (out, st))
+
+check_tools_run()
+T.done()

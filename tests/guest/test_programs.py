@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""test_programs: every userland program on normal and bad input, in one boot.
+
+Each check runs one shell command line in the guest (tests/lib/wdtest.py) and compares
+the output (stdout and stderr both reach the console) and $? with what FreeBSD's program
+would give. Programs print a usage line and exit non-zero on a bad option, and report
+errors as `prog: operand: strerror` on stderr.
+tests/run: timeout=600
+"""
+import re
+
+from wdtest import Guest, TestSet
+
+T = TestSet("programs")
+
+
+def run(g, name, cmd, status=0, out=None, regex=None, contains=None, absent=None):
+    """Run cmd; check $? and the output (exactly, by regex, or by what it contains)."""
+    got, st = g.sh(cmd)
+    ok = st == status
+    want = ["status %d" % status]
+    if out is not None:
+        ok = ok and got == out
+        want.append(repr(out))
+    if regex is not None:
+        ok = ok and re.search(regex, got, re.M) is not None
+        want.append("/%s/" % regex)
+    for c in contains or []:
+        ok = ok and c in got
+        want.append("containing %r" % c)
+    for a in absent or []:
+        ok = ok and a not in got
+        want.append("without %r" % a)
+    T.check(name, ok, expected=", ".join(want), got="status %d, %r" % (st, got))
+    return got
+
+
+def usage(g, prog, cmd, status=1):
+    """A bad option gets a usage line and a non-zero status."""
+    run(g, "%s: bad option prints usage" % prog, cmd, status=status, contains=["usage:"])
+
+
+DD_SUMMARY = (r"^(\d+)\+(\d+) records in\n(\d+)\+(\d+) records out\n"
+              r"(\d+) bytes transferred in \d+\.\d{6} secs \(\d+ bytes/sec\)\n")
+
+
+def dd(g, name, cmd, rin, rout, nbytes):
+    """dd's FreeBSD 4 summary, with the record and byte counts expected."""
+    got, st = g.sh(cmd)
+    m = re.fullmatch(DD_SUMMARY, got)
+    counts = tuple(int(x) for x in m.groups()) if m else None
+    want = rin + rout + (nbytes,)
+    T.check(name, st == 0 and counts == want,
+            expected="status 0, %d+%d records in, %d+%d records out, %d bytes" % want,
+            got="status %d, %r" % (st, got))
+
+
+def shell(g):
+    run(g, "sh: echo", "echo hello world", out="hello world\n")
+    run(g, "sh: pipeline", "echo abc | wc -c", out="       4\n")
+    run(g, "sh: three-stage pipeline", "echo one two three | grep two | wc -w", out="       3\n")
+    run(g, "sh: > and <", "echo data > /tmp/p1; cat < /tmp/p1", out="data\n")
+    run(g, "sh: >> appends", "echo a > /tmp/p2; echo b >> /tmp/p2; cat /tmp/p2", out="a\nb\n")
+    run(g, "sh: 2> redirects stderr", "cat /nosuch 2> /tmp/p3; cat /tmp/p3",
+        out="cat: /nosuch: No such file or directory\n")
+    run(g, "sh: 2>&1 into a pipe", "cat /nosuch 2>&1 | wc -l", out="       1\n")
+    run(g, "sh: && and ||", "true && echo yes; false && echo no; false || echo alt", out="yes\nalt\n")
+    run(g, "sh: $? after false", "false; echo $?", out="1\n")
+    run(g, "sh: variables", "X=1; Y=two; echo $X ${Y} \"$X $Y\" '$X'", out="1 two 1 two $X\n")
+    run(g, "sh: export to a child", "export WDV=seen; sh -c 'echo $WDV'", out="seen\n")
+    run(g, "sh: prefix assignment", "WDP=pre sh -c 'echo $WDP'; echo [$WDP]", out="pre\n[]\n")
+    run(g, "sh: quoting and backslash", "echo 'a  b' \"c\\\"d\" e\\ f", out="a  b c\"d e f\n")
+    run(g, "sh: for loop", "for x in a b c; do echo $x; done", out="a\nb\nc\n")
+    run(g, "sh: if/else", "if false; then echo t; else echo f; fi", out="f\n")
+    run(g, "sh: while loop", "echo x > /tmp/wf; while cat /tmp/wf 2>/dev/null; do rm /tmp/wf; done; echo end",
+        out="x\nend\n")
+    run(g, "sh: subshell keeps cwd", "(cd /etc; ls motd); pwd", out="motd\n/\n")
+    run(g, "sh: cd and pwd", "cd /tmp; pwd; cd /; pwd", out="/tmp\n/\n")
+    run(g, "sh: cd to a missing directory", "cd /nosuch", status=1, contains=["/nosuch", "No such file"])
+    run(g, "sh: sh -c", "sh -c 'echo in; exit 3'", status=3, out="in\n")
+    run(g, "sh: background and wait", "sleep 1 & echo started; wait; echo waited",
+        out="started\nwaited\n")
+    run(g, "sh: $! and wait status", "sh -c 'exit 5' & wait $!; echo $?", out="5\n")
+    run(g, "sh: command not found", "nosuchcmd", status=127, contains=["nosuchcmd: not found"])
+    run(g, "sh: syntax error", "echo a; done", status=2, contains=["syntax error"])
+    run(g, "sh: script file with arguments",
+        "echo 'echo script $0 $# $1; exit 4' > /tmp/s1; sh /tmp/s1 arg", status=4,
+        out="script /tmp/s1 1 arg\n")
+    run(g, "sh: #! script",
+        "echo '#!/bin/sh' > /tmp/s2; echo 'echo shebang $1' >> /tmp/s2; /tmp/s2 x", out="shebang x\n")
+    run(g, "sh: killed child reports 128+signal", "sh -c 'kill -9 $$'; echo $?", contains=["137\n"])
+
+
+def files(g):
+    run(g, "cat: files and -", "echo 1 > /tmp/c1; echo 2 | cat /tmp/c1 - /tmp/c1", out="1\n2\n1\n")
+    run(g, "cat: missing file", "cat /tmp/c1 /nosuch", status=1,
+        out="1\ncat: /nosuch: No such file or directory\n")
+    run(g, "cat: error goes to stderr", "cat /nosuch > /dev/null", status=1,
+        out="cat: /nosuch: No such file or directory\n")
+    usage(g, "cat", "cat -Z")
+    run(g, "echo: -n", "echo -n no newline; echo", out="no newline\n")
+
+    run(g, "ls: root directory", "ls /", contains=["bin\n", "etc\n", "sbin\n", "tmp\n"])
+    run(g, "ls: -a shows . and ..", "ls -a /etc", regex=r"\A\.\n\.\.\n")
+    run(g, "ls: -l format", "ls -l /etc/rc",
+        regex=r"\A-rw-r--r--  1 root  wheel  \d+ \w{3} [ \d]\d (\d\d:\d\d| \d{4}) /etc/rc\n\Z")
+    run(g, "ls: -l of a directory has a total line", "ls -l /etc", regex=r"\Atotal \d+\n")
+    run(g, "ls: several operands", "ls /etc/rc /sbin /etc/motd",
+        out="/etc/motd\n/etc/rc\n\n/sbin:\ninit\n")
+    run(g, "ls: missing operand", "ls /nosuch", status=1, out="ls: /nosuch: No such file or directory\n")
+    usage(g, "ls", "ls -Z")
+
+    run(g, "mkdir -p and rmdir", "mkdir -p /tmp/m/a/b; ls /tmp/m/a; rmdir /tmp/m/a/b; ls /tmp/m/a", out="b\n")
+    run(g, "mkdir: existing", "mkdir /tmp/m", status=1, out="mkdir: /tmp/m: File exists\n")
+    run(g, "mkdir -p: existing is fine", "mkdir -p /tmp/m")
+    usage(g, "mkdir", "mkdir")
+    run(g, "rmdir: not empty", "rmdir /tmp/m", status=1, out="rmdir: /tmp/m: Directory not empty\n")
+    usage(g, "rmdir", "rmdir")
+    run(g, "rm: a file", "echo x > /tmp/r1; rm /tmp/r1; ls /tmp/r1", status=1, contains=["No such file"])
+    run(g, "rm: missing file", "rm /tmp/nosuch", status=1, out="rm: /tmp/nosuch: No such file or directory\n")
+    run(g, "rm -f: missing file is fine", "rm -f /tmp/nosuch", out="")
+    run(g, "rm: directory needs -r", "rm /tmp/m", status=1, out="rm: /tmp/m: is a directory\n")
+    run(g, "rm -r: a tree", "echo f > /tmp/m/a/f; rm -r /tmp/m; ls /tmp/m", status=1, contains=["No such file"])
+    usage(g, "rm", "rm -Z")
+
+    run(g, "ln: hard link shares the file", "echo L > /tmp/l1; ln /tmp/l1 /tmp/l2; ls -l /tmp/l2; cat /tmp/l2",
+        regex=r"\A-rw-r--r--  2 root  wheel  2 .* /tmp/l2\nL\n\Z")
+    run(g, "ln: existing target", "ln /tmp/l1 /tmp/l2", status=1, out="ln: /tmp/l2: File exists\n")
+    usage(g, "ln", "ln /tmp/l1")
+    run(g, "mv: rename", "mv /tmp/l1 /tmp/l3; cat /tmp/l3; ls /tmp/l1", status=1,
+        out="L\nls: /tmp/l1: No such file or directory\n")
+    run(g, "mv: into a directory", "mkdir /tmp/d; mv /tmp/l3 /tmp/d; ls /tmp/d", out="l3\n")
+    run(g, "mv: missing source", "mv /tmp/nosuch /tmp/x", status=1, contains=["No such file"])
+    usage(g, "mv", "mv /tmp/d")
+    run(g, "cp: a file", "cp /etc/motd /tmp/cp1; cat /tmp/cp1", out=g.sh("cat /etc/motd")[0])
+    run(g, "cp: into a directory", "cp /etc/rc /etc/motd /tmp/d; ls /tmp/d", out="l3\nmotd\nrc\n")
+    run(g, "cp: missing source", "cp /nosuch /tmp/x", status=1, out="cp: /nosuch: No such file or directory\n")
+    usage(g, "cp", "cp /etc/rc")
+
+    run(g, "wc: counts", "echo one two > /tmp/w; echo three >> /tmp/w; wc /tmp/w",
+        out="       2       3      14 /tmp/w\n")
+    run(g, "wc: -l -w -c", "wc -l /tmp/w; wc -w < /tmp/w; wc -c /tmp/w",
+        out="       2 /tmp/w\n       3\n      14 /tmp/w\n")
+    run(g, "wc: missing file", "wc /nosuch", status=1, out="wc: /nosuch: No such file or directory\n")
+    usage(g, "wc", "wc -Z")
+
+    g.sh("echo Hello > /tmp/g; echo world >> /tmp/g; echo foo >> /tmp/g")
+    run(g, "grep: substring", "grep o /tmp/g", out="Hello\nworld\nfoo\n")
+    run(g, "grep: -c -n -i", "grep -c l /tmp/g; grep -n foo /tmp/g; grep -i HELLO /tmp/g",
+        out="2\n3:foo\nHello\n")
+    run(g, "grep: -v with no match left exits 1", "grep -v o /tmp/g", status=1, out="")
+    run(g, "grep: regex . * ^ $", "grep '^w.r' /tmp/g; grep 'o$' /tmp/g; grep '^H.*o$' /tmp/g",
+        out="world\nHello\nfoo\nHello\n")
+    run(g, "grep: no match exits 1", "grep zzz /tmp/g", status=1, out="")
+    run(g, "grep: several files name each line", "grep foo /tmp/g /tmp/g", out="/tmp/g:foo\n/tmp/g:foo\n")
+    run(g, "grep: missing file exits 2", "grep x /nosuch", status=2, out="grep: /nosuch: No such file or directory\n")
+    usage(g, "grep", "grep", status=2)
+
+    g.sh("for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo $i; done > /tmp/n")
+    run(g, "head: default 10 lines", "head /tmp/n | wc -l", out="      10\n")
+    run(g, "head -n", "head -n 2 /tmp/n", out="1\n2\n")
+    run(g, "tail -n", "tail -n 3 /tmp/n", out="10\n11\n12\n")
+    run(g, "tail: stdin", "cat /tmp/n | tail -n 1", out="12\n")
+    run(g, "head: missing file", "head /nosuch", status=1, out="head: /nosuch: No such file or directory\n")
+    run(g, "tail: bad count", "tail -n x /tmp/n", status=1, contains=["illegal offset"])
+    usage(g, "head", "head -Z")
+    usage(g, "tail", "tail -Z")
+
+
+def dd_checks(g):
+    dd(g, "dd: bs and count", "dd if=/dev/zero of=/tmp/dd1 bs=32k count=4", (4, 0), (4, 0), 131072)
+    run(g, "dd: output file size", "ls -l /tmp/dd1", regex=r" 131072 ")
+    dd(g, "dd: ibs/obs reblocking", "dd if=/tmp/dd1 of=/tmp/dd2 ibs=1000 obs=3000", (131, 1), (43, 1), 131072)
+    dd(g, "dd: partial last block", "echo hello | dd of=/tmp/dd3 bs=4", (1, 1), (1, 1), 6)
+    dd(g, "dd: conv=sync pads", "echo hi | dd of=/tmp/dd4 bs=8 conv=sync", (0, 1), (1, 0), 8)
+    dd(g, "dd: skip and seek", "dd if=/tmp/dd1 of=/tmp/dd5 bs=1k skip=100 seek=2 count=10", (10, 0), (10, 0), 10240)
+    run(g, "dd: seek leaves a hole of seek*bs", "ls -l /tmp/dd5", regex=r" 12288 ")
+    dd(g, "dd: conv=notrunc keeps the rest", "dd if=/dev/zero of=/tmp/dd5 bs=1k count=1 conv=notrunc",
+       (1, 0), (1, 0), 1024)
+    run(g, "dd: notrunc size", "ls -l /tmp/dd5", regex=r" 12288 ")
+    dd(g, "dd: suffixes b and x", "dd if=/dev/zero of=/dev/null bs=2x1b count=3", (3, 0), (3, 0), 3072)
+    dd(g, "dd: bigger copy", "dd if=/dev/zero of=/tmp/dd6 bs=64k count=64", (64, 0), (64, 0), 4194304)
+    run(g, "dd: unknown operand", "dd foo=bar", status=1, contains=["dd: unknown operand foo", "usage:"])
+    run(g, "dd: bad number", "dd bs=12q", status=1, contains=["dd: bs: illegal numeric value"])
+    run(g, "dd: missing input", "dd if=/nosuch", status=1, contains=["dd: /nosuch: No such file or directory"])
+    g.sh("rm -f /tmp/dd1 /tmp/dd2 /tmp/dd3 /tmp/dd4 /tmp/dd5 /tmp/dd6")
+
+
+def system(g):
+    ps = run(g, "ps: header", "ps", regex=r"\A  PID  PPID STAT WCHAN        TIME COMMAND\n")
+    row = r"^\s*(\d+)\s+(\d+) ([RSZT])\s+(\S+)\s+\d+:\d\d\.\d\d (.*)$"
+    rows = re.findall(row, ps, re.M)
+    T.check("ps: init is pid 1", any(r[0] == "1" and "init" in r[4] for r in rows), expected="a row for pid 1 init",
+            got=ps)
+    for kt in ("bufdaemon", "syncer"):
+        T.check("ps: kernel thread %s sleeps with a wait message" % kt,
+                any(r[4] == "[%s]" % kt and r[2] == "S" and r[3] != "-" for r in rows),
+                expected="a row '[%s]' in state S with a WCHAN" % kt, got=ps)
+    T.check("ps: itself is running", any(r[4] == "ps" and r[2] == "R" for r in rows), expected="ps in state R", got=ps)
+    usage(g, "ps", "ps -Z")
+
+    run(g, "sysctl: an integer", "sysctl kern.hz", out="kern.hz: 100\n")
+    run(g, "sysctl -n", "sysctl -n kern.hz", out="100\n")
+    run(g, "sysctl: a string", "sysctl kern.ostype", regex=r"\Akern.ostype: \S+\n\Z")
+    run(g, "sysctl: kern.boottime FreeBSD style", "sysctl kern.boottime",
+        regex=r"\Akern.boottime: \{ sec = \d+, usec = \d+ \} \w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}\n\Z")
+    run(g, "sysctl -d", "sysctl -d kern.hz", out="kern.hz: Scheduler clock ticks per second\n")
+    run(g, "sysctl: a prefix lists its nodes", "sysctl kern", contains=["kern.hz: 100\n", "kern.ostype: "],
+        absent=["hw."])
+    run(g, "sysctl -a", "sysctl -a", contains=["kern.hz: 100\n", "hw.ncpu: "], absent=["kern.proc:"])
+    run(g, "sysctl: set a writable node", "sysctl kern.syncdelay=29; sysctl -n kern.syncdelay",
+        regex=r"\Akern.syncdelay: \d+ -> 29\n29\n\Z")
+    run(g, "sysctl: read-only node", "sysctl kern.hz=5", status=1, out="sysctl: oid 'kern.hz' is read only\n")
+    run(g, "sysctl: bad integer", "sysctl kern.syncdelay=abc", status=1, out="sysctl: invalid integer 'abc'\n")
+    run(g, "sysctl: unknown node", "sysctl no.such", status=1, out="sysctl: unknown oid 'no.such'\n")
+    usage(g, "sysctl", "sysctl")
+
+    run(g, "date: FreeBSD format", "date", regex=r"\A\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d UTC \d{4}\n\Z")
+    run(g, "date: +format", "date +%Y-%m", regex=r"\A\d{4}-\d\d\n\Z")
+    usage(g, "date", "date -Z")
+    run(g, "uptime", "uptime", regex=r"\A[ \d]\d:\d\d[AP]M  up \d+ (sec|secs|min|mins)\n\Z")
+    usage(g, "uptime", "uptime -Z")
+    run(g, "sleep: fractional", "sleep 0.3; echo slept", out="slept\n")
+    run(g, "sleep: bad argument", "sleep abc", status=1, contains=["usage: sleep"])
+    run(g, "time: FreeBSD format", "time sleep 0.5",
+        regex=r"\A +\d+\.\d\d real +\d+\.\d\d user +\d+\.\d\d sys\n\Z")
+    run(g, "time: exit status passes through", "time false", status=1, contains=[" real "])
+    run(g, "time: missing command", "time nosuchcmd", status=127, contains=["nosuchcmd"])
+    usage(g, "time", "time")
+    run(g, "kill: TERM by default", "sleep 30 & kill $!; wait $!; echo $?", out="143\n")
+    run(g, "kill -9", "sleep 30 & kill -9 $!; wait $!; echo $?", out="137\n")
+    run(g, "kill -s KILL", "sleep 30 & kill -s KILL $!; wait $!; echo $?", out="137\n")
+    run(g, "kill: no such process", "kill 99999", status=1, out="kill: 99999: No such process\n")
+    run(g, "kill: bad signal", "kill -NOSUCH 1", status=2, contains=["unknown signal"])
+    run(g, "kill -l", "kill -l", contains=["HUP", "KILL", "TERM"])
+    usage(g, "kill", "kill", status=2)
+    run(g, "sync", "sync")
+    usage(g, "sync", "sync now")
+    run(g, "true and false", "true; echo $?; false; echo $?", out="0\n1\n")
+    usage(g, "halt", "halt -Z")
+    usage(g, "reboot", "reboot -p")
+    usage(g, "poweroff", "poweroff -Z")
+
+
+with Guest(mem=128, smp=1) as g:
+    shell(g)
+    files(g)
+    dd_checks(g)
+    system(g)
+
+T.done()

@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""test_usertests: run the guest's usertests program with 1 and 2 CPUs and both presets.
+
+Every `PASS name` / `FAIL name: ...` line usertests prints becomes one check here, named
+`usertests <name> [smp=N design=D]`, so a failure says which case broke in which guest.
+The final `usertests: N passed, N failed` line and the exit status are checked too.
+tests/run: timeout=1500
+"""
+import re
+
+from wdtest import Guest, TestSet
+
+T = TestSet("usertests")
+CONFIGS = [(1, "patched"), (2, "patched"), (1, "stable42"), (2, "stable42")]
+CASE_RE = re.compile(r"^(PASS|FAIL) (\S+?)(?:: (.*))?$", re.M)
+SUMMARY_RE = re.compile(r"^usertests: (\d+) passed, (\d+) failed$", re.M)
+
+for smp, design in CONFIGS:
+    tag = "[smp=%d design=%s]" % (smp, design)
+    with Guest(mem=128, smp=smp, design=design) as g:
+        out, st = g.sh("usertests", timeout=600)
+        cases = CASE_RE.findall(out)
+        for verdict, name, why in cases:
+            T.check("usertests %s %s" % (name, tag), verdict == "PASS", expected="PASS", got=why or verdict)
+        m = SUMMARY_RE.search(out)
+        nfail = sum(1 for c in cases if c[0] == "FAIL")
+        T.check("usertests summary line and exit status %s" % tag,
+                m is not None and int(m.group(1)) == len(cases) - nfail and int(m.group(2)) == nfail
+                and st == (1 if nfail else 0) and len(cases) > 30,
+                expected="'usertests: N passed, N failed' matching the %d case lines, status %d"
+                         % (len(cases), 1 if nfail else 0),
+                got="status %d, %s" % (st, m.group(0) if m else out[-300:]))
+        # the file system is still consistent enough to use after all that
+        out, st = g.sh("ls /tmp/ut; echo after")
+        T.check("usertests cleaned up after itself %s" % tag, st == 0 and "No such file" in out,
+                expected="/tmp/ut removed", got=out)
+
+T.done()

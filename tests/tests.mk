@@ -1,0 +1,25 @@
+# tests/tests.mk: host unit tests and `make test` (included by the top Makefile).
+#   make test-host   build every tests/unit/test_X.c into build/host/tests/test_X
+#   make test        install missing packages, build everything and the ISO, the host
+#                    tests, then run tests/run (it ends with "N passed, N failed")
+# Host tests include the kernel's pure .c files directly (-Ikernel: "kern/x.c"). Not
+# -Ikernel/include: those <sys/...> headers would shadow the host libc's.
+
+HOST_TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+HOST_TESTS     := $(patsubst tests/unit/%.c,$(BUILD)/host/tests/%,$(HOST_TEST_SRCS))
+
+$(BUILD)/host/tests/test_%: tests/unit/test_%.c
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOSTCFLAGS) -Itests/unit -Ikernel -MMD -MP -o $@ $<
+
+-include $(HOST_TESTS:=.d)
+
+test-host: $(HOST_TESTS)
+
+test:
+	tools/install-deps
+	$(MAKE) all iso
+	$(MAKE) test-host
+	tests/run --no-build
+
+.PHONY: test test-host

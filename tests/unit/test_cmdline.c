@@ -1,0 +1,69 @@
+/* Host unit tests of the kernel command-line parser (kernel/kern/cmdline.c). */
+#include <stdio.h>
+#include <string.h>
+#include "kern/cmdline.c"
+
+static int failures;
+
+static void check_str(const char *name, const char *got, const char *want)
+{
+	int ok = (got == NULL && want == NULL) || (got && want && strcmp(got, want) == 0);
+	if (ok)
+		printf("PASS %s\n", name);
+	else {
+		printf("FAIL %s: expected %s, got %s\n", name, want ? want : "(none)", got ? got : "(none)");
+		failures++;
+	}
+}
+
+static void check_int(const char *name, long got, long want)
+{
+	if (got == want)
+		printf("PASS %s\n", name);
+	else {
+		printf("FAIL %s: expected %ld, got %ld\n", name, want, got);
+		failures++;
+	}
+}
+
+int main(void)
+{
+	static struct cmdline cl;
+
+	cmdline_parse("design=stable42 root=da0 vfs.hirunningspace=1048576", &cl);
+	check_int("cmdline_three_words", cl.nargs, 3);
+	check_str("cmdline_design", cmdline_get(&cl, "design"), "stable42");
+	check_str("cmdline_root", cmdline_get(&cl, "root"), "da0");
+	check_str("cmdline_dotted_tunable", cmdline_get(&cl, "vfs.hirunningspace"), "1048576");
+	check_str("cmdline_missing_key", cmdline_get(&cl, "nosuch"), NULL);
+
+	cmdline_parse("build/kernel.elf design=patched", &cl);
+	check_int("cmdline_skips_qemu_kernel_path", cl.nargs, 1);
+	check_str("cmdline_after_path", cmdline_get(&cl, "design"), "patched");
+
+	cmdline_parse("  single   x=  y=2\t", &cl);
+	check_int("cmdline_whitespace_and_flags", cl.nargs, 3);
+	check_str("cmdline_flag_has_empty_value", cmdline_get(&cl, "single"), "");
+	check_str("cmdline_empty_value", cmdline_get(&cl, "x"), "");
+
+	cmdline_parse("a=1 a=2", &cl);
+	check_str("cmdline_last_wins", cmdline_get(&cl, "a"), "2");
+
+	cmdline_parse("", &cl);
+	check_int("cmdline_empty_line", cl.nargs, 0);
+
+	char big[3000];
+	memset(big, 'k', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	cmdline_parse(big, &cl);
+	check_int("cmdline_too_long_is_truncated", cl.truncated, 1);
+
+	char many[CMDLINE_NARGS * 4 + 16] = "";
+	for (int i = 0; i < CMDLINE_NARGS + 3; i++)
+		strcat(many, "k=v ");
+	cmdline_parse(many, &cl);
+	check_int("cmdline_too_many_words_capped", cl.nargs, CMDLINE_NARGS);
+	check_int("cmdline_too_many_words_flagged", cl.truncated, 1);
+
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,169 @@
+/*
+ * ls: list files and directories, one name a line.
+ *   -a  include names starting with '.'      -l  long format (mode, links, owner, group,
+ *   -d  list directories themselves              size, modification time, name)
+ * Operands that are files are listed first, then each directory (headed "dir:" when there
+ * are several operands). wdrain has no users: owner and group print as root and wheel.
+ * usage: ls [-adl1] [file ...]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <time.h>
+#include <limits.h>
+#include <err.h>
+
+static int aflag, dflag, lflag;
+
+struct entry {
+	char       *name;      /* as printed */
+	struct stat st;
+};
+
+static int cmpentry(const void *a, const void *b)
+{
+	return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
+}
+
+static void modestr(mode_t m, char *s)
+{
+	static const char types[] = "?pc?d?b?-?l";   /* indexed by (m & S_IFMT) >> 12 */
+	int t = (m & S_IFMT) >> 12;
+
+	s[0] = t < (int)sizeof types - 1 ? types[t] : '?';
+	for (int i = 0; i < 9; i++)
+		s[1 + i] = (m & (0400 >> i)) ? "rwx"[i % 3] : '-';
+	s[10] = 0;
+}
+
+static int width(unsigned long long v)
+{
+	int w = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		w++;
+	}
+	return w;
+}
+
+/* Print entries (sorted by the caller); -l computes column widths over the whole set. */
+static void print(struct entry *e, int n, int total)
+{
+	int lw = 1, sw = 1;
+	long long blocks = 0;
+	time_t now = time(NULL);
+
+	for (int i = 0; i < n; i++) {
+		if (width(e[i].st.st_nlink) > lw)
+			lw = width(e[i].st.st_nlink);
+		if (width((unsigned long long)e[i].st.st_size) > sw)
+			sw = width((unsigned long long)e[i].st.st_size);
+		blocks += e[i].st.st_blocks;
+	}
+	if (lflag && total)
+		printf("total %lld\n", blocks);
+	for (int i = 0; i < n; i++) {
+		struct stat *st = &e[i].st;
+		char mode[11], date[32];
+		struct tm tm;
+
+		if (!lflag) {
+			printf("%s\n", e[i].name);
+			continue;
+		}
+		modestr(st->st_mode, mode);
+		gmtime_r(&st->st_mtime, &tm);
+		/* FreeBSD shows the year instead of the time for files older than six months */
+		strftime(date, sizeof date, st->st_mtime + 15778800 < now || st->st_mtime > now + 15778800
+		                            ? "%b %e  %Y" : "%b %e %H:%M", &tm);
+		printf("%s  %*u root  wheel  %*lld %s %s\n", mode, lw, (unsigned)st->st_nlink, sw,
+		       (long long)st->st_size, date, e[i].name);
+	}
+}
+
+/* List a directory's contents; 0 or -1 (message printed). */
+static int listdir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	struct entry *e = NULL;
+	char full[PATH_MAX];
+	int n = 0, status = 0;
+
+	if (!d) {
+		warn("%s", path);
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' && !aflag)
+			continue;
+		if (!(e = realloc(e, (n + 1) * sizeof *e)) || !(e[n].name = strdup(de->d_name)))
+			errx(1, "out of memory");
+		memset(&e[n].st, 0, sizeof e[n].st);
+		snprintf(full, sizeof full, "%s/%s", path, de->d_name);
+		if (lflag && stat(full, &e[n].st) < 0) {
+			warn("%s", full);
+			free(e[n].name);
+			status = -1;
+			continue;
+		}
+		n++;
+	}
+	closedir(d);
+	qsort(e, n, sizeof *e, cmpentry);
+	print(e, n, 1);
+	for (int i = 0; i < n; i++)
+		free(e[i].name);
+	free(e);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct entry *files, *dirs;
+	int c, nf = 0, nd = 0, status = 0, nops;
+	char *dot[] = { ".", NULL };
+	char **ops;
+
+	while ((c = getopt(argc, argv, "adl1")) != -1) {
+		switch (c) {
+		case 'a': aflag = 1; break;
+		case 'd': dflag = 1; break;
+		case 'l': lflag = 1; break;
+		case '1': break;
+		default:
+			fprintf(stderr, "usage: ls [-adl1] [file ...]\n");
+			return 1;
+		}
+	}
+	ops = optind < argc ? argv + optind : dot;
+	nops = optind < argc ? argc - optind : 1;
+	files = calloc(nops, sizeof *files);
+	dirs = calloc(nops, sizeof *dirs);
+	if (!files || !dirs)
+		errx(1, "out of memory");
+	for (int i = 0; i < nops; i++) {
+		struct stat st;
+		if (stat(ops[i], &st) < 0) {
+			warn("%s", ops[i]);
+			status = 1;
+			continue;
+		}
+		struct entry *e = S_ISDIR(st.st_mode) && !dflag ? &dirs[nd++] : &files[nf++];
+		e->name = ops[i];
+		e->st = st;
+	}
+	qsort(files, nf, sizeof *files, cmpentry);
+	qsort(dirs, nd, sizeof *dirs, cmpentry);
+	print(files, nf, 0);
+	for (int i = 0; i < nd; i++) {
+		if (nops > 1)
+			printf("%s%s:\n", nf > 0 || i > 0 ? "\n" : "", dirs[i].name);
+		if (listdir(dirs[i].name) < 0)
+			status = 1;
+	}
+	return status;
+}

@@ -1,0 +1,89 @@
+/*
+ * unistd.h: the system call wrappers (user/libc, lib/syscalls.c) and a few helpers.
+ * Every wrapper returns -1 and sets errno on failure, as POSIX. wdrain-specific calls
+ * (sysctl, getdents, reboot, mount, getrusage, wait4) are declared here too, since their
+ * <sys/...> headers belong to the kernel and hold only the ABI.
+ */
+#ifndef _UNISTD_H_
+#define _UNISTD_H_
+
+#include <stddef.h>
+#include <sys/types.h>
+#include <sys/time.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/resource.h>
+#include <sys/sysctl.h>
+#include <sys/dirent.h>
+
+#define STDIN_FILENO  0
+#define STDOUT_FILENO 1
+#define STDERR_FILENO 2
+
+#ifndef SEEK_SET
+#define SEEK_SET 0
+#define SEEK_CUR 1
+#define SEEK_END 2
+#endif
+
+extern char **environ;
+
+/* processes */
+void  _exit(int status) __attribute__((noreturn));
+pid_t fork(void);
+int   execve(const char *path, char *const argv[], char *const envp[]);
+int   execv(const char *path, char *const argv[]);
+int   execvp(const char *file, char *const argv[]);   /* searches $PATH (default /bin:/sbin) */
+pid_t wait(int *status);
+pid_t waitpid(pid_t pid, int *status, int options);
+pid_t wait4(pid_t pid, int *status, int options, struct rusage *ru);
+pid_t getpid(void);
+pid_t getppid(void);
+void *sbrk(intptr_t increment);                       /* (void *)-1 on failure */
+int   getrusage(int who, struct rusage *ru);
+int   reboot(int howto);
+
+/* descriptors */
+ssize_t read(int fd, void *buf, size_t n);
+ssize_t write(int fd, const void *buf, size_t n);
+int     close(int fd);
+int     pipe(int fds[2]);
+int     dup(int fd);
+int     dup2(int from, int to);
+off_t   lseek(int fd, off_t offset, int whence);
+int     ftruncate(int fd, off_t length);
+int     fstat(int fd, struct stat *st);
+int     fsync(int fd);
+int     ioctl(int fd, unsigned long cmd, void *arg);
+int     isatty(int fd);                                /* 1 if fd is the console (TIOCGETA works) */
+int     getdents(int fd, void *buf, size_t n);
+
+/* names */
+int   stat(const char *path, struct stat *st);
+int   link(const char *from, const char *to);
+int   unlink(const char *path);
+int   mkdir(const char *path, mode_t mode);
+int   rmdir(const char *path);
+int   chdir(const char *path);
+char *getcwd(char *buf, size_t size);
+void  sync(void);
+int   mount(const char *fstype, const char *dir, int flags, void *data);
+int   unmount(const char *dir, int flags);
+
+/* sysctl by name (sys/sysctl.h) */
+int sysctl(const char *name, void *oldp, size_t *oldlenp, const void *newp, size_t newlen);
+int sysctlnext(const char *name, char *next, size_t len);
+int sysctlinfo(const char *name, struct sysctl_info *info);
+int sysctlbyname(const char *name, void *oldp, size_t *oldlenp, const void *newp, size_t newlen);
+
+/* time */
+int          gettimeofday(struct timeval *tv, void *tz);
+unsigned int sleep(unsigned int seconds);
+int          usleep(unsigned int usec);
+
+/* getopt(3), lib/getopt.c */
+extern char *optarg;
+extern int   optind, opterr, optopt;
+int getopt(int argc, char *const argv[], const char *optstring);
+
+#endif

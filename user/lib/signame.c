@@ -1,0 +1,29 @@
+/* signame.c: signal names (FreeBSD's sys_signame) and their parsing for kill(1) (user/libc). */
+#include <signal.h>
+#include <string.h>
+#include <stdlib.h>
+#include <ctype.h>
+
+const char *const sys_signame[NSIG] = {
+	[SIGHUP] = "hup",   [SIGINT] = "int",   [SIGQUIT] = "quit", [SIGILL] = "ill",
+	[SIGTRAP] = "trap", [SIGABRT] = "abrt", [SIGFPE] = "fpe",   [SIGKILL] = "kill",
+	[SIGBUS] = "bus",   [SIGSEGV] = "segv", [SIGPIPE] = "pipe", [SIGALRM] = "alrm",
+	[SIGTERM] = "term",
+};
+
+int signame_to_num(const char *name)
+{
+	char *end;
+	long n;
+
+	if (isdigit((unsigned char)*name)) {
+		n = strtol(name, &end, 10);
+		return *end || n < 0 || n >= NSIG ? -1 : (int)n;
+	}
+	if (strncasecmp(name, "sig", 3) == 0)
+		name += 3;
+	for (n = 1; n < NSIG; n++)
+		if (sys_signame[n] && strcasecmp(sys_signame[n], name) == 0)
+			return (int)n;
+	return -1;
+}

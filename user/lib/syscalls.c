@@ -1,0 +1,155 @@
+/*
+ * syscalls.c: the system call wrappers (user/libc).
+ * Convention (kernel/include/sys/syscall.h): int $0x80 with eax = number and the arguments
+ * in ebx, ecx, edx, esi, edi; the result comes back in eax, and a value in [-4095, -1] is
+ * -errno. Each wrapper stores errno and returns -1 on failure, as POSIX.
+ * 64-bit offsets (lseek, ftruncate) travel through a pointer to an off_t.
+ */
+#include <unistd.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <sys/syscall.h>
+#include <sys/ioctl.h>
+
+int errno;
+
+static long syscall5(long n, long a1, long a2, long a3, long a4, long a5)
+{
+	long r;
+
+	__asm__ volatile("int $0x80"
+	                 : "=a"(r)
+	                 : "a"(n), "b"(a1), "c"(a2), "d"(a3), "S"(a4), "D"(a5)
+	                 : "memory", "cc");
+	return r;
+}
+
+/* A raw result to the POSIX convention. */
+static long ret(long r)
+{
+	if (r < 0 && r >= -4095) {
+		errno = (int)-r;
+		return -1;
+	}
+	return r;
+}
+
+#define SC0(n)                   ret(syscall5((n), 0, 0, 0, 0, 0))
+#define SC1(n, a)                ret(syscall5((n), (long)(a), 0, 0, 0, 0))
+#define SC2(n, a, b)             ret(syscall5((n), (long)(a), (long)(b), 0, 0, 0))
+#define SC3(n, a, b, c)          ret(syscall5((n), (long)(a), (long)(b), (long)(c), 0, 0))
+#define SC4(n, a, b, c, d)       ret(syscall5((n), (long)(a), (long)(b), (long)(c), (long)(d), 0))
+#define SC5(n, a, b, c, d, e)    ret(syscall5((n), (long)(a), (long)(b), (long)(c), (long)(d), (long)(e)))
+
+void _exit(int status)
+{
+	for (;;)
+		syscall5(SYS_exit, status, 0, 0, 0, 0);
+}
+
+pid_t fork(void)                        { return SC0(SYS_fork); }
+int execve(const char *path, char *const argv[], char *const envp[])
+                                        { return SC3(SYS_execve, path, argv, envp); }
+pid_t wait4(pid_t pid, int *status, int options, struct rusage *ru)
+                                        { return SC4(SYS_wait4, pid, status, options, ru); }
+pid_t waitpid(pid_t pid, int *status, int options) { return wait4(pid, status, options, NULL); }
+pid_t wait(int *status)                 { return wait4(-1, status, 0, NULL); }
+pid_t getpid(void)                      { return SC0(SYS_getpid); }
+pid_t getppid(void)                     { return SC0(SYS_getppid); }
+int kill(pid_t pid, int sig)            { return SC2(SYS_kill, pid, sig); }
+int getrusage(int who, struct rusage *ru) { return SC2(SYS_getrusage, who, ru); }
+int reboot(int howto)                   { return SC1(SYS_reboot, howto); }
+
+/* The old break; user addresses end below USERTOP (< 2 GB), so no break looks like -errno. */
+void *sbrk(intptr_t increment)
+{
+	long r = ret(syscall5(SYS_sbrk, increment, 0, 0, 0, 0));
+
+	return r == -1 ? (void *)-1 : (void *)r;
+}
+
+ssize_t read(int fd, void *buf, size_t n)        { return SC3(SYS_read, fd, buf, n); }
+ssize_t write(int fd, const void *buf, size_t n) { return SC3(SYS_write, fd, buf, n); }
+int close(int fd)                       { return SC1(SYS_close, fd); }
+int pipe(int fds[2])                    { return SC1(SYS_pipe, fds); }
+int dup(int fd)                         { return SC1(SYS_dup, fd); }
+int dup2(int from, int to)              { return SC2(SYS_dup2, from, to); }
+int fstat(int fd, struct stat *st)      { return SC2(SYS_fstat, fd, st); }
+int fsync(int fd)                       { return SC1(SYS_fsync, fd); }
+int ioctl(int fd, unsigned long cmd, void *arg) { return SC3(SYS_ioctl, fd, cmd, arg); }
+int getdents(int fd, void *buf, size_t n) { return SC3(SYS_getdents, fd, buf, n); }
+
+off_t lseek(int fd, off_t offset, int whence)
+{
+	off_t off = offset;
+
+	if (SC3(SYS_lseek, fd, &off, whence) < 0)
+		return -1;
+	return off;
+}
+
+int ftruncate(int fd, off_t length)     { return SC2(SYS_ftruncate, fd, &length); }
+
+int open(const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode = 0;
+
+	if (flags & O_CREAT) {
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	return SC3(SYS_open, path, flags, mode);
+}
+
+int creat(const char *path, mode_t mode) { return open(path, O_WRONLY | O_CREAT | O_TRUNC, mode); }
+
+int fcntl(int fd, int cmd, ...)
+{
+	va_list ap;
+	long arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, long);
+	va_end(ap);
+	return SC3(SYS_fcntl, fd, cmd, arg);
+}
+
+int stat(const char *path, struct stat *st) { return SC2(SYS_stat, path, st); }
+int link(const char *from, const char *to)  { return SC2(SYS_link, from, to); }
+int unlink(const char *path)            { return SC1(SYS_unlink, path); }
+int mkdir(const char *path, mode_t mode) { return SC2(SYS_mkdir, path, mode); }
+int rmdir(const char *path)             { return SC1(SYS_rmdir, path); }
+int chdir(const char *path)             { return SC1(SYS_chdir, path); }
+int rename(const char *from, const char *to) { return SC2(SYS_rename, from, to); }
+void sync(void)                         { SC0(SYS_sync); }
+int mount(const char *fstype, const char *dir, int flags, void *data)
+                                        { return SC4(SYS_mount, fstype, dir, flags, data); }
+int unmount(const char *dir, int flags) { return SC2(SYS_unmount, dir, flags); }
+
+char *getcwd(char *buf, size_t size)
+{
+	return SC2(SYS_getcwd, buf, size) < 0 ? NULL : buf;
+}
+
+int sysctl(const char *name, void *oldp, size_t *oldlenp, const void *newp, size_t newlen)
+                                        { return SC5(SYS_sysctl, name, oldp, oldlenp, newp, newlen); }
+int sysctlbyname(const char *name, void *oldp, size_t *oldlenp, const void *newp, size_t newlen)
+                                        { return sysctl(name, oldp, oldlenp, newp, newlen); }
+int sysctlnext(const char *name, char *next, size_t len) { return SC3(SYS_sysctlnext, name, next, len); }
+int sysctlinfo(const char *name, struct sysctl_info *info) { return SC2(SYS_sysctlinfo, name, info); }
+
+int gettimeofday(struct timeval *tv, void *tz)          { return SC2(SYS_gettimeofday, tv, tz); }
+int clock_gettime(clockid_t clock, struct timespec *ts) { return SC2(SYS_clock_gettime, clock, ts); }
+int nanosleep(const struct timespec *req, struct timespec *rem)
+                                        { return SC2(SYS_nanosleep, req, rem); }
+
+int isatty(int fd)
+{
+	int mode;
+
+	return ioctl(fd, TIOCGETA, &mode) == 0;
+}

@@ -1,0 +1,92 @@
+# user.mk: the userland (included by the top Makefile, which defines CC, LD, BUILD, WARN).
+#   $(BUILD)/user/libc.a        the libc subset (user/lib), linked into every program
+#   $(BUILD)/user/<prog>        each program: user/bin/<prog>.c, user/sbin/init.c, user/usertests/*.c
+#   $(BUILD)/rootfs/...         the staged root tree (bin/, sbin/init, etc/, tmp/)
+#   $(ROOTFS_STAMP)             touched when the staged tree is complete; root.img depends on it
+# Programs are static ELF32 executables linked at 0x00400000 by user/user.ld.
+
+AR      := $(TOOLPREFIX)ar
+UCFLAGS := -m32 -march=i686 -O2 -g -std=gnu11 -ffreestanding -fno-pie -fno-pic -fno-stack-protector \
+           -fno-builtin -fno-strict-aliasing -nostdinc -isystem $(GCCINC) -Iuser/include -Ikernel/include \
+           $(WARN) -MMD -MP
+UASFLAGS := -m32 -g -D__ASSEMBLER__ -MMD -MP
+ULIBGCC := $(shell $(CC) -print-libgcc-file-name 2>/dev/null)
+UBUILD  := $(BUILD)/user
+
+ULIBSRCS := $(sort $(wildcard user/lib/*.c))
+ULIBOBJS := $(patsubst user/lib/%.c,$(UBUILD)/lib/%.o,$(ULIBSRCS))
+UCRT0    := $(UBUILD)/lib/crt0.o
+ULIBC    := $(UBUILD)/libc.a
+
+# Programs with one source file each; halt also answers to reboot and poweroff (argv[0]).
+UBINS    := $(sort $(patsubst user/bin/%.c,%,$(wildcard user/bin/*.c)))
+UBINLINKS := reboot poweroff
+UTESTSRCS := $(sort $(wildcard user/usertests/*.c))
+UTESTOBJS := $(patsubst user/usertests/%.c,$(UBUILD)/obj/usertests/%.o,$(UTESTSRCS))
+UETC     := $(sort $(notdir $(wildcard user/etc/*)))
+
+ROOTFS       := $(BUILD)/rootfs
+ROOTFS_STAMP := $(ROOTFS)/.stamp
+ROOTFS_FILES := $(addprefix $(ROOTFS)/bin/,$(UBINS) $(UBINLINKS) usertests) $(ROOTFS)/sbin/init \
+                $(addprefix $(ROOTFS)/etc/,$(UETC))
+
+$(UBUILD)/lib/%.o: user/lib/%.c
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -c -o $@ $<
+
+$(UCRT0): user/lib/crt0.S
+	@mkdir -p $(@D)
+	$(CC) $(UASFLAGS) -c -o $@ $<
+
+$(ULIBC): $(ULIBOBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(UBUILD)/obj/%.o: user/bin/%.c
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -c -o $@ $<
+
+$(UBUILD)/obj/init.o: user/sbin/init.c
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -c -o $@ $<
+
+$(UBUILD)/obj/usertests/%.o: user/usertests/%.c
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -c -o $@ $<
+
+# link: crt0, the program's objects, libc, libgcc (64-bit division)
+ULINK = $(LD) -m elf_i386 -T user/user.ld -o $@ $(UCRT0) $(filter-out $(UCRT0),$(filter %.o,$^)) $(ULIBC) $(ULIBGCC)
+
+$(UBUILD)/%: $(UBUILD)/obj/%.o $(UCRT0) $(ULIBC) user/user.ld
+	$(ULINK)
+
+$(UBUILD)/usertests: $(UTESTOBJS) $(UCRT0) $(ULIBC) user/user.ld
+	$(ULINK)
+
+$(ROOTFS)/bin/%: $(UBUILD)/%
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(addprefix $(ROOTFS)/bin/,$(UBINLINKS)): $(UBUILD)/halt
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(ROOTFS)/sbin/init: $(UBUILD)/init
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(ROOTFS)/etc/%: user/etc/%
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(ROOTFS_STAMP): $(ROOTFS_FILES)
+	@mkdir -p $(ROOTFS)/tmp $(ROOTFS)/dev
+	touch $@
+
+userland: $(ROOTFS_STAMP)
+all: $(ROOTFS_STAMP)
+
+.PHONY: userland
+.SECONDARY: $(addprefix $(UBUILD)/,$(UBINS) init usertests) $(patsubst %,$(UBUILD)/obj/%.o,$(UBINS) init)
+
+-include $(shell find $(UBUILD) -name '*.d' 2>/dev/null)

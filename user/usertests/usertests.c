@@ -1,0 +1,237 @@
+/*
+ * usertests: many small tests of the system call interface and the libc, xv6-style.
+ *   usertests            run every case
+ *   usertests name ...   run only those
+ * Each case prints `PASS name` or `FAIL name: what was expected and what happened`; the last
+ * line is `usertests: N passed, N failed`, and the exit status is 1 if any case failed.
+ * Every case runs in a child process, so a crash fails only that case. Scratch files go
+ * under /tmp/ut.
+ */
+#include "usertests.h"
+#include <stdarg.h>
+#include <dirent.h>
+
+static const struct ucase {
+	const char *name;
+	void (*fn)(void);
+} cases[] = {
+	{ "fork_wait", t_fork_wait },           { "exit_status", t_exit_status },
+	{ "exec_args", t_exec_args },           { "exec_env", t_exec_env },
+	{ "exec_badelf", t_exec_badelf },       { "exec_enoent", t_exec_enoent },
+	{ "forkall", t_forkall },               { "wait_nochild", t_wait_nochild },
+	{ "kill", t_kill },                     { "kill_esrch", t_kill_esrch },
+	{ "getppid", t_getppid },               { "sbrk", t_sbrk },
+	{ "sbrk_huge", t_sbrk_huge },           { "stack", t_stack },
+	{ "segv", t_segv },
+	{ "pipe_data", t_pipe_data },           { "pipe_eof", t_pipe_eof },
+	{ "pipe_sigpipe", t_pipe_sigpipe },     { "pipe_close_read", t_pipe_close_read },
+	{ "badptr", t_badptr },                 { "badfd", t_badfd },
+	{ "openmany", t_openmany },             { "bigdir", t_bigdir },
+	{ "bigfile", t_bigfile },               { "lseek64", t_lseek64 },
+	{ "rename", t_rename },                 { "link_unlink", t_link_unlink },
+	{ "unlink_open", t_unlink_open },       { "rmdir", t_rmdir },
+	{ "o_excl", t_o_excl },                 { "o_append", t_o_append },
+	{ "o_trunc", t_o_trunc },               { "ftruncate", t_ftruncate },
+	{ "concurrent", t_concurrent },         { "cwd", t_cwd },
+	{ "dup", t_dup },                       { "eisdir", t_eisdir },
+	{ "getdents", t_getdents },
+	{ "time", t_time },                     { "nanosleep", t_nanosleep },
+	{ "sysctl", t_sysctl },                 { "sysctl_next", t_sysctl_next },
+	{ "kern_proc", t_kern_proc },
+	{ "printf", t_printf },                 { "strtol", t_strtol },
+	{ "malloc", t_malloc },                 { "qsort", t_qsort },
+	{ NULL, NULL },
+};
+
+static const char *curname;
+static int curfailed;
+
+void ut_fail(const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	if (curfailed++)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	printf("FAIL %s: %s\n", curname, msg);
+	fflush(stdout);
+}
+
+int ut_failed(void) { return curfailed; }
+
+const char *ut_errname(int e)
+{
+	static const char *const names[ELAST + 1] = {
+		[0] = "0", [EPERM] = "EPERM", [ENOENT] = "ENOENT", [ESRCH] = "ESRCH", [EINTR] = "EINTR",
+		[EIO] = "EIO", [ENXIO] = "ENXIO", [E2BIG] = "E2BIG", [ENOEXEC] = "ENOEXEC",
+		[EBADF] = "EBADF", [ECHILD] = "ECHILD", [ENOMEM] = "ENOMEM", [EACCES] = "EACCES",
+		[EFAULT] = "EFAULT", [EBUSY] = "EBUSY", [EEXIST] = "EEXIST", [EXDEV] = "EXDEV",
+		[ENODEV] = "ENODEV", [ENOTDIR] = "ENOTDIR", [EISDIR] = "EISDIR", [EINVAL] = "EINVAL",
+		[ENFILE] = "ENFILE", [EMFILE] = "EMFILE", [ENOTTY] = "ENOTTY", [EFBIG] = "EFBIG",
+		[ENOSPC] = "ENOSPC", [ESPIPE] = "ESPIPE", [EROFS] = "EROFS", [EMLINK] = "EMLINK",
+		[EPIPE] = "EPIPE", [ERANGE] = "ERANGE", [EAGAIN] = "EAGAIN",
+		[ENAMETOOLONG] = "ENAMETOOLONG", [ENOTEMPTY] = "ENOTEMPTY", [ENOSYS] = "ENOSYS",
+		[ENOTSUP] = "ENOTSUP", [EOVERFLOW] = "EOVERFLOW",
+	};
+	static char buf[16];
+
+	if (e >= 0 && e <= ELAST && names[e])
+		return names[e];
+	snprintf(buf, sizeof buf, "errno %d", e);
+	return buf;
+}
+
+/* A position-dependent byte pattern, so misplaced data is caught, not just lost data. */
+static unsigned char patbyte(unsigned long long off, unsigned seed)
+{
+	unsigned long long x = (off >> 2) * 2654435761ULL + seed;
+
+	return (unsigned char)((x >> 8) ^ (off & 3) * 0x55 ^ x);
+}
+
+void ut_fill(unsigned char *p, size_t n, unsigned long long off, unsigned seed)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = patbyte(off + i, seed);
+}
+
+/* -1 if all bytes match, else the index of the first wrong one. */
+int ut_verify(const unsigned char *p, size_t n, unsigned long long off, unsigned seed)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != patbyte(off + i, seed))
+			return (int)i;
+	return -1;
+}
+
+int ut_writeall(int fd, const void *p, size_t n)
+{
+	const char *s = p;
+
+	while (n > 0) {
+		ssize_t w = write(fd, s, n);
+		if (w < 0)
+			return -1;
+		if (w == 0) {
+			errno = EIO;
+			return -1;
+		}
+		s += w;
+		n -= w;
+	}
+	return 0;
+}
+
+pid_t ut_waitexit(pid_t pid, int *code)
+{
+	int status;
+	pid_t r = waitpid(pid, &status, 0);
+
+	*code = -1;
+	if (r > 0)
+		*code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return r;
+}
+
+void ut_rmtree(const char *path)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *de;
+	char child[512];
+
+	if (stat(path, &st) < 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlink(path);
+		return;
+	}
+	while ((d = opendir(path))) {
+		int removed = 0;
+		while ((de = readdir(d))) {
+			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+				continue;
+			snprintf(child, sizeof child, "%s/%s", path, de->d_name);
+			ut_rmtree(child);
+			removed = 1;
+		}
+		closedir(d);
+		if (!removed)
+			break;
+	}
+	rmdir(path);
+}
+
+/* Run one case in a child; 1 if it passed. */
+static int runcase(const struct ucase *c)
+{
+	pid_t pid;
+	int code;
+
+	fflush(stdout);
+	curname = c->name;
+	if ((pid = fork()) < 0) {
+		printf("FAIL %s: fork for the case failed: %s\n", c->name, strerror(errno));
+		return 0;
+	}
+	if (pid == 0) {
+		curfailed = 0;
+		c->fn();
+		fflush(stdout);
+		exit(curfailed ? 1 : 0);
+	}
+	if (ut_waitexit(pid, &code) < 0) {
+		printf("FAIL %s: waitpid: %s\n", c->name, strerror(errno));
+		return 0;
+	}
+	if (code == 0) {
+		printf("PASS %s\n", c->name);
+		return 1;
+	}
+	if (code > 128)
+		printf("FAIL %s: the case was killed by signal %d\n", c->name, code - 128);
+	else if (code != 1)
+		printf("FAIL %s: the case exited with status %d\n", c->name, code);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int passed = 0, failed = 0;
+
+	mkdir("/tmp", 0777);
+	ut_rmtree("/tmp/ut");
+	if (mkdir("/tmp/ut", 0777) < 0) {
+		printf("usertests: cannot make /tmp/ut: %s\n", strerror(errno));
+		return 1;
+	}
+	for (int i = 1; i < argc; i++) {
+		const struct ucase *c;
+		for (c = cases; c->name && strcmp(c->name, argv[i]) != 0; c++)
+			;
+		if (!c->name) {
+			fprintf(stderr, "usertests: no case named %s\nusage: usertests [case ...]\ncases:", argv[i]);
+			for (c = cases; c->name; c++)
+				fprintf(stderr, " %s", c->name);
+			fprintf(stderr, "\n");
+			return 2;
+		}
+	}
+	for (const struct ucase *c = cases; c->name; c++) {
+		int wanted = argc == 1;
+		for (int i = 1; i < argc; i++)
+			wanted |= strcmp(argv[i], c->name) == 0;
+		if (!wanted)
+			continue;
+		if (runcase(c))
+			passed++;
+		else
+			failed++;
+	}
+	ut_rmtree("/tmp/ut");
+	printf("usertests: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

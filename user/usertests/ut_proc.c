@@ -1,0 +1,301 @@
+/* ut_proc.c: usertests cases for processes: fork, exit, wait, exec, kill, sbrk, the stack. */
+#include "usertests.h"
+
+UT_CASE(t_fork_wait)
+{
+	int status;
+	pid_t pid = fork(), w;
+
+	CHECK(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0)
+		_exit(0);
+	w = wait(&status);
+	CHECK(w == pid, "wait returned %d, expected the child %d", w, pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x, expected exit 0", status);
+}
+
+/* Exit codes 0..255 come back to the parent; wait4 returns the child's rusage. */
+UT_CASE(t_exit_status)
+{
+	static const int codes[] = { 0, 1, 42, 127, 255 };
+	struct rusage ru;
+	int status;
+
+	for (unsigned i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+		pid_t pid = fork();
+		CHECK(pid >= 0, "fork: %s", strerror(errno));
+		if (pid == 0)
+			exit(codes[i]);
+		CHECK(wait4(pid, &status, 0, &ru) == pid, "wait4: %s", strerror(errno));
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == codes[i],
+		      "child exit(%d) gave status %#x", codes[i], status);
+	}
+}
+
+/* exec passes argv: run /bin/echo with arguments, read its output through a pipe. */
+UT_CASE(t_exec_args)
+{
+	char *argv[] = { "echo", "one", "two words", "", "three", NULL };
+	char buf[64] = { 0 };
+	int fds[2], code, n = 0, k;
+	pid_t pid;
+
+	CHECK(pipe(fds) == 0, "pipe: %s", strerror(errno));
+	pid = fork();
+	CHECK(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		execve("/bin/echo", argv, environ);
+		_exit(99);
+	}
+	close(fds[1]);
+	while ((k = read(fds[0], buf + n, sizeof buf - 1 - n)) > 0)
+		n += k;
+	close(fds[0]);
+	CHECK(ut_waitexit(pid, &code) == pid && code == 0, "echo exited with %d", code);
+	CHECK(strcmp(buf, "one two words  three\n") == 0, "echo printed \"%s\"", buf);
+}
+
+/* exec passes envp: sh -c 'exit $CODE' with CODE=7 in the environment. */
+UT_CASE(t_exec_env)
+{
+	char *argv[] = { "sh", "-c", "exit $UT_CODE", NULL };
+	char *envp[] = { "UT_CODE=7", NULL };
+	int code;
+	pid_t pid = fork();
+
+	CHECK(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		execve("/bin/sh", argv, envp);
+		_exit(99);
+	}
+	CHECK(ut_waitexit(pid, &code) == pid && code == 7, "sh -c 'exit $UT_CODE' exited %d, expected 7", code);
+}
+
+/* Not-ELF files, truncated ELF headers and directories are refused with ENOEXEC/EACCES; the
+ * caller keeps running. */
+UT_CASE(t_exec_badelf)
+{
+	static const char junk[] = "this is not an executable\n";
+	unsigned char elf[64] = { 0x7f, 'E', 'L', 'F', 1, 1, 1 };   /* header cut short, no phdrs */
+	char *argv[] = { "bad", NULL };
+	int fd;
+
+	fd = open("/tmp/ut/badexec", O_CREAT | O_WRONLY | O_TRUNC, 0755);
+	CHECK(fd >= 0, "create: %s", strerror(errno));
+	CHECK(write(fd, junk, sizeof junk) == sizeof junk, "write: %s", strerror(errno));
+	close(fd);
+	EXPECT_ERR(execve("/tmp/ut/badexec", argv, environ), ENOEXEC);
+	fd = open("/tmp/ut/badelf", O_CREAT | O_WRONLY | O_TRUNC, 0755);
+	CHECK(fd >= 0, "create: %s", strerror(errno));
+	CHECK(write(fd, elf, 20) == 20, "write: %s", strerror(errno));
+	close(fd);
+	EXPECT_ERR(execve("/tmp/ut/badelf", argv, environ), ENOEXEC);
+	errno = 0;
+	CHECK(execve("/tmp", argv, environ) == -1 && (errno == EACCES || errno == ENOEXEC),
+	      "exec of a directory: expected EACCES or ENOEXEC, got %s", ut_errname(errno));
+}
+
+UT_CASE(t_exec_enoent)
+{
+	char *argv[] = { "nosuch", NULL };
+
+	EXPECT_ERR(execve("/nosuch/program", argv, environ), ENOENT);
+	EXPECT_ERR(execve("/bin/nosuchprogram", argv, environ), ENOENT);
+}
+
+/* Fork until the kernel says no (EAGAIN: process table full, or ENOMEM), then reap all. */
+UT_CASE(t_forkall)
+{
+	int n = 0, status, reaped = 0, fds[2];
+	char c;
+	pid_t pid;
+
+	CHECK(pipe(fds) == 0, "pipe: %s", strerror(errno));
+	for (;;) {
+		pid = fork();
+		if (pid < 0)
+			break;
+		if (pid == 0) {
+			close(fds[1]);
+			read(fds[0], &c, 1);   /* wait until the parent has finished forking */
+			_exit(0);
+		}
+		n++;
+		if (n > 10000)
+			break;
+	}
+	CHECK(pid < 0, "fork never failed after %d children", n);
+	CHECK(errno == EAGAIN || errno == ENOMEM, "fork failed with %s, expected EAGAIN or ENOMEM",
+	      ut_errname(errno));
+	close(fds[1]);   /* every child's read returns 0 now */
+	close(fds[0]);
+	while ((pid = wait(&status)) > 0)
+		reaped++;
+	CHECK(errno == ECHILD, "wait ended with %s, expected ECHILD", ut_errname(errno));
+	CHECK(reaped == n && n > 10, "forked %d children, reaped %d", n, reaped);
+	/* the system recovers: one more fork works */
+	pid = fork();
+	CHECK(pid >= 0, "fork after reaping: %s", strerror(errno));
+	if (pid == 0)
+		_exit(0);
+	wait(&status);
+}
+
+UT_CASE(t_wait_nochild)
+{
+	int status;
+
+	EXPECT_ERR(wait(&status), ECHILD);
+	EXPECT_ERR(waitpid(1, &status, 0), ECHILD);   /* init is not our child */
+	pid_t pid = fork();
+	CHECK(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		sleep(1);
+		_exit(0);
+	}
+	CHECK(waitpid(pid, &status, WNOHANG) == 0, "WNOHANG on a running child did not return 0");
+	CHECK(waitpid(pid, &status, 0) == pid, "waitpid: %s", strerror(errno));
+}
+
+/* A sleeping child killed with SIGKILL and SIGTERM reports the signal (default action). */
+UT_CASE(t_kill)
+{
+	static const int sigs[] = { SIGKILL, SIGTERM };
+	int status;
+
+	for (int i = 0; i < 2; i++) {
+		pid_t pid = fork();
+		CHECK(pid >= 0, "fork: %s", strerror(errno));
+		if (pid == 0) {
+			for (;;)
+				sleep(100);
+		}
+		usleep(50000);
+		CHECK(kill(pid, sigs[i]) == 0, "kill(%d, %d): %s", pid, sigs[i], strerror(errno));
+		CHECK(waitpid(pid, &status, 0) == pid, "waitpid: %s", strerror(errno));
+		CHECK(WIFSIGNALED(status) && WTERMSIG(status) == sigs[i],
+		      "killed child status %#x, expected signal %d", status, sigs[i]);
+	}
+	/* and one that is busy computing, not sleeping */
+	pid_t pid = fork();
+	CHECK(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0)
+		for (volatile int x = 0;; x++)
+			;
+	usleep(50000);
+	CHECK(kill(pid, SIGKILL) == 0, "kill: %s", strerror(errno));
+	CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status), "spinning child not killed (%#x)", status);
+}
+
+UT_CASE(t_kill_esrch)
+{
+	EXPECT_ERR(kill(99999, SIGTERM), ESRCH);
+	EXPECT_ERR(kill(getpid(), 99), EINVAL);
+	EXPECT_ERR(kill(getpid(), -1), EINVAL);
+}
+
+/* getppid is the parent; an orphan is adopted by init (pid 1). */
+UT_CASE(t_getppid)
+{
+	int fds[2], code;
+	pid_t me = getpid(), pid, ppid = 0;
+
+	CHECK(pipe(fds) == 0, "pipe: %s", strerror(errno));
+	pid = fork();
+	CHECK(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		pid_t p = getppid();
+		if (fork() == 0) {
+			usleep(200000);   /* let the middle process exit */
+			p = getppid();
+			write(fds[1], &p, sizeof p);
+			_exit(0);
+		}
+		_exit(p == me ? 0 : 1);
+	}
+	close(fds[1]);
+	CHECK(ut_waitexit(pid, &code) == pid && code == 0, "child's getppid was not the parent");
+	CHECK(read(fds[0], &ppid, sizeof ppid) == sizeof ppid, "orphan did not report");
+	CHECK(ppid == 1, "orphan's parent is %d, expected init (1)", ppid);
+}
+
+/* sbrk grows the heap (zero-filled, usable), shrinks it, and returns the old break. */
+UT_CASE(t_sbrk)
+{
+	char *a = sbrk(0), *b, *c;
+	const int n = 4 << 20;
+
+	CHECK(a != (void *)-1, "sbrk(0): %s", strerror(errno));
+	b = sbrk(n);
+	CHECK(b == a, "sbrk(%d) returned %p, expected the old break %p", n, b, a);
+	CHECK(sbrk(0) == a + n, "break is %p after growing, expected %p", sbrk(0), a + n);
+	for (int i = 0; i < n; i += 4096)
+		CHECK(b[i] == 0, "new heap byte at +%d is %d, not 0", i, b[i]);
+	for (int i = 0; i < n; i += 512)
+		b[i] = (char)i;
+	for (int i = 0; i < n; i += 512)
+		CHECK(b[i] == (char)i, "heap byte at +%d lost", i);
+	c = sbrk(-n);
+	CHECK(c == a + n, "sbrk(-%d) returned %p, expected %p", n, c, a + n);
+	CHECK(sbrk(0) == a, "break is %p after shrinking, expected %p", sbrk(0), a);
+	/* grow again: the memory must be zero again, not the old contents */
+	b = sbrk(n);
+	CHECK(b == a, "regrow returned %p", b);
+	for (int i = 512; i < n; i += 512 * 7)
+		CHECK(b[i] == 0, "re-grown heap byte at +%d is %d, not 0", i, b[i]);
+	sbrk(-n);
+}
+
+/* Asking for more than the address space fails with ENOMEM and changes nothing. */
+UT_CASE(t_sbrk_huge)
+{
+	char *a = sbrk(0);
+
+	EXPECT_ERR((long)sbrk(0x7f000000), ENOMEM);
+	CHECK(sbrk(0) == a, "break moved after a failed sbrk");
+	errno = 0;
+	CHECK(sbrk(-0x10000000) == (void *)-1 && (errno == EINVAL || errno == ENOMEM),
+	      "shrinking below the heap's start: expected EINVAL or ENOMEM, got %s", ut_errname(errno));
+	CHECK(sbrk(0) == a, "break moved after a failed shrink");
+}
+
+static int recurse(int depth, volatile char *prev)
+{
+	volatile char frame[1024];
+
+	frame[0] = (char)depth;
+	frame[1023] = prev ? prev[0] : 0;
+	if (depth == 0)
+		return frame[0] + frame[1023];
+	return recurse(depth - 1, frame) + frame[0];
+}
+
+/* The stack grows to several MB (the limit is 8 MB). */
+UT_CASE(t_stack)
+{
+	int r = recurse(4000, NULL);   /* about 4 MB of frames */
+
+	CHECK(r != -1, "unreachable");
+}
+
+/* Touching unmapped memory kills only the offender, with SIGSEGV. */
+UT_CASE(t_segv)
+{
+	static void *const addrs[] = { (void *)0, (void *)0x1000, (void *)0x80000000, (void *)0xfffff000 };
+	int status;
+
+	for (unsigned i = 0; i < sizeof addrs / sizeof addrs[0]; i++) {
+		pid_t pid = fork();
+		CHECK(pid >= 0, "fork: %s", strerror(errno));
+		if (pid == 0) {
+			*(volatile int *)addrs[i] = 1;
+			_exit(0);
+		}
+		CHECK(waitpid(pid, &status, 0) == pid, "waitpid: %s", strerror(errno));
+		CHECK(WIFSIGNALED(status) && (WTERMSIG(status) == SIGSEGV || WTERMSIG(status) == SIGBUS),
+		      "writing %p gave status %#x, expected SIGSEGV", addrs[i], status);
+	}
+}

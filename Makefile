@@ -26,6 +26,7 @@ WARN    += -Werror
 endif
 GCCINC  := $(shell $(CC) -print-file-name=include 2>/dev/null)
 LIBGCC  := $(shell $(CC) -m32 -print-libgcc-file-name 2>/dev/null)
+KLDFLAGS := -m elf_i386 -T kernel/kernel.ld -z noexecstack --no-warn-rwx-segments
 KCFLAGS := -m32 -march=i686 -O2 -g -std=gnu11 -ffreestanding -fno-pie -fno-pic -fno-stack-protector \
            -fno-omit-frame-pointer -fno-builtin -fno-strict-aliasing -mno-sse -mno-mmx -mno-80387 \
            -nostdinc -isystem $(GCCINC) -Ikernel/include -Ikernel $(WARN) -MMD -MP
@@ -55,10 +56,10 @@ $(BUILD)/kernel/%.S.o: kernel/%.S
 $(BUILD)/kernel.elf: $(KOBJS) kernel/kernel.ld tools/ksyms.sh
 	echo '.section .rodata; ksym_count: .long 0; ksym_table: ksym_strings: .globl ksym_count, ksym_table, ksym_strings' \
 		| $(CC) $(KASFLAGS) -x assembler -c -o $(BUILD)/ksyms0.o -
-	$(LD) -m elf_i386 -T kernel/kernel.ld -o $(BUILD)/kernel0.elf $(KOBJS) $(BUILD)/ksyms0.o $(LIBGCC)
+	$(LD) $(KLDFLAGS) -o $(BUILD)/kernel0.elf $(KOBJS) $(BUILD)/ksyms0.o $(LIBGCC)
 	$(NM) -n $(BUILD)/kernel0.elf | tools/ksyms.sh > $(BUILD)/ksyms.S
 	$(CC) $(KASFLAGS) -c -o $(BUILD)/ksyms.o $(BUILD)/ksyms.S
-	$(LD) -m elf_i386 -T kernel/kernel.ld -o $@ $(KOBJS) $(BUILD)/ksyms.o $(LIBGCC)
+	$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(BUILD)/ksyms.o $(LIBGCC)
 
 -include $(shell find $(BUILD)/kernel -name '*.d' 2>/dev/null)
 

@@ -93,6 +93,17 @@ static int signal_for_trap(int trapno)
 
 extern struct trapframe *panic_tf;
 
+/* Advance `ticks` to the TSC's idea of time: QEMU under load may merge timer interrupts, and
+ * sleeps with timeouts should not stretch because of it. Each tick still runs the callouts. */
+static void clock_catch_up(void)
+{
+	uint32_t now = nanouptime() / (1000000000ull / HZ);
+	do {
+		ticks++;
+		callout_tick();
+	} while ((int32_t)(now - ticks) > 0);
+}
+
 static void user_exception(struct trapframe *tf)
 {
 	struct proc *p = curproc;
@@ -115,10 +126,8 @@ void trap(struct trapframe *tf)
 		p->p_tf = tf;
 		syscall(tf);
 	} else if (tf->trapno == T_LAPIC_TIMER) {
-		if (cpu_index() == 0) {
-			ticks++;
-			callout_tick();
-		}
+		if (cpu_index() == 0)
+			clock_catch_up();
 		lapic_eoi();
 		if (p) {
 			if (from_user)

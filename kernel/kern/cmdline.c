@@ -6,12 +6,21 @@ static int is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-static int has_char(const char *s, char c)
+const char *cmdline_skip_kernel_path(const char *line)
 {
-	for (; *s; s++)
-		if (*s == c)
-			return 1;
-	return 0;
+	const char *end = line;
+	int is_path = 0;
+	for (; *end && !is_space(*end); end++) {
+		if (*end == '=')
+			return line;
+		if (*end == '/')
+			is_path = 1;
+	}
+	if (!is_path)
+		return line;
+	while (is_space(*end))
+		end++;
+	return end;
 }
 
 static int same(const char *a, const char *b)
@@ -34,7 +43,6 @@ int cmdline_parse(const char *line, struct cmdline *cl)
 	cl->storage[n] = 0;
 	cl->nargs = 0;
 	char *p = cl->storage;
-	int first = 1;
 	for (;;) {
 		while (is_space(*p))
 			*p++ = 0;
@@ -45,11 +53,6 @@ int cmdline_parse(const char *line, struct cmdline *cl)
 			p++;
 		if (*p)
 			*p++ = 0;
-		if (first && !has_char(word, '=') && has_char(word, '/')) {
-			first = 0;
-			continue;                    /* the kernel's own path (QEMU -kernel) */
-		}
-		first = 0;
 		if (cl->nargs == CMDLINE_NARGS) {
 			cl->truncated = 1;
 			break;

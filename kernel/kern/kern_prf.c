@@ -11,6 +11,7 @@
 #include "kern/lock.h"
 #include "kern/proc.h"
 #include "kern/ksyms.h"
+#include "kern/sysctl.h"
 #include "arch/x86.h"
 #include "arch/cpu.h"
 #include "arch/trap.h"
@@ -91,3 +92,17 @@ void panic(const char *fmt, ...)
 	for (;;)
 		hlt();
 }
+
+/* debug.kdb.panic=1 panics on purpose (FreeBSD's knob), so tests can check the panic path. */
+static int kdb_panic_handler(struct sysctl_req *req)
+{
+	int v = 0;
+	int error = sysctl_handle_int(req, &v);
+	if (error || req->newptr == NULL)
+		return error;
+	if (v != 0)
+		panic("debug.kdb.panic requested by process %d", curproc ? curproc->p_pid : 0);
+	return 0;
+}
+SYSCTL_PROC(debug_kdb_panic, "debug.kdb.panic", CTLTYPE_INT | CTLFLAG_RW, NULL, 0, kdb_panic_handler, "I",
+            "Set to panic the kernel (for testing the panic path)");

@@ -1,6 +1,6 @@
 /*
  * klib: string functions and vsnprintf for the kernel (see klib.h).
- * vsnprintf understands %d %i %u %x %X %o %p %s %c %% with flags '-', '0', width, precision for %s,
+ * vsnprintf understands %d %i %u %x %X %o %p %s %c %% with flags '-', '0', '#', width, precision for %s,
  * and the length modifiers l, ll, z.
  */
 #include "kern/klib.h"
@@ -207,13 +207,15 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 			continue;
 		}
 		fmt++;
-		bool left = false;
+		bool left = false, alt = false;
 		char pad = ' ';
 		for (;; fmt++) {
 			if (*fmt == '-')
 				left = true;
 			else if (*fmt == '0')
 				pad = '0';
+			else if (*fmt == '#')
+				alt = true;
 			else
 				break;
 		}
@@ -239,6 +241,12 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		case 'X':
 		case 'o':
 			u = lng >= 2 ? va_arg(ap, unsigned long long) : va_arg(ap, unsigned long);
+			if (alt && u != 0 && (*fmt == 'x' || *fmt == 'X')) {
+				put(&s, '0');
+				put(&s, *fmt);
+				width -= 2;
+			} else if (alt && *fmt == 'o')
+				put(&s, '0');
 			put_number(&s, u, *fmt == 'u' ? 10 : *fmt == 'o' ? 8 : 16, false, *fmt == 'X', width, left, pad);
 			break;
 		case 'p':

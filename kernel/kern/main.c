@@ -62,7 +62,7 @@ static void read_multiboot(uint32_t magic, const struct multiboot_info *mbi, pad
 	reserved[(*nres)][0] = (paddr_t)V2P(mbi);
 	reserved[(*nres)++][1] = (paddr_t)V2P(mbi) + sizeof(*mbi);
 	if (mbi->flags & MBI_FLAG_CMDLINE)
-		strlcpy(bootargs, P2V(mbi->cmdline), sizeof(bootargs));
+		strlcpy(bootargs, cmdline_skip_kernel_path(P2V(mbi->cmdline)), sizeof(bootargs));
 	if (mbi->flags & MBI_FLAG_MODS) {
 		const struct multiboot_mod *mods = P2V(mbi->mods_addr);
 		for (uint32_t i = 0; i < mbi->mods_count && *nres < 8; i++) {

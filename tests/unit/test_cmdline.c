@@ -37,9 +37,10 @@ int main(void)
 	check_str("cmdline_dotted_tunable", cmdline_get(&cl, "vfs.hirunningspace"), "1048576");
 	check_str("cmdline_missing_key", cmdline_get(&cl, "nosuch"), NULL);
 
-	cmdline_parse("build/kernel.elf design=patched", &cl);
-	check_int("cmdline_skips_qemu_kernel_path", cl.nargs, 1);
-	check_str("cmdline_after_path", cmdline_get(&cl, "design"), "patched");
+	check_str("cmdline_skips_qemu_kernel_path", cmdline_skip_kernel_path("build/kernel.elf design=patched"),
+	          "design=patched");
+	check_str("cmdline_keeps_grub_line", cmdline_skip_kernel_path("design=a/b root=md0"), "design=a/b root=md0");
+	check_str("cmdline_keeps_plain_flag", cmdline_skip_kernel_path("single x=1"), "single x=1");
 
 	cmdline_parse("  single   x=  y=2\t", &cl);
 	check_int("cmdline_whitespace_and_flags", cl.nargs, 3);

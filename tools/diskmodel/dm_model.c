@@ -987,8 +987,8 @@ int dm_dispatch(struct dm_disk *d, double now)
     /* destages and WRITE SAME move no (or one block of) data on the bus */
     double dur = j->kind == DM_HOST && j->op != DM_ZERO ? bus_dur(d, j->len)
                                                         : 0;
-    double bs = 0, t_min = 0;
-    if (write) {        /* the drive pulls the data as it starts */
+    double bs = s, t_min = 0;
+    if (write && dur > 0) {     /* the drive pulls the data as it starts */
         bs = d->bus_reserve(d->bus_ctx, s, dur);
         t_min = bs;
     }
@@ -998,7 +998,7 @@ int dm_dispatch(struct dm_disk *d, double now)
     if (write) {
         if (bs + dur > t)
             t = bs + dur;
-    } else {            /* data follows the media; ends with it */
+    } else if (dur > 0) {       /* data follows the media; ends with it */
         double want = a.t_end - dur > a.t_media ? a.t_end - dur : a.t_media;
         bs = d->bus_reserve(d->bus_ctx, want, dur);
         if (bs + dur > t)

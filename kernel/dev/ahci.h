@@ -1,0 +1,13 @@
+/*
+ * AHCI SATA host bus adapters (FreeBSD's ahci(4) with ada(4) disks on top, in one driver).
+ *   ahci_init() - register the PCI driver; pci_attach_drivers() then attaches every AHCI function
+ *                 (class 01.06, programming interface 01h) and each ATA disk on it becomes
+ *                 ada0, ada1, ... (disk_register), in PCI order and then port order.
+ * Per disk, sysctl dev.ada.<n>.max_inflight bounds the commands in flight (1 .. the NCQ depth).
+ */
+#ifndef _DEV_AHCI_H_
+#define _DEV_AHCI_H_
+
+void ahci_init(void);
+
+#endif

@@ -21,7 +21,7 @@
 struct proc proc_table[NPROC];
 struct spinlock proc_lock = { .name = "proc" };
 struct proc *initproc;
-static pid_t next_pid = 1;
+static pid_t next_pid = 2;              /* pid 1 is reserved for init (userinit) */
 
 struct proc *curproc_get(void)
 {

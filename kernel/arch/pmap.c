@@ -15,6 +15,8 @@
 #include "kern/uio.h"
 #include "vm/vm_page.h"
 #include "vm/vm_map.h"
+#include "vm/vm_fault.h"
+#include "kern/lock.h"
 #include <sys/errno.h>
 
 static pd_entry_t *kernel_pdir;
@@ -46,7 +48,7 @@ struct pmap *pmap_create(void)
 		kfree(pm);
 		return NULL;
 	}
-	for (int i = PDX(KERNBASE); i < 1024; i++)
+	for (uint32_t i = PDX(KERNBASE); i < 1024; i++)
 		pm->pm_pdir[i] = kernel_pdir[i];
 	return pm;
 }
@@ -109,7 +111,7 @@ void pmap_remove(struct pmap *pm, vaddr_t sva, vaddr_t eva)
 void pmap_destroy(struct pmap *pm)
 {
 	pmap_remove(pm, 0, KERNBASE);
-	for (int i = 0; i < PDX(KERNBASE); i++)
+	for (uint32_t i = 0; i < PDX(KERNBASE); i++)
 		if (pm->pm_pdir[i] & PTE_P)
 			kpage_free(P2V(PTE_ADDR(pm->pm_pdir[i])));
 	kpage_free(pm->pm_pdir);

@@ -147,6 +147,7 @@ struct ahci_port {
 	bool              p_nonq;         /* a non-queued command is active */
 	bool              p_dead;         /* the port could not be recovered: every request fails */
 	int               p_max_inflight; /* dev.ada.<n>.max_inflight */
+	int               p_max_active;   /* dev.ada.<n>.max_active: most commands ever in flight */
 	struct ahci_slot  p_slots[AHCI_MAXSLOTS];
 };
 
@@ -287,6 +288,14 @@ static int ahci_build(struct ahci_port *p, int s)
 
 static void ahci_timeout(void *arg);
 
+static int popcount32(uint32_t v)
+{
+	int n = 0;
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
 /* Hand slot s (built) to the HBA and arm its watchdog. p_lock held. */
 static void ahci_issue(struct ahci_port *p, int s)
 {
@@ -295,6 +304,8 @@ static void ahci_issue(struct ahci_port *p, int s)
 	sl->s_deadline = ticks + AHCI_TIMEOUT;
 	callout_reset(&sl->s_timeout, AHCI_TIMEOUT, ahci_timeout, sl);
 	p->p_active |= 1u << s;
+	if (popcount32(p->p_active) > p->p_max_active)
+		p->p_max_active = popcount32(p->p_active);
 	if (sl->s_ncq)
 		port_write(p, AHCI_P_SACT, 1u << s);
 	else
@@ -319,14 +330,6 @@ static void ahci_slot_done(struct ahci_port *p, int s, int error, struct bio **d
 	bp->bio_resid = error ? bp->bio_length : 0;
 	bp->bio_next = *done;
 	*done = bp;
-}
-
-static int popcount32(uint32_t v)
-{
-	int n = 0;
-	for (; v; v &= v - 1)
-		n++;
-	return n;
 }
 
 static int lowest_bit(uint32_t v)
@@ -639,7 +642,13 @@ static void ahci_register_disk(struct ahci_port *p, const uint16_t *id)
 		return;
 	snprintf(name, SYSCTL_NAMELEN, "dev.ada.%s.max_inflight", p->p_disk.d_name + 3);
 	sysctl_add_proc(name, CTLTYPE_INT | CTLFLAG_RW, p, 0, sysctl_max_inflight, "I",
-	                "Most commands this disk has in flight at once (1 .. its NCQ depth)");
+	                "Most commands this disk may have in flight at once (1 .. its NCQ depth)");
+	name = kmalloc(SYSCTL_NAMELEN, M_WAITOK);
+	if (name == NULL)
+		return;
+	snprintf(name, SYSCTL_NAMELEN, "dev.ada.%s.max_active", p->p_disk.d_name + 3);
+	sysctl_add_int(name, CTLFLAG_RD, &p->p_max_active,
+	               "Most commands this disk has had in flight in the HBA at once");
 }
 
 /* Bring up port n; returns the port with its disk registered, or NULL (message printed). */

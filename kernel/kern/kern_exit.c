@@ -12,6 +12,7 @@
 #include "kern/syscall.h"
 #include "kern/file.h"
 #include "kern/sleep.h"
+#include "kern/uio.h"
 #include "arch/pmap.h"
 #include "vm/vm_map.h"
 #include "vfs/vnode.h"
@@ -99,6 +100,10 @@ int sys_wait4(register_t *args, register_t *rv)
 	struct proc *me = curproc;
 	if (options & ~WNOHANG)
 		return EINVAL;
+	/* Check the result pointers first, so that a bad one does not lose the child's status. */
+	if ((ustatus && !useracc(ustatus, sizeof(int), true)) ||
+	    (urusage && !useracc(urusage, sizeof(struct rusage), true)))
+		return EFAULT;
 	spin_lock(&proc_lock);
 	for (;;) {
 		bool have_kids = false;

@@ -15,6 +15,7 @@
 #define KM_MINSHIFT  4                 /* 16 bytes */
 #define KM_MAXSHIFT 11                 /* 2 KB */
 #define KM_NBUCKET  (KM_MAXSHIFT - KM_MINSHIFT + 1)
+#define KM_MAXWAITS 5                  /* M_WAITOK gives up after this many one-second waits */
 
 struct chunk {
 	struct chunk *next;
@@ -108,16 +109,16 @@ void *kmalloc(size_t size, int flags)
 		size = 1;
 	if (size > ((size_t)PAGE_SIZE << (VM_NFREEORDER - 1)))
 		return NULL;
-	for (;;) {
+	for (int tries = 0;; tries++) {
 		void *p = size <= (1u << KM_MAXSHIFT) ? small_alloc(size) : large_alloc(size);
 		if (p) {
 			if (flags & M_ZERO)
 				memset(p, 0, size);
 			return p;
 		}
-		if (!(flags & M_WAITOK))
+		if (!(flags & M_WAITOK) || tries == KM_MAXWAITS)
 			return NULL;
-		/* Out of memory: wait for frees (woken by kfree, or retry after a second). */
+		/* Out of memory: wait for frees (kfree wakes us), a second at a time, a few times. */
 		__atomic_add_fetch(&vmwaiters, 1, __ATOMIC_SEQ_CST);
 		tsleep(&vmwait_chan, 0, "vmwait", HZ);
 		__atomic_sub_fetch(&vmwaiters, 1, __ATOMIC_SEQ_CST);

@@ -6,6 +6,7 @@
 #include "kern/kmalloc.h"
 #include "kern/klib.h"
 #include "kern/proc.h"
+#include "vm/vm_page.h"
 #include <sys/errno.h>
 
 struct vmspace *vmspace_alloc(void)
@@ -31,6 +32,9 @@ void vmspace_free(struct vmspace *vm)
 
 int vm_map_zero(struct vmspace *vm, vaddr_t start, vaddr_t end)
 {
+	/* A request that cannot fit in free memory fails at once instead of draining it all. */
+	if ((end - (start & ~PAGE_MASK)) / PAGE_SIZE > v_free_count)
+		return ENOMEM;
 	for (vaddr_t va = start & ~PAGE_MASK; va < end; va += PAGE_SIZE) {
 		if (pmap_extract(vm->vm_pmap, va, false))
 			continue;

@@ -2,8 +2,8 @@
  * Kernel start-up. kmain() runs on the boot CPU with the boot stack and the boot page directory:
  * it brings up the console, memory, traps, interrupts and clocks, the kernel subsystems, the other
  * CPUs, and process 1, then becomes this CPU's scheduler. ap_main() is where the other CPUs land.
- * Process 1 starts in the kernel (start_init): it mounts the root file system, then execs
- * /sbin/init and returns to user mode.
+ * Process 1 starts in the kernel (start_init): it attaches the disk controllers, mounts the root
+ * file system, then execs /sbin/init and returns to user mode.
  */
 #include "kern/types.h"
 #include "kern/klib.h"
@@ -26,6 +26,7 @@
 #include "vm/vm_page.h"
 #include "dev/console.h"
 #include "dev/md.h"
+#include "dev/storage.h"
 #include "vfs/vnode.h"
 #include "vfs/mount.h"
 #include <sys/errno.h>
@@ -114,6 +115,7 @@ static void __noreturn boot_failed(const char *what, int error)
 static void start_init(void)
 {
 	spin_unlock(&proc_lock);               /* held across swtch by the scheduler, as in forkret */
+	storage_init();                        /* disk drivers probe in process context: they may sleep */
 	const char *root = cmdline_get(&bootcmd, "root");
 	if (root == NULL || *root == 0)
 		root = "md0";

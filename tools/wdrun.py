@@ -335,7 +335,8 @@ class VM:
         self._last_data = time.monotonic()
         self._eof = False
         self._stderr = None
-        self._usable = False
+        self._usable = False          # at a prompt, ready for run()
+        self._failed = False          # a GuestError was raised: only kill() is left
         self._what = "output"         # what we are waiting for, for error messages
 
     # -- lifecycle --
@@ -387,8 +388,11 @@ class VM:
 
     def poweroff(self, timeout=POWEROFF_TIMEOUT):
         """Ask the guest to power off and wait for QEMU to exit; kill it after
-        `timeout`. A panic on the way down is still reported."""
+        `timeout`. A panic on the way down is still reported. After a
+        GuestError the guest is only killed (that error was already raised)."""
         try:
+            if self._failed:
+                return
             if self.proc is not None and self.proc.poll() is None and not self._eof:
                 self._usable = False
                 self._send(POWEROFF_CMD + "\n", expect_exit=True)
@@ -404,7 +408,7 @@ class VM:
     def run(self, cmdline, timeout=None, on_output=None):
         """Run one shell command line. Returns (output, status). on_output(text)
         is called with complete output lines as they arrive (tools/run streams)."""
-        if not self._usable:
+        if not self._usable or self._failed:
             raise GuestError("the guest is not at a prompt (it was not booted, or an earlier command failed)",
                              self._text)
         timeout = self.cfg.timeout if timeout is None else timeout
@@ -496,7 +500,8 @@ class VM:
         deadline = time.monotonic() + PANIC_GRACE
         while not self._eof and time.monotonic() < deadline:
             self._pump(0.1, expect_exit=True)
-        self._usable = False
+        self._failed = True
+        m = PANIC_RE.search(self._text, m.start())      # the whole line has arrived by now
         raise GuestPanic(m.group(1).strip(), self._text)
 
     def _raise_exited(self, what):
@@ -505,7 +510,7 @@ class VM:
         except subprocess.TimeoutExpired:
             code = None
         self._check_panic()
-        self._usable = False
+        self._failed = True
         err = ""
         if self._stderr is not None:
             self._stderr.seek(0)
@@ -521,7 +526,7 @@ class VM:
                 return v
             left = deadline - time.monotonic()
             if left <= 0:
-                self._usable = False
+                self._failed = True
                 raise GuestTimeout(timeout, what, self._text)
             self._pump(min(left, 0.1))
 
@@ -537,7 +542,7 @@ class VM:
                 return
             left = deadline - time.monotonic()
             if left <= 0:
-                self._usable = False
+                self._failed = True
                 raise GuestTimeout(timeout, what, self._text)
             self._pump(min(left, 0.05))
 

@@ -109,24 +109,25 @@ static int sysctl_in(struct sysctl_req *req, void *p, size_t len)
 	return 0;
 }
 
-int sysctl_handle_int(struct sysctl_req *req, int *val)
+/* An integer of `size` bytes: the old value out; a new one (of exactly that size) in. */
+static int sysctl_handle_scalar(struct sysctl_req *req, void *val, size_t size)
 {
-	int error = sysctl_out(req, val, sizeof(*val));
+	int error = sysctl_out(req, val, size);
 	if (error || req->newptr == NULL)
 		return error;
-	if (req->newlen != sizeof(int))
+	if (req->newlen != size)
 		return EINVAL;
-	return sysctl_in(req, val, sizeof(int));
+	return sysctl_in(req, val, size);
+}
+
+int sysctl_handle_int(struct sysctl_req *req, int *val)
+{
+	return sysctl_handle_scalar(req, val, sizeof(*val));
 }
 
 int sysctl_handle_quad(struct sysctl_req *req, int64_t *val)
 {
-	int error = sysctl_out(req, val, sizeof(*val));
-	if (error || req->newptr == NULL)
-		return error;
-	if (req->newlen != sizeof(int64_t))
-		return EINVAL;
-	return sysctl_in(req, val, sizeof(int64_t));
+	return sysctl_handle_scalar(req, val, sizeof(*val));
 }
 
 int sysctl_handle_string(struct sysctl_req *req, char *buf, size_t bufsize)
@@ -143,12 +144,7 @@ int sysctl_handle_string(struct sysctl_req *req, char *buf, size_t bufsize)
 
 int sysctl_handle_opaque(struct sysctl_req *req, void *buf, size_t len)
 {
-	int error = sysctl_out(req, buf, len);
-	if (error || req->newptr == NULL)
-		return error;
-	if (req->newlen != len)
-		return EINVAL;
-	return sysctl_in(req, buf, len);
+	return sysctl_handle_scalar(req, buf, len);
 }
 
 /* A node without a handler: its variable, by type. */
@@ -255,19 +251,14 @@ int kernel_sysctl_set(const char *name, const char *value)
 	char *end;
 	switch (o->oid_kind & CTLTYPE) {
 	case CTLTYPE_INT:
-		qval = strtoll(value, &end, 0);
-		if (*end || end == value)
-			return EINVAL;
-		ival = (int)qval;
-		req.newptr = &ival;
-		req.newlen = sizeof(ival);
-		break;
 	case CTLTYPE_QUAD:
 		qval = strtoll(value, &end, 0);
 		if (*end || end == value)
 			return EINVAL;
-		req.newptr = &qval;
-		req.newlen = sizeof(qval);
+		ival = (int)qval;
+		bool is_int = (o->oid_kind & CTLTYPE) == CTLTYPE_INT;
+		req.newptr = is_int ? (void *)&ival : (void *)&qval;
+		req.newlen = is_int ? sizeof(ival) : sizeof(qval);
 		break;
 	case CTLTYPE_STRING:
 		req.newptr = value;

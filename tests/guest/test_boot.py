@@ -3,8 +3,8 @@
 Boots with 1 and 2 CPUs and both design presets through QEMU -kernel, and both presets
 through the GRUB ISO; in each, checks that the kernel saw its command line
 (`sysctl kern.bootargs`), that output and exit statuses come back through the harness,
-and (once) that tools/run itself works end to end and that a harness timeout is
-reported instead of hanging.
+and (once) that tools/run itself works end to end, and that a harness timeout and a
+kernel panic (`sysctl debug.kdb.panic=1`) are reported as such instead of hanging.
 """
 # tests/run: timeout=900
 import os
@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wdtest import Guest, GuestTimeout, TestSet  # noqa: E402
+from wdtest import Guest, GuestPanic, GuestTimeout, TestSet  # noqa: E402
 
 DESIGNS = ("patched", "stable42")
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -50,6 +50,16 @@ def check_harness_timeout(g, tag):
                 expected="after 1 s", got=e.message)
 
 
+def check_panic_reported(g, tag):
+    try:
+        g.sh("sysctl debug.kdb.panic=1")
+        T.check("%s: a kernel panic raises GuestPanic" % tag, False, expected="GuestPanic", got="it returned")
+    except GuestPanic as e:
+        T.check("%s: a kernel panic raises GuestPanic with the panic line" % tag,
+                "debug.kdb.panic requested" in e.panic_line,
+                expected="panic: debug.kdb.panic requested ...", got=e.panic_line)
+
+
 def check_tools_run():
     r = subprocess.run([os.path.join(ROOT, "tools", "run"), "--", "echo one; echo two; false"],
                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -58,6 +68,13 @@ def check_tools_run():
             expected="one\\ntwo\\n", got=r.stdout + r.stderr[-300:])
     T.check("tools/run exits with the status of the last command", r.returncode == 1,
             expected=1, got=r.returncode)
+    r = subprocess.run([os.path.join(ROOT, "tools", "run"), "--", "sysctl debug.kdb.panic=1"],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=180)
+    T.check("tools/run reports a guest panic with exit status 125",
+            r.returncode == 125 and "tools/run: guest panicked: panic: debug.kdb.panic" in r.stderr,
+            expected="125 and 'tools/run: guest panicked: panic: debug.kdb.panic...'",
+            got="%d and %s" % (r.returncode, r.stderr[:300]))
 
 
 for smp in (1, 2):
@@ -68,6 +85,8 @@ for smp in (1, 2):
             check_shell(g, tag)
             if smp == 1 and design == DESIGNS[0]:
                 check_harness_timeout(g, tag)
+            if smp == 2 and design == DESIGNS[1]:
+                check_panic_reported(g, tag)
 
 for design in DESIGNS:
     tag = "GRUB ISO %s" % design

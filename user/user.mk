@@ -26,7 +26,7 @@ UTESTOBJS := $(patsubst user/usertests/%.c,$(UBUILD)/obj/usertests/%.o,$(UTESTSR
 UETC     := $(sort $(notdir $(wildcard user/etc/*)))
 
 ROOTFS       := $(BUILD)/rootfs
-ROOTFS_STAMP := $(ROOTFS)/.stamp
+ROOTFS_STAMP := $(BUILD)/rootfs.stamp   # outside the tree, so it is not copied into the image
 ROOTFS_FILES := $(addprefix $(ROOTFS)/bin/,$(UBINS) $(UBINLINKS) usertests) $(ROOTFS)/sbin/init \
                 $(addprefix $(ROOTFS)/etc/,$(UETC))
 

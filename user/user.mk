@@ -1,6 +1,7 @@
 # user.mk: the userland (included by the top Makefile, which defines CC, LD, BUILD, WARN).
 #   $(BUILD)/user/libc.a        the libc subset (user/lib), linked into every program
-#   $(BUILD)/user/<prog>        each program: user/bin/<prog>.c, user/sbin/init.c, user/usertests/*.c
+#   $(BUILD)/user/<prog>        each program: user/bin/<prog>.c, user/sbin/init.c, user/usertests/*.c;
+#                               sh also links user/bin/test.c (its test and [ builtins)
 #   $(BUILD)/rootfs/...         the staged root tree (bin/, sbin/init, etc/, tmp/)
 #   $(ROOTFS_STAMP)             touched when the staged tree is complete; root.img depends on it
 # Programs are static ELF32 executables linked at 0x00400000 by user/user.ld.
@@ -62,6 +63,13 @@ $(UBUILD)/%: $(UBUILD)/obj/%.o $(UCRT0) $(ULIBC) user/user.ld
 
 $(UBUILD)/usertests: $(UTESTOBJS) $(UCRT0) $(ULIBC) user/user.ld
 	$(ULINK)
+
+# sh's test and [ builtins: user/bin/test.c again, without its main
+$(UBUILD)/obj/test_builtin.o: user/bin/test.c
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -DSH_BUILTIN -c -o $@ $<
+
+$(UBUILD)/sh: $(UBUILD)/obj/test_builtin.o
 
 $(ROOTFS)/bin/%: $(UBUILD)/%
 	@mkdir -p $(@D)

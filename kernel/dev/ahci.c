@@ -213,6 +213,15 @@ static bool ahci_port_comreset(struct ahci_port *p)
 	return true;
 }
 
+/* Stop the port and FIS receive, so the HBA no longer touches its memory (before freeing it). */
+static void ahci_port_disable(struct ahci_port *p)
+{
+	port_write(p, AHCI_P_IE, 0);
+	ahci_port_stop(p);
+	port_write(p, AHCI_P_CMD, port_read(p, AHCI_P_CMD) & ~AHCI_P_CMD_FRE);
+	wait_reg(p->p_regs + AHCI_P_CMD, AHCI_P_CMD_FR, 0, 500);
+}
+
 /* Put an idle port's memory in place and turn on FIS receive (§10.1.2 steps 5-6). */
 static bool ahci_port_setup(struct ahci_port *p, void *clmem)
 {
@@ -349,7 +358,7 @@ static void ahci_start(struct ahci_port *p, struct bio **done)
 		if (p->p_active == 0) {
 			int s = lowest_bit(p->p_retry);
 			p->p_retry &= ~(1u << s);
-			ahci_build(p, s);
+			ahci_build(p, s);              /* it was built before, so it fits */
 			ahci_issue(p, s);
 		}
 		return;
@@ -677,37 +686,38 @@ static struct ahci_port *ahci_port_attach(struct ahci_hba *h, int n)
 	}
 	if (!ahci_port_setup(p, clmem)) {
 		kprintf("%s: port %d does not stop; skipped\n", h->h_name, n);
-		goto fail;
+		goto fail_port;
 	}
 	if (AHCI_SSTS_DET(port_read(p, AHCI_P_SSTS)) != AHCI_SSTS_DET_PHY)
-		goto fail;                            /* nothing attached: not worth a message */
+		goto fail_port;                       /* nothing attached: not worth a message */
 	if (!wait_reg(p->p_regs + AHCI_P_TFD, ATA_S_BSY | ATA_S_DRQ, 0, AHCI_POLL_MS)) {
 		kprintf("%s: port %d: device stays busy (TFD 0x%x); skipped\n", h->h_name, n,
 		        port_read(p, AHCI_P_TFD));
-		goto fail;
+		goto fail_port;
 	}
 	sig = port_read(p, AHCI_P_SIG);
 	if (sig != AHCI_SIG_ATA) {
 		kprintf("%s: port %d: %s (signature 0x%08x); skipped\n", h->h_name, n,
 		        sig == AHCI_SIG_ATAPI ? "ATAPI device" : "not an ATA disk", sig);
-		goto fail;
+		goto fail_port;
 	}
 	if (!ahci_port_start(p)) {
 		kprintf("%s: port %d does not start; skipped\n", h->h_name, n);
-		goto fail;
+		goto fail_port;
 	}
 	error = ahci_identify(p, id);
 	if (error != 0) {
 		kprintf("%s: port %d: IDENTIFY DEVICE failed (%s, TFD 0x%x); skipped\n", h->h_name, n,
 		        error == EBUSY ? "timeout" : "device error", port_read(p, AHCI_P_TFD));
-		ahci_port_stop(p);
-		goto fail;
+		goto fail_port;
 	}
 	ahci_register_disk(p, id);
 	kfree(id);
 	port_write(p, AHCI_P_IS, 0xffffffff);
 	port_write(p, AHCI_P_IE, AHCI_P_IX_ENABLE);
 	return p;
+fail_port:
+	ahci_port_disable(p);
 fail:
 	kfree(id);
 	kfree(ctbl);

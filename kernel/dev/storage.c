@@ -3,17 +3,19 @@
  *
  * Order matters: pci_init() must find the functions before any driver looks, and every driver
  * registers (ahci_init, virtio_scsi_init) before pci_attach_drivers() offers them the functions,
- * so disks are numbered in PCI order within each driver. Runs once at boot on the boot CPU, before
- * the root is mounted (root=ada0 / root=da0 need the disks); no locking.
+ * so disks are numbered in PCI order within each driver. Runs once, in process 1 before it mounts
+ * the root (root=ada0 / root=da0 need the disks); no locking.
  */
 #include "kern/types.h"
 #include "dev/pci.h"
 #include "dev/ahci.h"
+#include "dev/virtio_scsi.h"
 #include "dev/storage.h"
 
 void storage_init(void)
 {
 	pci_init();
 	ahci_init();
+	virtio_scsi_init();
 	pci_attach_drivers();
 }

@@ -6,9 +6,12 @@ Every `PASS name` / `FAIL name: ...` line usertests prints becomes one check her
 The final `usertests: N passed, N failed` line and the exit status are checked too.
 tests/run: timeout=1500
 """
+import os
 import re
+import sys
 
-from wdtest import Guest, TestSet
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wdtest import Guest, TestSet  # noqa: E402
 
 T = TestSet("usertests")
 CONFIGS = [(1, "patched"), (2, "patched"), (1, "stable42"), (2, "stable42")]

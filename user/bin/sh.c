@@ -10,7 +10,7 @@
  * while list; do list; done; redirections < > >> n< n> n>> n>&m n>&- (2> etc.); quoting
  * '...', "..." and \; expansions $NAME ${NAME} $? $$ $! $# $0-$9 $@ $*; # comments.
  * Unquoted expansions are split into fields at blanks. No globbing, no command substitution.
- * Builtins: cd, pwd, exit, export, unset, shift, wait, exec, ".", ":".
+ * Builtins: cd, pwd, exit, export, unset, shift, wait, exec, ".", ":", test and [ (test.c).
  *
  * Structure: read input (read_line) -> parse one complete command at a time into a tree
  * (lexer: next_token; parser: parse_*) -> run it (run_node) -> free it. Interactive input that
@@ -27,6 +27,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <err.h>
+#include "test.h"
 
 /* ---- variables ---------------------------------------------------------------------------- */
 
@@ -370,7 +371,7 @@ struct node {
 	struct words  w;           /* N_CMD: raw words; N_FOR: the list (after "in") */
 	char         *var;         /* N_FOR */
 	int           forall;      /* N_FOR without "in": iterate over "$@" */
-	struct redir *redir;       /* N_CMD, N_SUB */
+	struct redir *redir;       /* N_CMD, N_SUB, N_FOR, N_IF, N_WHILE */
 };
 
 static struct node *parse_list(int toplevel);
@@ -412,6 +413,21 @@ static struct node *fail(const char *msg)
 }
 
 static int failed(void) { return synerr || incomplete; }
+
+/* A syntax error naming the current token, as FreeBSD's sh does: "done" unexpected. */
+static struct node *fail_unexpected(void)
+{
+	static const char *const names[] = {
+		[T_PIPE] = "|", [T_OR] = "||", [T_AND] = "&&", [T_AMP] = "&", [T_SEMI] = ";",
+		[T_NL] = "newline", [T_LPAREN] = "(", [T_RPAREN] = ")", [T_REDIR] = "redirection",
+		[T_EOF] = "end of file",
+	};
+	static char msg[80];
+	struct token *t = peek();
+
+	snprintf(msg, sizeof msg, "\"%.40s\" unexpected", t->type == T_WORD ? t->text : names[t->type]);
+	return fail(msg);
+}
 
 /* Need the keyword kw next; else an error (or incomplete if the text ended). */
 static int expectkw(const char *kw)
@@ -467,7 +483,7 @@ static struct node *parse_simple(void)
 	}
 	if (failed() || (n->w.n == 0 && !n->redir)) {
 		freenode(n);
-		return fail("unexpected token");
+		return fail_unexpected();
 	}
 	return n;
 }
@@ -542,16 +558,27 @@ static struct node *parse_while(void)
 	return n;
 }
 
+/* Redirections after a compound command: `for ...; done > file`, `( ... ) 2>&1`. */
+static struct node *parse_trailing_redirs(struct node *n)
+{
+	while (n && peek()->type == T_REDIR)
+		if (parse_redir(n) < 0) {
+			freenode(n);
+			return fail("bad redirection");
+		}
+	return n;
+}
+
 static struct node *parse_command(void)
 {
 	struct node *n;
 
 	if (iskw("for"))
-		return parse_for();
+		return parse_trailing_redirs(parse_for());
 	if (iskw("if"))
-		return parse_if();
+		return parse_trailing_redirs(parse_if());
 	if (iskw("while"))
-		return parse_while();
+		return parse_trailing_redirs(parse_while());
 	if (peek()->type == T_LPAREN) {
 		take();
 		n = newnode(N_SUB, parse_list(0), NULL);
@@ -562,15 +589,10 @@ static struct node *parse_command(void)
 			return fail("missing ')'");
 		}
 		take();
-		while (peek()->type == T_REDIR)
-			if (parse_redir(n) < 0) {
-				freenode(n);
-				return fail("bad redirection");
-			}
-		return n;
+		return parse_trailing_redirs(n);
 	}
 	if (isstopword())
-		return fail("unexpected keyword");
+		return fail_unexpected();
 	return parse_simple();
 }
 
@@ -646,14 +668,14 @@ static struct node *parse_list(int toplevel)
 		           !isstopword()) {
 			freenode(n);
 			freenode(list);
-			return fail("unexpected token");
+			return fail_unexpected();
 		}
 		list = list ? newnode(N_SEQ, list, n) : n;
 	}
 	if (!list && !toplevel) {
 		if (peek()->type == T_EOF)
 			incomplete = incomplete || !synerr;
-		return fail("empty command list");
+		return fail_unexpected();   /* "if then": the keyword is unexpected */
 	}
 	return list;
 }
@@ -868,18 +890,27 @@ static int waitfor(pid_t pid, int report)
  * there (above 9) so restore_redirs can put them back (for builtins). -1 on failure.
  */
 struct saved { int fd, copy; };
+#define NSAVE 16        /* redirections one builtin or compound command may have */
 
 static int apply_redirs(struct redir *r, struct saved *save, int *nsave)
 {
 	for (; r; r = r->next) {
-		char *name = expandone(r->word);
+		char *name;
 		int fd = -1;
 
 		if (save) {
+			if (*nsave == NSAVE) {
+				warnx("more than %d redirections", NSAVE);
+				return -1;
+			}
+			/* the copy must not leak into the commands run meanwhile */
 			save[*nsave].fd = r->fd;
 			save[*nsave].copy = fcntl(r->fd, F_DUPFD, 10);
+			if (save[*nsave].copy >= 0)
+				fcntl(save[*nsave].copy, F_SETFD, FD_CLOEXEC);
 			(*nsave)++;
 		}
+		name = expandone(r->word);
 		switch (r->kind) {
 		case R_IN:     fd = open(name, O_RDONLY); break;
 		case R_OUT:    fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0666); break;
@@ -1131,7 +1162,7 @@ static const struct builtin {
 } builtins[] = {
 	{ "cd", bi_cd }, { "pwd", bi_pwd }, { "exit", bi_exit }, { "export", bi_export },
 	{ "unset", bi_unset }, { "shift", bi_shift }, { "wait", bi_wait }, { ":", bi_colon },
-	{ ".", bi_dot }, { NULL, NULL },
+	{ ".", bi_dot }, { "test", test_main }, { "[", test_main }, { NULL, NULL },
 };
 
 static const struct builtin *findbuiltin(const char *name)
@@ -1165,7 +1196,7 @@ static int run_simple(struct node *n, int inchild)
 	struct words args = { NULL, 0 }, assigns = { NULL, 0 };
 	int na = nassign(n), status = 0, nsave = 0;
 	const struct builtin *b;
-	struct saved save[16];
+	struct saved save[NSAVE];
 	pid_t pid;
 
 	for (int i = 0; i < na; i++) {
@@ -1313,6 +1344,40 @@ static int run_for(struct node *n)
 	return status;
 }
 
+/* for, if, while: in this shell, with their redirections in force around them. */
+static int run_compound(struct node *n)
+{
+	int status = 0;
+
+	switch (n->type) {
+	case N_FOR:
+		status = run_for(n);
+		break;
+	case N_IF:
+		if (run_node(n->l) == 0)
+			status = run_node(n->r);
+		else if (n->x)
+			status = run_node(n->x);
+		break;
+	default:
+		while (run_node(n->l) == 0)
+			status = run_node(n->r);
+		break;
+	}
+	return status;
+}
+
+static int run_redirected(struct node *n)
+{
+	struct saved save[NSAVE];
+	int nsave = 0, status = 1;
+
+	if (apply_redirs(n->redir, save, &nsave) == 0)
+		status = run_compound(n);
+	restore_redirs(save, nsave);
+	return status;
+}
+
 static int run_node(struct node *n)
 {
 	int status = 0;
@@ -1360,17 +1425,9 @@ static int run_node(struct node *n)
 		status = pid < 0 ? 2 : waitfor(pid, 1);
 		break;
 	case N_FOR:
-		status = run_for(n);
-		break;
 	case N_IF:
-		if (run_node(n->l) == 0)
-			status = run_node(n->r);
-		else if (n->x)
-			status = run_node(n->x);
-		break;
 	case N_WHILE:
-		while (run_node(n->l) == 0)
-			status = run_node(n->r);
+		status = run_redirected(n);
 		break;
 	}
 	laststatus = status;
@@ -1404,7 +1461,7 @@ static int run_source(const char *text, int eof, size_t *used)
 		}
 		t = failed() ? T_EOF : peek()->type;
 		if (!failed() && t != T_NL && t != T_EOF)
-			fail(t == T_RPAREN ? "unexpected ')'" : "unexpected keyword");
+			fail_unexpected();
 		if (failed()) {
 			freenode(n);
 			fprintf(stderr, "sh: syntax error: %s\n", incomplete ? "unexpected end of file" : synerr);

@@ -1,0 +1,516 @@
+/*
+ * ccd.c - the concatenated/striped disk driver, FreeBSD's ccd(4) (interface: dev/ccd.h,
+ * configuration ABI: sys/ccdvar.h, stripe arithmetic: dev/ccd_map.c).
+ *
+ * A ccd joins 1..8 component disks into one disk, ccd0..ccd3. With an interleave of I
+ * sectors (512-byte, as FreeBSD counts it) consecutive runs of I sectors go round the
+ * components (RAID-0); interleave 0 concatenates them. Each component keeps its first
+ * CCD_OFFSET sectors unused, as FreeBSD 4's ccd did for the disklabel.
+ *
+ *   Configuration: ccdconfig(8) writes a struct ccd_ioctl to the control device /dev/ccd
+ *   (CCDIOCSET or CCDIOCCLR) and reads the table of units back from it. The first
+ *   configuration of a unit registers the disk ccd<N>; an unconfigured unit stays in /dev
+ *   with size 0 (the disk registry never removes disks) and fails all I/O with ENXIO.
+ *   CCDIOCSET errors: ENXIO (no such unit or component disk), EBUSY (the unit is configured,
+ *   or a component is in use: mounted, open, or part of another ccd), EINVAL (0 or more than
+ *   8 components, a component named twice or the ccd itself, components with different sector
+ *   sizes, an interleave not a multiple of the sector size or over CCD_MAXILEAVE, unknown
+ *   flags, a component too small to hold one interleave), ENODEV (CCDF_MIRROR, CCDF_PARITY:
+ *   not supported). CCDIOCCLR errors: ENXIO (not configured), EBUSY (ccd<N> is open, mounted
+ *   or has requests in flight).
+ *
+ *   I/O: ccdstrategy splits a request into one child bio per piece (a piece never crosses a
+ *   stripe unit, see ccd_map_range) and issues them all at once through disk_start() on the
+ *   components, so every component works in parallel. The parent completes when the last
+ *   child does, with the first error any child reported (and bio_resid = the whole length,
+ *   as FreeBSD's ccdintr does). BIO_FLUSH goes to every component. d_maxio is at most each
+ *   component's d_maxio, so a piece always fits in one component request.
+ *
+ * Components are held through their devfs vnodes (a reference each, as FreeBSD's ccd keeps its
+ * components' vnodes open), which is how another ccd, or a second configuration, sees that a
+ * disk is in use: a disk's vnode has one reference from devfs itself, any more mean a mount,
+ * an open file or a ccd. The count is read without vnode_lock; a mount or open racing with
+ * ccdconfig is not excluded (the same as on FreeBSD 4, which checked only its open masks).
+ *
+ * Locking: ccd_config_lock (sleeplock) serializes configuration and the table reads, and
+ * protects every softc field except those under sc_lock. sc_lock (spinlock) protects
+ * sc_configured and sc_inflight; the geometry and components do not change while
+ * sc_configured is set, so the I/O path reads them without a lock once it has counted itself
+ * in sc_inflight. A request's pending count and first error are updated atomically by the
+ * children's completions, which may run on several CPUs at once in interrupt context.
+ */
+#include "kern/types.h"
+#include "kern/klib.h"
+#include "kern/kmalloc.h"
+#include "kern/lock.h"
+#include "kern/uio.h"
+#include "dev/disk.h"
+#include "dev/cdev.h"
+#include "dev/ccd.h"
+#include "dev/ccd_map.h"
+#include "vfs/vnode.h"
+#include "vfs/buf.h"
+#include "vfs/devfs.h"
+#include <sys/ccdvar.h>
+#include <sys/errno.h>
+
+_Static_assert(CCD_MAXDISKS == CCD_MAXNDISKS, "sys/ccdvar.h and dev/ccd_map.h disagree");
+
+#define CCD_MAXIO       (1024 * 1024)   /* largest ccd request, if the components allow it */
+#define CCD_MINIO       (64 * 1024)     /* d_maxio floor however small the interleave */
+#define CCD_UNITPIECES  64              /* else d_maxio is at most this many stripe units */
+#define CCDF_KNOWN      (CCDF_UNIFORM | CCDF_MIRROR | CCDF_PARITY)
+
+struct ccd_comp {
+	char          cc_name[CCD_NAMELEN];
+	struct disk  *cc_disk;
+	struct vnode *cc_vp;               /* referenced while configured: the disk is in use */
+};
+
+struct ccd_softc {
+	struct disk      sc_disk;          /* ccd<N>; d_mediasize 0 while unconfigured */
+	int              sc_unit;
+	bool             sc_registered;    /* sc_disk is in the disk registry */
+	struct spinlock  sc_lock;
+	bool             sc_configured;    /* (sc_lock) */
+	int              sc_inflight;      /* (sc_lock) parent requests not yet completed */
+	int              sc_ileave;        /* sectors; 0 = concatenation */
+	int              sc_flags;         /* CCDF_* */
+	int              sc_ndisks;
+	struct ccd_comp  sc_comp[CCD_MAXDISKS];
+	struct ccd_geom  sc_geom;
+};
+
+/* One parent request in progress: its children and, after them, the pieces they came from. */
+struct ccd_req {
+	struct bio       *cr_parent;
+	struct ccd_softc *cr_sc;
+	int               cr_pending;      /* children not yet completed (atomic) */
+	int               cr_error;        /* the first child error (atomic compare-and-swap) */
+	struct bio        cr_child[];
+};
+
+static struct ccd_softc ccd_softc[CCD_MAXUNITS];
+static struct sleeplock ccd_config_lock;
+
+/* ---- I/O ------------------------------------------------------------------------------------ */
+
+/* Every child is done: complete the parent on the ccd disk. Any context. */
+static void ccd_req_done(struct ccd_req *cr)
+{
+	struct bio *bp = cr->cr_parent;
+	struct ccd_softc *sc = cr->cr_sc;
+
+	bp->bio_error = cr->cr_error;
+	bp->bio_resid = cr->cr_error != 0 ? bp->bio_length : 0;
+	kfree(cr);
+	spin_lock(&sc->sc_lock);
+	sc->sc_inflight--;
+	spin_unlock(&sc->sc_lock);
+	disk_iodone(bp);
+}
+
+/* A child's completion (FreeBSD's ccdiodone). Any context, possibly several CPUs at once. */
+static void ccd_iodone(struct bio *cbp)
+{
+	struct ccd_req *cr = cbp->bio_caller1;
+	int error = cbp->bio_error != 0 ? cbp->bio_error : cbp->bio_resid != 0 ? EIO : 0;
+	int none = 0;
+
+	if (error != 0 && __atomic_compare_exchange_n(&cr->cr_error, &none, error, false,
+	                                              __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		kprintf("%s: error %d from component %s at byte %llu (%u bytes)\n",
+		        cr->cr_sc->sc_disk.d_name, error, cbp->bio_disk->d_name,
+		        (unsigned long long)cbp->bio_offset, cbp->bio_length);
+	if (__atomic_sub_fetch(&cr->cr_pending, 1, __ATOMIC_ACQ_REL) == 0)
+		ccd_req_done(cr);
+}
+
+/* A request with room for n children, or NULL (never sleeps: strategy may run anywhere). */
+static struct ccd_req *ccd_req_alloc(struct ccd_softc *sc, struct bio *bp, size_t n, size_t extra)
+{
+	struct ccd_req *cr = kmalloc(sizeof(*cr) + n * sizeof(struct bio) + extra, M_NOWAIT | M_ZERO);
+
+	if (cr == NULL)
+		return NULL;
+	cr->cr_parent = bp;
+	cr->cr_sc = sc;
+	cr->cr_pending = n;
+	return cr;
+}
+
+/* Issue every child. The pending count already covers them all, so none can finish early. */
+static void ccd_req_start(struct ccd_req *cr, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		cr->cr_child[i].bio_done = ccd_iodone;
+		cr->cr_child[i].bio_caller1 = cr;
+		disk_start(&cr->cr_child[i]);
+	}
+}
+
+/* BIO_FLUSH: a flush to every component. */
+static int ccd_start_flush(struct ccd_softc *sc, struct bio *bp)
+{
+	struct ccd_req *cr = ccd_req_alloc(sc, bp, sc->sc_ndisks, 0);
+	int i;
+
+	if (cr == NULL)
+		return ENOMEM;
+	for (i = 0; i < sc->sc_ndisks; i++) {
+		cr->cr_child[i].bio_cmd = BIO_FLUSH;
+		cr->cr_child[i].bio_disk = sc->sc_comp[i].cc_disk;
+	}
+	ccd_req_start(cr, sc->sc_ndisks);
+	return 0;
+}
+
+/* BIO_READ/BIO_WRITE: one child per piece of the stripe (FreeBSD's ccdstart/ccdbuffer). */
+static int ccd_start_rw(struct ccd_softc *sc, struct bio *bp)
+{
+	uint64_t bn = bp->bio_offset / DEV_BSIZE, nsect = bp->bio_length / DEV_BSIZE;
+	size_t n = ccd_map_range(&sc->sc_geom, bn, nsect, NULL, 0), i;
+	struct ccd_piece *pieces;
+	struct ccd_req *cr;
+	struct bio *cbp;
+
+	if (n == 0)
+		return ENXIO;
+	cr = ccd_req_alloc(sc, bp, n, n * sizeof(*pieces));
+	if (cr == NULL)
+		return ENOMEM;
+	pieces = (struct ccd_piece *)&cr->cr_child[n];
+	ccd_map_range(&sc->sc_geom, bn, nsect, pieces, n);
+	for (i = 0; i < n; i++) {
+		cbp = &cr->cr_child[i];
+		cbp->bio_cmd = bp->bio_cmd;
+		cbp->bio_disk = sc->sc_comp[pieces[i].cp_disk].cc_disk;
+		cbp->bio_offset = pieces[i].cp_sector * DEV_BSIZE;
+		cbp->bio_length = pieces[i].cp_nsect * DEV_BSIZE;
+		cbp->bio_data = (char *)bp->bio_data + pieces[i].cp_skip * DEV_BSIZE;
+	}
+	ccd_req_start(cr, n);
+	return 0;
+}
+
+/* Fail a parent that never reached the components. */
+static void ccd_fail(struct bio *bp, int error)
+{
+	bp->bio_error = error;
+	bp->bio_resid = bp->bio_length;
+	disk_iodone(bp);
+}
+
+/* d_strategy: split and issue; never sleeps. ENXIO if the unit is not configured. */
+static void ccdstrategy(struct bio *bp)
+{
+	struct ccd_softc *sc = bp->bio_disk->d_softc;
+	int error;
+
+	spin_lock(&sc->sc_lock);
+	if (!sc->sc_configured) {
+		spin_unlock(&sc->sc_lock);
+		ccd_fail(bp, ENXIO);
+		return;
+	}
+	sc->sc_inflight++;
+	spin_unlock(&sc->sc_lock);
+	error = bp->bio_cmd == BIO_FLUSH ? ccd_start_flush(sc, bp) : ccd_start_rw(sc, bp);
+	if (error != 0) {
+		spin_lock(&sc->sc_lock);
+		sc->sc_inflight--;
+		spin_unlock(&sc->sc_lock);
+		ccd_fail(bp, error);
+	}
+}
+
+/* ---- configuration (ccd_config_lock held) ---------------------------------------------------- */
+
+/* True if someone besides devfs and the caller (who holds one reference) uses vp. */
+static bool vnode_in_use(struct vnode *vp)
+{
+	return __atomic_load_n(&vp->v_usecount, __ATOMIC_RELAXED) > 2;
+}
+
+/* Give back the components' vnodes. */
+static void ccd_release_comps(struct ccd_softc *sc, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		vrele(sc->sc_comp[i].cc_vp);
+		sc->sc_comp[i].cc_vp = NULL;
+		sc->sc_comp[i].cc_disk = NULL;
+	}
+}
+
+/* Look up, check and hold one component; its index is i. */
+static int ccd_hold_comp(struct ccd_softc *sc, int i, const char *name)
+{
+	struct ccd_comp *cc = &sc->sc_comp[i];
+	struct vnode *vp;
+	int j, error;
+
+	if (strcmp(name, sc->sc_disk.d_name) == 0)
+		return EINVAL;
+	for (j = 0; j < i; j++)
+		if (strcmp(sc->sc_comp[j].cc_name, name) == 0)
+			return EINVAL;
+	cc->cc_disk = disk_lookup(name);
+	if (cc->cc_disk == NULL)
+		return ENXIO;
+	if (i > 0 && cc->cc_disk->d_sectorsize != sc->sc_comp[0].cc_disk->d_sectorsize)
+		return EINVAL;
+	error = devfs_disk_vnode(name, &vp);
+	if (error != 0)
+		return error;
+	if (vnode_in_use(vp)) {
+		vrele(vp);
+		return EBUSY;
+	}
+	strlcpy(cc->cc_name, name, sizeof(cc->cc_name));
+	cc->cc_vp = vp;
+	return 0;
+}
+
+/* Hold every component named in ccio; on failure none stays held. */
+static int ccd_hold_comps(struct ccd_softc *sc, const struct ccd_ioctl *ccio)
+{
+	int i, error;
+
+	for (i = 0; i < ccio->ccio_ndisks; i++) {
+		error = ccd_hold_comp(sc, i, ccio->ccio_disks[i]);
+		if (error != 0) {
+			ccd_release_comps(sc, i);
+			return error;
+		}
+	}
+	sc->sc_ndisks = ccio->ccio_ndisks;
+	return 0;
+}
+
+/* The arguments that need no disk: counts, flags, interleave range, terminated names. */
+static int ccd_check_args(const struct ccd_ioctl *ccio)
+{
+	int i;
+
+	if (ccio->ccio_ndisks < 1 || ccio->ccio_ndisks > CCD_MAXDISKS)
+		return EINVAL;
+	if (ccio->ccio_flags & ~CCDF_KNOWN)
+		return EINVAL;
+	if (ccio->ccio_flags & (CCDF_MIRROR | CCDF_PARITY))
+		return ENODEV;
+	if (ccio->ccio_ileave < 0 || (uint32_t)ccio->ccio_ileave > CCD_MAXILEAVE)
+		return EINVAL;
+	for (i = 0; i < ccio->ccio_ndisks; i++)
+		if (strnlen(ccio->ccio_disks[i], CCD_NAMELEN) == CCD_NAMELEN || ccio->ccio_disks[i][0] == 0)
+			return EINVAL;
+	return 0;
+}
+
+/* Largest request: within every component's d_maxio, and a bounded number of pieces. */
+static uint32_t ccd_maxio(struct ccd_softc *sc, uint32_t secsize)
+{
+	uint64_t m = CCD_MAXIO;
+	int i;
+
+	for (i = 0; i < sc->sc_ndisks; i++)
+		m = MIN(m, sc->sc_comp[i].cc_disk->d_maxio);
+	if (sc->sc_ileave != 0)
+		m = MIN(m, MAX((uint64_t)CCD_MINIO, (uint64_t)CCD_UNITPIECES * sc->sc_ileave * DEV_BSIZE));
+	m = rounddown(m, secsize);
+	return m < secsize ? secsize : m;
+}
+
+/* Lay out the held components and make the disk match. */
+static int ccd_setup(struct ccd_softc *sc)
+{
+	uint64_t sizes[CCD_MAXDISKS];
+	uint32_t secsize = sc->sc_comp[0].cc_disk->d_sectorsize;
+	int i;
+
+	if (((uint64_t)sc->sc_ileave * DEV_BSIZE) % secsize != 0 ||
+	    (CCD_OFFSET * DEV_BSIZE) % secsize != 0)
+		return EINVAL;
+	for (i = 0; i < sc->sc_ndisks; i++)
+		sizes[i] = sc->sc_comp[i].cc_disk->d_mediasize / DEV_BSIZE;
+	if (ccd_geom_init(&sc->sc_geom, sc->sc_ndisks, sizes, sc->sc_ileave,
+	                  (sc->sc_flags & CCDF_UNIFORM) != 0) != CCD_MAP_OK)
+		return EINVAL;
+	sc->sc_disk.d_sectorsize = secsize;
+	sc->sc_disk.d_maxio = ccd_maxio(sc, secsize);
+	sc->sc_disk.d_mediasize = rounddown(sc->sc_geom.cg_size * DEV_BSIZE, secsize);
+	return 0;
+}
+
+/* The console line FreeBSD's ccdconfig -v would print. */
+static void ccd_announce(struct ccd_softc *sc)
+{
+	char names[CCD_MAXDISKS * (CCD_NAMELEN + 1)] = "";
+	int i;
+
+	for (i = 0; i < sc->sc_ndisks; i++) {
+		strlcat(names, " ", sizeof(names));
+		strlcat(names, sc->sc_comp[i].cc_name, sizeof(names));
+	}
+	kprintf("%s: %llu sectors, interleave %d, flags %#x, components%s\n", sc->sc_disk.d_name,
+	        (unsigned long long)sc->sc_geom.cg_size, sc->sc_ileave, sc->sc_flags, names);
+}
+
+/* CCDIOCSET (FreeBSD's ccdioctl/ccdinit). */
+static int ccd_configure(struct ccd_softc *sc, const struct ccd_ioctl *ccio)
+{
+	int error;
+
+	if (sc->sc_configured)
+		return EBUSY;
+	error = ccd_check_args(ccio);
+	if (error != 0)
+		return error;
+	sc->sc_ileave = ccio->ccio_ileave;
+	sc->sc_flags = ccio->ccio_flags;
+	error = ccd_hold_comps(sc, ccio);
+	if (error != 0)
+		return error;
+	error = ccd_setup(sc);
+	if (error != 0) {
+		ccd_release_comps(sc, sc->sc_ndisks);
+		sc->sc_ndisks = 0;
+		return error;
+	}
+	if (!sc->sc_registered) {
+		disk_register(&sc->sc_disk);
+		sc->sc_registered = true;
+	}
+	spin_lock(&sc->sc_lock);
+	sc->sc_configured = true;
+	spin_unlock(&sc->sc_lock);
+	ccd_announce(sc);
+	return 0;
+}
+
+/* CCDIOCCLR: refuse while the ccd is in use; drop its cached buffers (a later configuration
+ * may put other data at the same sectors). */
+static int ccd_unconfigure(struct ccd_softc *sc)
+{
+	struct vnode *vp;
+	int error;
+
+	if (!sc->sc_configured)
+		return ENXIO;
+	error = devfs_disk_vnode(sc->sc_disk.d_name, &vp);
+	if (error != 0)
+		return error;
+	if (vnode_in_use(vp)) {
+		vrele(vp);
+		return EBUSY;
+	}
+	spin_lock(&sc->sc_lock);
+	if (sc->sc_inflight > 0) {
+		spin_unlock(&sc->sc_lock);
+		vrele(vp);
+		return EBUSY;
+	}
+	sc->sc_configured = false;
+	spin_unlock(&sc->sc_lock);
+	sc->sc_disk.d_mediasize = 0;
+	vinvalbuf(vp, V_SAVE);
+	vrele(vp);
+	ccd_release_comps(sc, sc->sc_ndisks);
+	sc->sc_ndisks = 0;
+	kprintf("%s: unconfigured\n", sc->sc_disk.d_name);
+	return 0;
+}
+
+/* The table record of one unit. */
+static void ccd_describe(struct ccd_softc *sc, struct ccd_ioctl *ccio)
+{
+	int i;
+
+	memset(ccio, 0, sizeof(*ccio));
+	ccio->ccio_unit = sc->sc_unit;
+	if (!sc->sc_configured)
+		return;
+	ccio->ccio_ileave = sc->sc_ileave;
+	ccio->ccio_flags = sc->sc_flags;
+	ccio->ccio_ndisks = sc->sc_ndisks;
+	ccio->ccio_size = sc->sc_geom.cg_size;
+	for (i = 0; i < sc->sc_ndisks; i++)
+		strlcpy(ccio->ccio_disks[i], sc->sc_comp[i].cc_name, CCD_NAMELEN);
+}
+
+/* ---- the control device /dev/ccd ---------------------------------------------------------- */
+
+/* write: one struct ccd_ioctl, a CCDIOCSET or CCDIOCCLR request. */
+static int ccdctl_write(void *arg __unused, struct uio *uio, int ioflag __unused)
+{
+	struct ccd_ioctl ccio;
+	int error;
+
+	if (uio->uio_resid != sizeof(ccio))
+		return EINVAL;
+	error = uiomove(&ccio, sizeof(ccio), uio);
+	if (error != 0)
+		return error;
+	if (ccio.ccio_unit < 0 || ccio.ccio_unit >= CCD_MAXUNITS)
+		return ENXIO;
+	sleeplock_acquire(&ccd_config_lock);
+	switch (ccio.ccio_cmd) {
+	case CCDIOCSET:
+		error = ccd_configure(&ccd_softc[ccio.ccio_unit], &ccio);
+		break;
+	case CCDIOCCLR:
+		error = ccd_unconfigure(&ccd_softc[ccio.ccio_unit]);
+		break;
+	default:
+		error = EINVAL;
+		break;
+	}
+	sleeplock_release(&ccd_config_lock);
+	return error;
+}
+
+/* read: the table of units from the file offset on, one struct ccd_ioctl each. */
+static int ccdctl_read(void *arg __unused, struct uio *uio, int ioflag __unused)
+{
+	const off_t rec = sizeof(struct ccd_ioctl);
+	struct ccd_ioctl ccio;
+	off_t off;
+	int error = 0;
+
+	if (uio->uio_offset < 0)
+		return EINVAL;
+	sleeplock_acquire(&ccd_config_lock);
+	while (error == 0 && uio->uio_resid > 0 && (off = uio->uio_offset) < CCD_MAXUNITS * rec) {
+		ccd_describe(&ccd_softc[off / rec], &ccio);
+		error = uiomove((char *)&ccio + off % rec, rec - off % rec, uio);
+	}
+	sleeplock_release(&ccd_config_lock);
+	return error;
+}
+
+static struct cdevsw ccdctl_cdevsw = {
+	.d_name  = "ccd",
+	.d_read  = ccdctl_read,
+	.d_write = ccdctl_write,
+};
+
+/* ccd_init: the unit softcs and /dev/ccd. The disks ccd<N> appear when first configured. */
+void ccd_init(void)
+{
+	struct ccd_softc *sc;
+	int unit;
+
+	sleeplock_init(&ccd_config_lock, "ccdcfg");
+	for (unit = 0; unit < CCD_MAXUNITS; unit++) {
+		sc = &ccd_softc[unit];
+		sc->sc_unit = unit;
+		spin_init(&sc->sc_lock, "ccd");
+		snprintf(sc->sc_disk.d_name, sizeof(sc->sc_disk.d_name), "ccd%d", unit);
+		sc->sc_disk.d_strategy = ccdstrategy;
+		sc->sc_disk.d_softc = sc;
+	}
+	cdev_register(&ccdctl_cdevsw, NULL);
+}

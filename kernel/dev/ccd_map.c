@@ -1,0 +1,206 @@
+/*
+ * ccd_map.c - ccd(4)'s stripe mapping as pure arithmetic (interface: dev/ccd_map.h).
+ *
+ * The layout is FreeBSD's (sys/dev/ccd/ccd.c, ccdinit/ccdinterleave/ccdbuffer), in 512-byte
+ * sectors. With an interleave of I sectors, ccd sector bn is in stripe unit bn / I at offset
+ * bn % I. The interleave table splits the units into rows: row r covers the units where the
+ * same ii_ndisk components still have space, and unit u of a row goes to component
+ * ii_index[(u - ii_startblk) % ii_ndisk] at component unit ii_startoff + (u - ii_startblk) /
+ * ii_ndisk. With equal-sized (or CCDF_UNIFORM) components there is one row, plain RAID-0.
+ * Interleave 0 lays the components end to end.
+ *
+ * No locking: a geometry is built once and only read afterwards.
+ */
+#include "dev/ccd_map.h"
+
+/* Units of component i (stripe mode). */
+static uint64_t comp_units(const struct ccd_geom *g, int i)
+{
+	return g->cg_csize[i] / g->cg_ileave;
+}
+
+/*
+ * Build the interleave table (FreeBSD's ccdinterleave): repeatedly take the smallest
+ * component that still has units beyond those laid out, and stripe every component at least
+ * that large over the units between.
+ */
+static void ccd_interleave(struct ccd_geom *g)
+{
+	uint64_t done = 0, blk = 0, next, u;
+	struct ccd_itab *row;
+	int i;
+
+	g->cg_nrows = 0;
+	for (;;) {
+		next = UINT64_MAX;
+		for (i = 0; i < g->cg_ndisks; i++) {
+			u = comp_units(g, i);
+			if (u > done && u < next)
+				next = u;
+		}
+		if (next == UINT64_MAX)
+			break;
+		row = &g->cg_itab[g->cg_nrows++];
+		row->ii_startblk = blk;
+		row->ii_startoff = done;
+		row->ii_endoff = next;
+		row->ii_ndisk = 0;
+		for (i = 0; i < g->cg_ndisks; i++)
+			if (comp_units(g, i) >= next)
+				row->ii_index[row->ii_ndisk++] = i;
+		blk += (uint64_t)row->ii_ndisk * (next - done);
+		done = next;
+	}
+}
+
+/* The start of each component in a concatenation. */
+static void ccd_concat(struct ccd_geom *g)
+{
+	uint64_t start = 0;
+	int i;
+
+	for (i = 0; i < g->cg_ndisks; i++) {
+		g->cg_cstart[i] = start;
+		start += g->cg_csize[i];
+	}
+	g->cg_nrows = 0;
+}
+
+/*
+ * ccd_geom_init: usable size per component = raw - CCD_OFFSET, rounded down to the
+ * interleave (ccdinit); uniform cuts every component to the smallest.
+ */
+int ccd_geom_init(struct ccd_geom *g, int ndisks, const uint64_t *sizes, uint32_t ileave,
+                  bool uniform)
+{
+	uint64_t size, minsize = UINT64_MAX;
+	int i;
+
+	if (ndisks < 1 || ndisks > CCD_MAXNDISKS)
+		return CCD_MAP_ENDISKS;
+	if (ileave > CCD_MAXILEAVE)
+		return CCD_MAP_EILEAVE;
+	g->cg_ndisks = ndisks;
+	g->cg_ileave = ileave;
+	for (i = 0; i < ndisks; i++) {
+		size = sizes[i] > CCD_OFFSET ? sizes[i] - CCD_OFFSET : 0;
+		if (ileave > 1)
+			size -= size % ileave;
+		if (size == 0)
+			return CCD_MAP_ESMALL;
+		g->cg_csize[i] = size;
+		if (size < minsize)
+			minsize = size;
+	}
+	g->cg_size = 0;
+	for (i = 0; i < ndisks; i++) {
+		if (uniform)
+			g->cg_csize[i] = minsize;
+		g->cg_size += g->cg_csize[i];
+	}
+	if (ileave == 0)
+		ccd_concat(g);
+	else
+		ccd_interleave(g);
+	return CCD_MAP_OK;
+}
+
+/* Concatenation: the component holding bn. */
+static void map_concat(const struct ccd_geom *g, uint64_t bn, struct ccd_loc *loc)
+{
+	int i = 0;
+
+	while (bn >= g->cg_cstart[i] + g->cg_csize[i])
+		i++;
+	loc->cl_disk = i;
+	loc->cl_sector = bn - g->cg_cstart[i] + CCD_OFFSET;
+	loc->cl_run = g->cg_cstart[i] + g->cg_csize[i] - bn;
+}
+
+/* Striping: find the row of unit bn / ileave, then the component and unit within it. */
+static void map_stripe(const struct ccd_geom *g, uint64_t bn, struct ccd_loc *loc)
+{
+	uint64_t unit = bn / g->cg_ileave, cboff = bn % g->cg_ileave, off;
+	const struct ccd_itab *row = &g->cg_itab[0];
+	int r;
+
+	for (r = 1; r < g->cg_nrows && g->cg_itab[r].ii_startblk <= unit; r++)
+		row = &g->cg_itab[r];
+	off = unit - row->ii_startblk;
+	loc->cl_disk = row->ii_index[off % row->ii_ndisk];
+	loc->cl_sector = (row->ii_startoff + off / row->ii_ndisk) * g->cg_ileave + cboff + CCD_OFFSET;
+	loc->cl_run = g->cg_ileave - cboff;
+}
+
+bool ccd_map_sector(const struct ccd_geom *g, uint64_t bn, struct ccd_loc *loc)
+{
+	if (bn >= g->cg_size)
+		return false;
+	if (g->cg_ileave == 0)
+		map_concat(g, bn, loc);
+	else
+		map_stripe(g, bn, loc);
+	return true;
+}
+
+size_t ccd_map_range(const struct ccd_geom *g, uint64_t bn, uint64_t nsect,
+                     struct ccd_piece *pieces, size_t max)
+{
+	struct ccd_loc loc;
+	uint64_t skip = 0, len;
+	size_t n = 0;
+
+	if (nsect == 0 || bn >= g->cg_size || nsect > g->cg_size - bn)
+		return 0;
+	while (skip < nsect) {
+		ccd_map_sector(g, bn + skip, &loc);
+		len = loc.cl_run < nsect - skip ? loc.cl_run : nsect - skip;
+		if (n < max) {
+			pieces[n].cp_disk = loc.cl_disk;
+			pieces[n].cp_sector = loc.cl_sector;
+			pieces[n].cp_nsect = len;
+			pieces[n].cp_skip = skip;
+		}
+		n++;
+		skip += len;
+	}
+	return n;
+}
+
+/* Striping inverse: the row holding component unit u, and the component's place in it. */
+static bool unmap_stripe(const struct ccd_geom *g, int disk, uint64_t cs, uint64_t *bn)
+{
+	uint64_t u = cs / g->cg_ileave, cboff = cs % g->cg_ileave;
+	const struct ccd_itab *row;
+	int r, p;
+
+	for (r = 0; r < g->cg_nrows; r++) {
+		row = &g->cg_itab[r];
+		if (u < row->ii_startoff || u >= row->ii_endoff)
+			continue;
+		for (p = 0; p < row->ii_ndisk; p++)
+			if (row->ii_index[p] == disk) {
+				*bn = (row->ii_startblk + (u - row->ii_startoff) * row->ii_ndisk + p) *
+				      g->cg_ileave + cboff;
+				return true;
+			}
+		return false;
+	}
+	return false;
+}
+
+bool ccd_unmap(const struct ccd_geom *g, int disk, uint64_t csector, uint64_t *bn)
+{
+	uint64_t cs;
+
+	if (disk < 0 || disk >= g->cg_ndisks || csector < CCD_OFFSET)
+		return false;
+	cs = csector - CCD_OFFSET;
+	if (cs >= g->cg_csize[disk])
+		return false;
+	if (g->cg_ileave == 0) {
+		*bn = g->cg_cstart[disk] + cs;
+		return true;
+	}
+	return unmap_stripe(g, disk, cs, bn);
+}

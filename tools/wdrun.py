@@ -5,19 +5,27 @@ this module, so every script, test, lab and experiment talks to the guest the
 same way.
 
 Interface:
-  VMConfig(mem, smp, design, args, timeout, accel, iso, verbose)
+  VMConfig(mem, smp, design, args, timeout, accel, iso, verbose, disks, bus,
+           disk_size, root, keep, disk_dir, throttle, disk_model, inject,
+           qemu_args, interactive, vga, gdb)
                           what to boot; add_arguments()/config_from_args() map
-                          tools/run's options onto it.
+                          tools/run's options onto it; check_config() refuses
+                          bad combinations with a ConfigError.
+  DiskSet(cfg)            the disks of one run (see "Disks" below): images,
+                          disk-model servers, their QEMU arguments.
   ensure_built(cfg)       `make -s all` (and `make -s iso`, plus a per-design ISO
                           copy when needed) unless WDRAIN_NO_BUILD=1.
-  qemu_argv(cfg, root)    the QEMU command line, built from small pieces so
-                          later options (disks, buses, throttling) add a piece.
+  qemu_argv(cfg, iso, disks)
+                          the QEMU command line, built from small pieces.
   VM(cfg)                 one guest:
     vm.boot()             start QEMU, wait for the shell prompt "# ".
     vm.run(cmd, timeout)  run one shell command line; returns (output, status).
     vm.poweroff()         `poweroff` in the guest, wait for QEMU to exit.
     vm.kill()             stop QEMU now (safe to call any time, many times).
     vm.console            everything the guest printed so far ("\r\n" -> "\n").
+    vm.disks              its DiskSet (image paths, stats files).
+  run_interactive(cfg)    the same VM with the serial console on the terminal
+                          (tools/run --interactive, for make qemu).
   GuestError              base of GuestPanic, GuestTimeout, GuestExited: the
                           guest could not give an answer. .message says why,
                           .tail() gives the last console lines.
@@ -33,12 +41,39 @@ status. Then the harness waits for the next prompt. A line that starts with
 
 Every wait has a deadline; QEMU is started in its own session with a parent-
 death signal and killed on every exit path of the caller.
+
+Disks (DiskSet). With --disks N the guest gets N empty data disks on one
+controller: --bus scsi is one virtio-scsi-pci HBA (legacy interface,
+disable-modern=on) with a scsi-hd per target, the guest's da<unit>; --bus
+ahci is one ich9-ahci with an ide-hd per port, the guest's ada<unit>. With
+--root disk (the default whenever N > 0) unit 0 is a copy of build/root.img
+and the kernel gets root=da0 / root=ada0; the data disks are units 1..N.
+With --root md the root stays the multiboot module md0 and the data disks
+are units 0..N-1. Data disk j (0-based) is the raw sparse image d<j>.img, the
+root copy is root.img, in one folder:
+  --disk-dir DIR          DIR
+  --keep (no --disk-dir)  build/run/disks/<bus>/keep
+  neither                 build/run/disks/<bus>/p<pid>-<n>, new for every VM;
+                          its images are deleted when this process exits
+                          (stats and logs stay), and the images of such
+                          folders left by dead processes are deleted too.
+Images are created fresh (qemu-img create -f raw) unless --keep, which reuses
+those that exist (the root copy is refreshed if build/root.img is newer).
+Each data disk's block graph, bottom up: file (or nbd to a disk-model server),
+blkdebug if an error is injected on it, raw, throttle filter if --throttle;
+every device has werror=report,rerror=report. The disk-model servers
+(tools/diskmodel/serve, docs/diskmodel.md) are started before QEMU and get
+SIGTERM after it exits; their stats (d<j>.stats) and stderr (d<j>.log) stay
+in the folder.
 """
 
 import argparse
+import atexit
 import codecs
 import ctypes
+import dataclasses
 import hashlib
+import json
 import os
 import re
 import select

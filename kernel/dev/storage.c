@@ -10,6 +10,7 @@
 #include "dev/pci.h"
 #include "dev/ahci.h"
 #include "dev/virtio_scsi.h"
+#include "dev/ccd.h"
 #include "dev/storage.h"
 
 void storage_init(void)
@@ -18,4 +19,5 @@ void storage_init(void)
 	ahci_init();
 	virtio_scsi_init();
 	pci_attach_drivers();
+	ccd_init();                  /* stripes over the disks just found */
 }

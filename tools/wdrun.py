@@ -167,10 +167,18 @@ class GuestExited(GuestError):
         self.code = code
 
 
+BUSES = {"scsi": "da", "ahci": "ada"}          # --bus -> the guest's disk name prefix
+MAX_UNITS = {"scsi": 16, "ahci": 6}           # virtio_scsi.c scans targets 0..15; ich9-ahci has 6 ports
+DISK_MODEL_PRESETS = ("scsi10k", "ide7200", "ideal")   # docs/diskmodel.md
+MB = 1000 * 1000                              # --throttle counts MB as dd does: 10^6 bytes
+ROOT_KINDS = ("disk", "md")
+PREALLOC = ("off", "falloc", "full")          # qemu-img create -o preallocation=...
+
+
 @dataclass
 class VMConfig:
-    """What to boot. New options (disks, buses...) become fields here plus a
-    piece in qemu_argv()."""
+    """What to boot. A new option is a field here, a check in check_config()
+    and a piece of qemu_argv() (or of DiskSet for disks)."""
     mem: int = 128
     smp: int = 1
     design: str = DEFAULT_DESIGN
@@ -179,6 +187,43 @@ class VMConfig:
     accel: str = "tcg"
     iso: bool = False
     verbose: bool = False
+    disks: int = 0                  # data disks
+    bus: str = "scsi"               # "scsi" (virtio-scsi, da*) or "ahci" (ich9-ahci, ada*)
+    disk_size: str = "2g"           # size of each data disk image (k/m/g/t = powers of 1024)
+    prealloc: str = "off"           # qemu-img preallocation of data disks: off (sparse), falloc, full
+    root: str = None                # "disk", "md"; None: "disk" if disks else "md"
+    keep: bool = False              # reuse existing images
+    disk_dir: str = None            # where the images live (None: see the module comment)
+    throttle: float = 0.0           # MB/s per data disk, reads and writes; 0 = unlimited
+    disk_model: str = None          # "PRESET[,param=value...]" for tools/diskmodel/serve
+    inject_write: tuple = ()        # "DISK:SECTOR[:once]": fail writes covering SECTOR on data disk DISK
+    inject_read: tuple = ()         # the same for reads
+    qemu_args: tuple = ()           # appended to QEMU's command line as they are
+    interactive: bool = False       # serial console on the terminal (run_interactive)
+    vga: bool = False               # interactive: a QEMU window with the VGA console too
+    gdb: bool = False               # interactive: QEMU waits for gdb on tcp::1234
+
+    def root_kind(self):
+        return self.root or ("disk" if self.disks else "md")
+
+    def prefix(self):
+        """The guest's name for a disk on this bus, without the unit: da or ada."""
+        return BUSES.get(self.bus, "?")
+
+    def first_data_unit(self):
+        return 1 if self.root_kind() == "disk" else 0
+
+    def data_names(self):
+        """The guest names of the data disks, in order: data disk j is data_names()[j]."""
+        u = self.first_data_unit()
+        return ["%s%d" % (self.prefix(), u + j) for j in range(self.disks)]
+
+    def kernel_args(self):
+        """--args plus the root= word the root disk needs."""
+        words = [self.args] if self.args else []
+        if self.root_kind() == "disk":
+            words.append("root=%s0" % self.prefix())
+        return " ".join(words)
 
     def describe(self):
         s = "smp=%d mem=%d design=%s" % (self.smp, self.mem, self.design)
@@ -186,7 +231,59 @@ class VMConfig:
             s += " args='%s'" % self.args
         if self.iso:
             s += " iso"
+        if self.disks or self.root_kind() == "disk":
+            s += " disks=%d bus=%s root=%s" % (self.disks, self.bus, self.root_kind())
+        if self.throttle:
+            s += " throttle=%g" % self.throttle
+        if self.disk_model:
+            s += " disk-model=%s" % self.disk_model
         return s
+
+
+def parse_size(text):
+    """'2g', '512m', '65536k', '1048576' -> bytes (suffixes are powers of 1024)."""
+    m = re.fullmatch(r"\s*(\d+)\s*([kmgt]?)\s*", str(text), re.I)
+    if m is None:
+        raise ConfigError("--disk-size '%s': give a number with an optional k, m, g or t suffix" % text)
+    n = int(m.group(1)) * 1024 ** " kmgt".index((m.group(2) or " ").lower())
+    if n < 1 << 20 or n % 512:
+        raise ConfigError("--disk-size '%s': a disk must be at least 1m and a multiple of 512 bytes" % text)
+    return n
+
+
+def parse_disk_model(spec):
+    """'scsi10k,qdepth=8' -> ('scsi10k', ['qdepth=8'])."""
+    preset, *params = [p.strip() for p in spec.split(",")]
+    if preset not in DISK_MODEL_PRESETS:
+        raise ConfigError("--disk-model '%s': the preset is one of %s" % (spec, ", ".join(DISK_MODEL_PRESETS)))
+    for p in params:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=[^\s=]+", p):
+            raise ConfigError("--disk-model: '%s' is not param=value" % p)
+        key, value = p.split("=", 1)
+        if key == "stats":
+            raise ConfigError("--disk-model: stats= is set by tools/run (d<j>.stats in the disk folder)")
+        if key == "trace" and value not in ("on", "off"):
+            raise ConfigError("--disk-model: trace=on writes d<j>.trace.csv in the disk folder; no other value")
+    return preset, params
+
+
+def parse_inject(spec, cfg, op="write"):
+    """'DISK:SECTOR[:once]' -> (unit, sector, once). DISK is the guest's unit number or
+    name (1 or da1 for /dev/da1); it must be a data disk."""
+    opt = "--inject-%s-error" % op
+    m = re.fullmatch(r"(?:(a?da))?(\d+):(\d+)(:once)?", spec.strip())
+    if m is None:
+        raise ConfigError("%s '%s': give DISK:SECTOR[:once], e.g. 1:20480 or %s1:20480:once"
+                          % (opt, spec, cfg.prefix()))
+    if m.group(1) and m.group(1) != cfg.prefix():
+        raise ConfigError("%s '%s': the disks on --bus %s are %s0, %s1, ..."
+                          % (opt, spec, cfg.bus, cfg.prefix(), cfg.prefix()))
+    unit, sector = int(m.group(2)), int(m.group(3))
+    name = "%s%d" % (cfg.prefix(), unit)
+    if name not in cfg.data_names():
+        have = ", ".join(cfg.data_names()) or "none"
+        raise ConfigError("%s '%s': %s is not a data disk (the data disks are: %s)" % (opt, spec, name, have))
+    return unit, sector, bool(m.group(4))
 
 
 def check_config(cfg):
@@ -204,6 +301,39 @@ def check_config(cfg):
         raise ConfigError("--design '%s': a preset name is letters, digits, '_', '.', '-'" % cfg.design)
     if "\n" in cfg.args or '"' in cfg.args:
         raise ConfigError("--args must be one line of key=value words without quotes")
+    check_disk_config(cfg)
+    if (cfg.vga or cfg.gdb) and not cfg.interactive:
+        raise ConfigError("--vga and --gdb go with --interactive")
+
+
+def check_disk_config(cfg):
+    if cfg.bus not in BUSES:
+        raise ConfigError("--bus %s: use scsi or ahci" % cfg.bus)
+    if cfg.root is not None and cfg.root not in ROOT_KINDS:
+        raise ConfigError("--root %s: use disk or md" % cfg.root)
+    if cfg.disks < 0:
+        raise ConfigError("--disks %d: give 0 or more" % cfg.disks)
+    units = cfg.disks + cfg.first_data_unit()
+    if units > MAX_UNITS[cfg.bus]:
+        raise ConfigError("--disks %d: --bus %s takes at most %d disks%s" % (
+            cfg.disks, cfg.bus, MAX_UNITS[cfg.bus], " including the root disk" if cfg.first_data_unit() else ""))
+    if re.search(r"(?<!\S)root=", cfg.args):
+        raise ConfigError("--args: give --root disk|md instead of a root= word")
+    parse_size(cfg.disk_size)
+    if cfg.prealloc not in PREALLOC:
+        raise ConfigError("--prealloc %s: use %s" % (cfg.prealloc, ", ".join(PREALLOC)))
+    if cfg.disks == 0 and (cfg.throttle or cfg.disk_model):
+        raise ConfigError("--throttle and --disk-model act on data disks: give --disks N too")
+    if cfg.throttle < 0:
+        raise ConfigError("--throttle %g: give MB/s (10^6 bytes), or 0 for unlimited" % cfg.throttle)
+    if cfg.disk_model:
+        if cfg.throttle:
+            raise ConfigError("--throttle and --disk-model exclude each other: a modelled disk has its own "
+                              "speed (throttle it with the model's parameters instead)")
+        parse_disk_model(cfg.disk_model)
+    for op, specs in (("write", cfg.inject_write), ("read", cfg.inject_read)):
+        for spec in specs:
+            parse_inject(spec, cfg, op)
 
 
 # ---- command line of tools/run -----------------------------------------------------------
@@ -219,12 +349,47 @@ def add_arguments(parser):
     parser.add_argument("--args", default="", metavar="'k=v ...'", help="extra kernel command-line words")
     parser.add_argument("--accel", default="tcg", choices=("tcg", "kvm"), help="QEMU accelerator (default tcg)")
     parser.add_argument("--iso", action="store_true", help="boot build/wdrain.iso through GRUB")
-    parser.add_argument("-v", "--verbose", action="store_true", help="copy the whole console to stderr")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="copy the whole console to stderr; show the QEMU command line and disk files")
+    d = parser.add_argument_group("disks")
+    d.add_argument("--disks", type=int, default=0, metavar="N", help="number of empty data disks (default 0)")
+    d.add_argument("--bus", default="scsi", choices=sorted(BUSES),
+                   help="controller: scsi = virtio-scsi, disks da0..; ahci = ich9-ahci, disks ada0.. (default scsi)")
+    d.add_argument("--root", choices=ROOT_KINDS, default=None,
+                   help="disk: root file system on unit 0 (da0/ada0), data disks from unit 1; md: root on the "
+                        "memory disk md0, data disks from unit 0 (default: disk if --disks > 0, else md)")
+    d.add_argument("--disk-size", default="2g", metavar="SIZE",
+                   help="size of each data disk, a sparse raw image (default 2g)")
+    d.add_argument("--prealloc", default="off", choices=PREALLOC,
+                   help="allocate the data disk images on the host: off = sparse (default), falloc, full "
+                        "(a first write to a sparse image pays for host allocation)")
+    d.add_argument("--keep", action="store_true",
+                   help="reuse the images that exist instead of creating them fresh")
+    d.add_argument("--disk-dir", metavar="DIR",
+                   help="folder of the images (default: new under build/run/disks/BUS/; with --keep "
+                        "build/run/disks/BUS/keep)")
+    d.add_argument("--throttle", type=float, default=0.0, metavar="MBPS",
+                   help="limit each data disk to MBPS x 10^6 bytes/s for reads and for writes (0 = unlimited)")
+    d.add_argument("--disk-model", metavar="PRESET[,p=v...]",
+                   help="serve each data disk through tools/diskmodel (%s)" % ", ".join(DISK_MODEL_PRESETS))
+    d.add_argument("--inject-write-error", action="append", default=[], metavar="DISK:SECTOR[:once]",
+                   help="writes covering SECTOR of data disk DISK (unit number or name, e.g. 1 or da1) fail "
+                        "with EIO (every time, or once); repeatable")
+    d.add_argument("--inject-read-error", action="append", default=[], metavar="DISK:SECTOR[:once]",
+                   help="the same for reads")
+    d.add_argument("--qemu-arg", action="append", default=[], metavar="ARG",
+                   help="one more argument for QEMU, as is (repeatable: --qemu-arg=-device --qemu-arg=...)")
 
 
 def config_from_args(ns):
     cfg = VMConfig(mem=ns.mem, smp=ns.smp, design=ns.design, args=ns.args.strip(),
-                   timeout=ns.timeout, accel=ns.accel, iso=ns.iso, verbose=ns.verbose)
+                   timeout=ns.timeout, accel=ns.accel, iso=ns.iso, verbose=ns.verbose,
+                   disks=ns.disks, bus=ns.bus, disk_size=ns.disk_size, prealloc=ns.prealloc,
+                   root=ns.root, keep=ns.keep,
+                   disk_dir=ns.disk_dir, throttle=ns.throttle, disk_model=ns.disk_model,
+                   inject_write=tuple(ns.inject_write_error), inject_read=tuple(ns.inject_read_error),
+                   qemu_args=tuple(ns.qemu_arg), interactive=getattr(ns, "interactive", False),
+                   vga=getattr(ns, "vga", False), gdb=getattr(ns, "gdb", False))
     check_config(cfg)
     return cfg
 
@@ -248,14 +413,19 @@ def ensure_built(cfg):
     for f in need:
         if not f.exists():
             raise BuildError("%s does not exist (run make%s)" % (f.relative_to(ROOT), " iso" if cfg.iso else ""))
-    if cfg.iso and (cfg.design != DEFAULT_DESIGN or cfg.args):
+    if cfg.iso and (cfg.design != DEFAULT_DESIGN or cfg.kernel_args()):
         return custom_iso(cfg)
     return BUILD / "wdrain.iso" if cfg.iso else None
 
 
-def grub_cfg_for(text, design, args):
+def grub_cfg_for(text, design, args, menu=False, module=True):
     """tools/grub.cfg rewritten so the menu entry that passes design=`design`
-    boots at once, with `args` appended to its multiboot line."""
+    boots at once, with `args` appended to its multiboot line. With menu=True
+    (an interactive boot) the menu stays: that entry becomes the default, the
+    timeout is kept, and every entry gets `args`. module=False drops the
+    root image module lines (the root is on a disk: no md0)."""
+    if not module:
+        text = re.sub(r"^[ \t]*module2?[ \t][^\n]*\n", "", text, flags=re.M)
     entries = list(re.finditer(r"^[ \t]*menuentry\b.*?^[ \t]*\}", text, re.M | re.S))
     word = re.compile(r"^[ \t]*multiboot2?[ \t][^\n]*(?<!\S)design=%s(?!\S)[^\n]*" % re.escape(design), re.M)
     hits = [i for i, e in enumerate(entries) if word.search(e.group(0))]
@@ -263,6 +433,11 @@ def grub_cfg_for(text, design, args):
         have = sorted(set(re.findall(r"(?<!\S)design=(\S+)", text)))
         raise ConfigError("tools/grub.cfg has no menu entry passing design=%s (it has: %s)"
                           % (design, ", ".join(have) or "none"))
+    if menu:
+        if args:
+            text = re.sub(r"^([ \t]*multiboot2?[ \t][^\n]*)", lambda m: m.group(1) + " " + args, text, flags=re.M)
+        text = re.sub(r"^[ \t]*set[ \t]+default=.*\n", "", text, flags=re.M)
+        return "set default=%d\n" % hits[0] + text
     e = entries[hits[0]]
     body = e.group(0)
     if args:
@@ -279,7 +454,8 @@ def custom_iso(cfg):
     src = ROOT / "tools" / "grub.cfg"
     if not src.exists():
         raise BuildError("tools/grub.cfg does not exist")
-    text = grub_cfg_for(src.read_text(), cfg.design, cfg.args)
+    text = grub_cfg_for(src.read_text(), cfg.design, cfg.kernel_args(), menu=cfg.interactive,
+                        module=cfg.root_kind() == "md")
     tag = "%s-%s" % (cfg.design, hashlib.sha1(text.encode()).hexdigest()[:8])
     rundir = BUILD / "run"
     iso = rundir / (tag + ".iso")
@@ -308,25 +484,355 @@ def qemu_binary():
 
 
 def machine_args(cfg):
+    display = ["-vga", "std"] if cfg.vga else ["-display", "none"]
     return ["-machine", "pc", "-accel", cfg.accel, "-m", str(cfg.mem), "-smp", str(cfg.smp),
-            "-nodefaults", "-no-reboot", "-display", "none",
-            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+            "-nodefaults", "-no-reboot"] + display + ["-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
 
 
 def boot_args(cfg, iso):
     if iso is not None:
         return ["-cdrom", str(iso), "-boot", "d"]
-    cmdline = "design=" + cfg.design + (" " + cfg.args if cfg.args else "")
-    return ["-kernel", str(BUILD / "kernel.elf"), "-initrd", str(BUILD / "root.img"), "-append", cmdline]
+    args = cfg.kernel_args()
+    cmdline = "design=" + cfg.design + (" " + args if args else "")
+    # With the root on a disk there is no module: md0 would only take the guest's memory.
+    initrd = ["-initrd", str(BUILD / "root.img")] if cfg.root_kind() == "md" else []
+    return ["-kernel", str(BUILD / "kernel.elf")] + initrd + ["-append", cmdline]
 
 
-def serial_args():
+def serial_args(cfg):
+    if cfg.interactive:
+        # COM1 and QEMU's monitor on the terminal (Ctrl-a c switches, Ctrl-a x quits).
+        return ["-serial", "mon:stdio"] + (["-S", "-gdb", "tcp::1234"] if cfg.gdb else [])
     # COM1 on QEMU's stdin/stdout, which are pipes to us (no monitor: -nodefaults).
     return ["-serial", "stdio"]
 
 
-def qemu_argv(cfg, iso=None):
-    return [qemu_binary()] + machine_args(cfg) + boot_args(cfg, iso) + serial_args()
+def qemu_argv(cfg, iso=None, disks=None):
+    """disks: the run's DiskSet (its devices and block nodes), if it has any."""
+    argv = [qemu_binary()] + machine_args(cfg) + boot_args(cfg, iso) + serial_args(cfg)
+    if disks is not None:
+        argv += disks.qemu_args()
+    return argv + list(cfg.qemu_args)
+
+
+# ---- disks -------------------------------------------------------------------------------
+
+DISKS_BASE = BUILD / "run" / "disks"
+SERVE = ROOT / "tools" / "diskmodel" / "serve"
+SERVER_READY_TIMEOUT = 120.0     # seconds for a disk-model server to listen (it may build the filter first)
+SERVER_STOP_TIMEOUT = 10.0       # seconds for it to exit after SIGTERM (nbdkit takes about 2)
+SUN_PATH_MAX = 100               # a Unix socket path must fit in sockaddr_un.sun_path (108 bytes)
+STALE_AGE = 24 * 3600            # seconds: a dead process's scratch folder is removed after this
+SCRATCH_RE = re.compile(r"p(\d+)-\d+$")
+
+_scratch_seq = 0
+_scratch_dirs = []               # this process's scratch folders, emptied of images at exit
+
+
+class DiskError(WdrunError):
+    """The host could not set up the disks (qemu-img, a disk-model server)."""
+
+
+def _pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _remove_images(d):
+    for f in list(d.glob("*.img")) + list(d.glob("*.sock")) + list(d.glob("*.ready")):
+        f.unlink(missing_ok=True)
+
+
+def _sweep_stale(base):
+    """Scratch folders of processes that are gone: their images now, the rest when old."""
+    for d in base.glob("p*-*"):
+        m = SCRATCH_RE.match(d.name)
+        if m is None or not d.is_dir() or _pid_alive(int(m.group(1))):
+            continue
+        try:
+            _remove_images(d)
+            if time.time() - d.stat().st_mtime > STALE_AGE:
+                shutil.rmtree(d, ignore_errors=True)
+        except OSError:
+            pass
+
+
+def _cleanup_scratch():
+    for d, sockdir in _scratch_dirs:
+        try:
+            _remove_images(d)
+            if sockdir != d:
+                shutil.rmtree(sockdir, ignore_errors=True)
+            d.rmdir()                    # only if empty: disk-model stats and logs stay
+        except OSError:
+            pass
+
+
+def _new_scratch_dir(bus):
+    global _scratch_seq
+    base = DISKS_BASE / bus
+    if not _scratch_dirs:
+        atexit.register(_cleanup_scratch)
+    _scratch_seq += 1
+    return base / ("p%d-%d" % (os.getpid(), _scratch_seq))
+
+
+class DiskSet:
+    """The disks of one VM (see the module comment): where the images are, making
+    them, the disk-model servers and the QEMU arguments that attach them.
+      .dir          the folder;  .root_image  the root copy (None with --root md)
+      .images       data disk j's image;  .names  its guest name (da1...)
+      .stats        data disk j's disk-model stats file (None without a model)
+      prepare()     make the images and start the servers (before QEMU)
+      qemu_args()   the controller, block nodes and devices
+      stop()        stop the servers (after QEMU), many times
+      read_stats()  the stats files as dicts"""
+
+    def __init__(self, cfg):
+        self.cfg = cfg
+        self.active = cfg.disks > 0 or cfg.root_kind() == "disk"
+        self.scratch = cfg.disk_dir is None and not cfg.keep
+        if cfg.disk_dir is not None:
+            self.dir = Path(cfg.disk_dir).resolve()
+        elif cfg.keep:
+            self.dir = DISKS_BASE / cfg.bus / "keep"
+        else:
+            self.dir = _new_scratch_dir(cfg.bus) if self.active else None
+        n = cfg.disks
+        self.root_image = self.dir / "root.img" if cfg.root_kind() == "disk" else None
+        self.images = [self.dir / ("d%d.img" % j) for j in range(n)]
+        self.names = cfg.data_names()
+        self.units = [cfg.first_data_unit() + j for j in range(n)]
+        self.model = parse_disk_model(cfg.disk_model) if cfg.disk_model else None
+        sockdir = self.dir
+        if self.model and len(str(self.dir / ("d%d.sock" % n))) > SUN_PATH_MAX:
+            tag = hashlib.sha1(str(self.dir).encode()).hexdigest()[:12]
+            sockdir = Path(tempfile.gettempdir()) / ("wdrun-" + tag)
+        self.sockdir = sockdir
+        self.sockets = [sockdir / ("d%d.sock" % j) for j in range(n)] if self.model else []
+        self.stats = [self.dir / ("d%d.stats" % j) for j in range(n)] if self.model else [None] * n
+        self.logs = [self.dir / ("d%d.log" % j) for j in range(n)] if self.model else []
+        self.inject = {}             # unit -> [(op, sector, once)]
+        for op, specs in (("write", cfg.inject_write), ("read", cfg.inject_read)):
+            for spec in specs:
+                unit, sector, once = parse_inject(spec, cfg, op)
+                self.inject.setdefault(unit, []).append((op, sector, once))
+        self.servers = []            # (Popen, log file)
+        self._prepared = False
+
+    # -- images --
+
+    def prepare(self):
+        if not self.active or self._prepared:
+            return
+        if self.scratch:
+            _sweep_stale(self.dir.parent)
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            self.sockdir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise DiskError("cannot make the disk folder %s: %s" % (self.dir, e.strerror))
+        if self.scratch:
+            _scratch_dirs.append((self.dir, self.sockdir))
+        self._prepared = True
+        if self.root_image is not None:
+            self._make_root()
+        size = parse_size(self.cfg.disk_size)
+        for img in self.images:
+            self._make_data(img, size)
+        if self.model:
+            self._start_servers()
+
+    def _make_root(self):
+        src = BUILD / "root.img"
+        if not src.exists():
+            raise DiskError("%s does not exist (run make)" % src.relative_to(ROOT))
+        dst = self.root_image
+        if self.cfg.keep and dst.exists():
+            if dst.stat().st_mtime >= src.stat().st_mtime:
+                return
+            sys.stderr.write("tools/run: build/root.img is newer than the kept %s: copying it again\n" % dst)
+        tmp = dst.with_name(dst.name + ".tmp%d" % os.getpid())
+        try:
+            shutil.copyfile(src, tmp)
+            os.replace(tmp, dst)
+        except OSError as e:
+            tmp.unlink(missing_ok=True)
+            raise DiskError("cannot copy the root image to %s: %s" % (dst, e.strerror))
+
+    def _make_data(self, img, size):
+        if self.cfg.keep and img.exists():
+            have = img.stat().st_size
+            if have != size:
+                sys.stderr.write("tools/run: keeping %s of %d bytes (--disk-size asks for %d)\n" % (img, have, size))
+            return
+        img.unlink(missing_ok=True)
+        try:
+            r = subprocess.run(["qemu-img", "create", "-q", "-f", "raw", "-o", "preallocation=" + self.cfg.prealloc,
+                                str(img), str(size)],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
+        except OSError as e:
+            raise DiskError("cannot run qemu-img (package qemu-utils): %s" % e.strerror)
+        if r.returncode != 0:
+            raise DiskError("qemu-img create %s failed: %s" % (img, r.stdout.strip()))
+
+    # -- disk-model servers --
+
+    def _start_servers(self):
+        preset, params = self.model
+        for j, img in enumerate(self.images):
+            ready = self.dir / ("d%d.ready" % j)
+            ready.unlink(missing_ok=True)
+            extra = []
+            for p in params:
+                if p == "trace=on":
+                    extra.append("trace=%s" % (self.dir / ("d%d.trace.csv" % j)))
+                elif p != "trace=off":
+                    extra.append(p)
+            argv = [str(SERVE), "--ready", str(ready), "--exit-with-parent", preset, str(img),
+                    str(self.sockets[j]), "stats=%s" % self.stats[j]] + extra
+            if self.cfg.verbose:
+                sys.stderr.write("tools/run: " + " ".join(argv) + "\n")
+            log = open(self.logs[j], "wb")
+            try:
+                proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, cwd=ROOT,
+                                        start_new_session=True)
+            except OSError as e:
+                log.close()
+                raise DiskError("cannot start %s: %s" % (SERVE, e.strerror))
+            self.servers.append((proc, log, ready))
+        deadline = time.monotonic() + SERVER_READY_TIMEOUT
+        for j, (proc, log, ready) in enumerate(self.servers):
+            while not (ready.exists() and ready.stat().st_size > 0):
+                if proc.poll() is not None:
+                    raise DiskError("the disk-model server for %s exited with status %d:\n%s"
+                                    % (self.names[j], proc.returncode, self._log_tail(j)))
+                if time.monotonic() > deadline:
+                    raise DiskError("the disk-model server for %s did not listen within %g s:\n%s"
+                                    % (self.names[j], SERVER_READY_TIMEOUT, self._log_tail(j)))
+                time.sleep(0.05)
+
+    def _log_tail(self, j, n=15):
+        try:
+            text = self.logs[j].read_text(errors="replace").rstrip("\n")
+        except OSError:
+            return "(no log)"
+        return "\n".join("  | " + ln for ln in text.split("\n")[-n:])
+
+    def stop(self):
+        """SIGTERM every server, wait for all of them (they write the final stats)."""
+        if not self.servers:
+            return
+        for proc, _, _ in self.servers:
+            if proc.poll() is None:
+                proc.terminate()
+        deadline = time.monotonic() + SERVER_STOP_TIMEOUT
+        for proc, log, ready in self.servers:
+            try:
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            log.close()
+            ready.unlink(missing_ok=True)
+        for s in self.sockets:
+            s.unlink(missing_ok=True)
+        self.servers = []
+        if self.cfg.verbose:
+            sys.stderr.write("tools/run: disk-model statistics and logs in %s (%s)\n"
+                             % (self.dir, " ".join(p.name for p in self.stats + self.logs)))
+
+    def read_stats(self):
+        """Data disk j's last disk-model statistics as {key: number or string}."""
+        out = []
+        for path in self.stats:
+            d = {}
+            if path is not None and path.exists():
+                for line in path.read_text(errors="replace").splitlines():
+                    key, sep, value = line.partition("=")
+                    if sep:
+                        try:
+                            d[key.strip()] = float(value) if "." in value else int(value)
+                        except ValueError:
+                            d[key.strip()] = value.strip()
+            out.append(d)
+        return out
+
+    # -- QEMU --
+
+    def qemu_args(self):
+        if not self.active:
+            return []
+        cfg = self.cfg
+        if cfg.bus == "scsi":
+            args = ["-device", "virtio-scsi-pci,id=scsi0,disable-modern=on"]
+        else:
+            args = ["-device", "ich9-ahci,id=ahci"]
+        if self.root_image is not None:
+            args += _blockdev({"driver": "file", "node-name": "rootf", "filename": str(self.root_image)})
+            args += _blockdev({"driver": "raw", "node-name": "root", "file": "rootf"})
+            args += self._device("root", 0)
+        for j, unit in enumerate(self.units):
+            args += self._data_nodes(j, unit)
+        return args
+
+    def _device(self, node, unit):
+        if self.cfg.bus == "scsi":
+            dev = "scsi-hd,drive=%s,bus=scsi0.0,scsi-id=%d,lun=0" % (node, unit)
+        else:
+            dev = "ide-hd,drive=%s,bus=ahci.%d" % (node, unit)
+        return ["-device", dev + ",werror=report,rerror=report"]
+
+    def _data_nodes(self, j, unit):
+        """Data disk j, bottom up: file or nbd, blkdebug, raw, throttle; then the device."""
+        args = []
+        if self.model:
+            bottom = {"driver": "nbd", "node-name": "nbd%d" % j,
+                      "server": {"type": "unix", "path": str(self.sockets[j])}}
+        else:
+            bottom = {"driver": "file", "node-name": "f%d" % j, "filename": str(self.images[j])}
+        args += _blockdev(bottom)
+        below = bottom["node-name"]
+        rules = self.inject.get(unit)
+        if rules:
+            # qemu-facts §3: raw emits read_aio/write_aio on its file child; errno 5 = EIO.
+            inject = [{"event": "%s_aio" % op, "errno": 5, "sector": sector, "once": once}
+                      for op, sector, once in rules]
+            args += _blockdev({"driver": "blkdebug", "node-name": "dbg%d" % j, "image": below,
+                               "inject-error": inject})
+            below = "dbg%d" % j
+        args += _blockdev({"driver": "raw", "node-name": "r%d" % j, "file": below})
+        top = "r%d" % j
+        if self.cfg.throttle:
+            bps = int(round(self.cfg.throttle * MB))
+            # qemu-facts §2: a throttle filter node; its own group, so each disk gets the whole limit.
+            args += ["-object", json.dumps({"qom-type": "throttle-group", "id": "tg%d" % j,
+                                            "limits": {"bps-read": bps, "bps-write": bps}})]
+            args += _blockdev({"driver": "throttle", "node-name": "t%d" % j, "throttle-group": "tg%d" % j,
+                               "file": top})
+            top = "t%d" % j
+        return args + self._device(top, unit)
+
+    def describe(self):
+        """One line per disk for -v."""
+        lines = []
+        if self.root_image is not None:
+            lines.append("%s0 (root): %s" % (self.cfg.prefix(), self.root_image))
+        for j, name in enumerate(self.names):
+            how = "throttled to %g MB/s" % self.cfg.throttle if self.cfg.throttle else (
+                "disk model %s via %s" % (self.cfg.disk_model, self.sockets[j]) if self.model else "unlimited")
+            lines.append("%s: %s, %s" % (name, self.images[j], how))
+        return lines
+
+
+def _blockdev(node):
+    return ["-blockdev", json.dumps(node, separators=(",", ":"))]
 
 
 # ---- one guest ---------------------------------------------------------------------------
@@ -361,6 +867,7 @@ class VM:
 
     def __init__(self, cfg):
         self.cfg = cfg
+        self.disks = DiskSet(cfg)
         self.proc = None
         self._text = ""               # console so far, "\r\n" -> "\n"
         self._cr = False              # last byte read was "\r"
@@ -382,8 +889,12 @@ class VM:
 
     def start(self, iso=None):
         self._stderr = tempfile.TemporaryFile()
-        argv = qemu_argv(self.cfg, iso)
+        # Without disks, qemu_argv is called as qemu_argv(cfg, iso), the form that tests
+        # wrapping it to add devices of their own rely on.
+        argv = qemu_argv(self.cfg, iso, self.disks) if self.disks.active else qemu_argv(self.cfg, iso)
         if self.cfg.verbose:
+            for ln in self.disks.describe():
+                sys.stderr.write("tools/run: " + ln + "\n")
             sys.stderr.write("tools/run: " + " ".join(argv) + "\n")
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -396,11 +907,19 @@ class VM:
     def boot(self):
         """Build, start QEMU and wait for the first prompt."""
         iso = ensure_built(self.cfg)
+        self.disks.prepare()
         self.start(iso)
         self._wait_prompt(0, self.cfg.timeout, "the shell prompt after boot")
         self._usable = True
 
     def kill(self):
+        """Stop QEMU, then the disk-model servers."""
+        try:
+            self._kill_qemu()
+        finally:
+            self.disks.stop()
+
+    def _kill_qemu(self):
         p = self.proc
         if p is None:
             return
@@ -607,22 +1126,74 @@ def report(err, stream=None, prefix="tools/run: "):
     stream.flush()
 
 
+def _interactive_child():
+    """preexec_fn: SIGINT back to its default (ignored signals survive exec), parent-death signal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    _die_with_parent()
+
+
+def run_interactive(cfg):
+    """Boot cfg with the serial console (and QEMU's monitor) on this terminal, as
+    `make qemu` does; returns QEMU's exit status. The disks are the same as for a
+    scripted run; Ctrl-C goes to the guest, Ctrl-a x quits."""
+    disks = DiskSet(cfg)
+    try:
+        iso = ensure_built(cfg)
+        disks.prepare()
+        argv = qemu_argv(cfg, iso, disks)
+        if cfg.verbose:
+            for ln in disks.describe():
+                sys.stderr.write("tools/run: " + ln + "\n")
+            sys.stderr.write("tools/run: " + " ".join(argv) + "\n")
+        if cfg.gdb:
+            sys.stderr.write("*** now run 'gdb' in another terminal (the .gdbinit connects to port 1234)\n")
+        # While QEMU runs, a Ctrl-C that reaches us (not in raw mode) is QEMU's business.
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            try:
+                proc = subprocess.Popen(argv, cwd=ROOT, preexec_fn=_interactive_child)
+            except OSError as e:
+                raise WdrunError("cannot start %s: %s" % (argv[0], e.strerror))
+            try:
+                return proc.wait()
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+        finally:
+            signal.signal(signal.SIGINT, old)
+    finally:
+        disks.stop()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="tools/run",
         description="Boot wdrain in QEMU, run one shell command line in the guest, print its output, "
-                    "power off, and exit with the command's status.",
+                    "power off, and exit with the command's status. With --interactive, boot the same VM "
+                    "with its serial console on this terminal instead.",
         epilog="Exit status: the command's status (0-255); %d if the guest panicked, timed out, QEMU died "
-               "or the build failed; %d for bad options; 130 on Ctrl-C." % (EXIT_GUEST_FAILED, EXIT_USAGE))
+               "or the build failed; %d for bad options; 130 on Ctrl-C. --interactive: QEMU's status."
+               % (EXIT_GUEST_FAILED, EXIT_USAGE))
     add_arguments(parser)
+    i = parser.add_argument_group("interactive (make qemu)")
+    i.add_argument("--interactive", action="store_true",
+                   help="no command: the serial console and QEMU's monitor on this terminal (Ctrl-a x quits)")
+    i.add_argument("--vga", action="store_true", help="with --interactive: a QEMU window with the VGA console")
+    i.add_argument("--gdb", action="store_true",
+                   help="with --interactive: QEMU starts stopped and waits for gdb on tcp::1234")
     parser.add_argument("command", nargs="*", help="the shell command line (after --)")
     ns = parser.parse_args(argv)
-    if not ns.command:
+    if ns.interactive and ns.command:
+        parser.error("--interactive takes no command")
+    if not ns.command and not ns.interactive:
         parser.error("no command given: tools/run [options] -- 'command; another'")
     install_signal_handlers()
     vm = None
     try:
         cfg = config_from_args(ns)
+        if cfg.interactive:
+            return run_interactive(cfg)
         cmd = " ".join(ns.command)
         compose(cmd)                      # reject a bad command line before booting
         vm = VM(cfg)

@@ -17,8 +17,8 @@ out longer than hw.vtscsi.timeout=1, and the watchdog must say so.
 Boot 4: the root file system on da0 (root=da0); a write and sync (SYNCHRONIZE CACHE), then
 the host's fsck checks the image.
 
-The disks are extra QEMU arguments; until the harness has --disks/--bus this file adds them by
-wrapping wdrun.qemu_argv (as tests/guest/test_ahci.py does).
+The disks are extra QEMU arguments; until wdtest.Guest takes disk options this file adds them by
+wrapping wdrun.qemu_argv (as tests/guest/test_ahci.py does), and root=da0 the same way.
 """
 import os
 import random
@@ -68,9 +68,18 @@ def hba(props=""):
     return ["-device", "virtio-scsi-pci,id=scsi0" + props]
 
 
-def with_disks(extra):
+def with_disks(extra, append=""):
+    """Add QEMU arguments, and words to the kernel command line (the harness refuses a root=
+    word in Guest(args=...) now that it wants --root; Guest has no root option yet)."""
     base = wdrun.qemu_argv
-    wdrun.qemu_argv = lambda cfg, iso=None: base(cfg, iso) + extra
+
+    def argv(cfg, iso=None):
+        a = base(cfg, iso) + extra
+        if append:
+            i = a.index("-append")
+            a[i + 1] += " " + append
+        return a
+    wdrun.qemu_argv = argv
     return base
 
 
@@ -234,9 +243,9 @@ def root_boot():
     with open(root, "wb") as f:
         f.write(data)
         f.truncate(max(DISK_BYTES, len(data)))
-    base = with_disks(hba() + drive(0, root, 0))
+    base = with_disks(hba() + drive(0, root, 0), append="root=da0")
     try:
-        with Guest(mem=128, smp=2, timeout=90, args="root=da0") as g:
+        with Guest(mem=128, smp=2, timeout=90) as g:
             T.check("root mounted from da0", "mounted /dev/da0 on /" in g.console,
                     expected="mounted /dev/da0 on /", got=[l for l in g.console.splitlines() if "mount" in l])
             out, st = g.sh("echo on-scsi > /scsi_file; sync; cat /scsi_file")

@@ -6,7 +6,8 @@
 #   make qemu-gdb   boot and wait for gdb (run `gdb` in this directory: .gdbinit connects)
 #   make test       every test; ends with "N passed, N failed"
 #   make clean
-# WERROR=1 makes warnings errors (CI sets it). MEM=128 SMP=1 DESIGN=patched ACCEL=tcg choose the VM.
+# WERROR=1 makes warnings errors (CI sets it). MEM=128 SMP=1 DESIGN=patched ACCEL=tcg choose the VM;
+# DISKS=N BUS=scsi|ahci THROTTLE=MBPS DISKMODEL=PRESET KEEP=1 add data disks (see README).
 
 BUILD   ?= build
 TOOLPREFIX ?= i686-linux-gnu-
@@ -78,21 +79,25 @@ $(BUILD)/wdrain.iso: $(BUILD)/kernel.elf $(BUILD)/root.img tools/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/iso 2>$(BUILD)/grub-mkrescue.log || (cat $(BUILD)/grub-mkrescue.log; false)
 
 # ---- running ----------------------------------------------------------------------------------
-QEMUOPTS = -machine pc -accel $(ACCEL) -m $(MEM) -smp $(SMP) -nodefaults -no-reboot \
-           -device isa-debug-exit,iobase=0xf4,iosize=0x04 -cdrom $(BUILD)/wdrain.iso -boot d
+# make qemu DISKS=2 BUS=scsi|ahci [THROTTLE=30 | DISKMODEL=scsi10k] [KEEP=1]: boot through the GRUB ISO
+# with the root on the first disk and DISKS empty data disks (tools/run --interactive does the work).
+DISKS ?= 0
+BUS   ?= scsi
+RUNOPTS = --mem $(MEM) --smp $(SMP) --accel $(ACCEL) --design $(DESIGN) --disks $(DISKS) --bus $(BUS) \
+          $(if $(THROTTLE),--throttle $(THROTTLE)) $(if $(DISKMODEL),--disk-model $(DISKMODEL)) $(if $(KEEP),--keep)
 
 deps:
 	@tools/install-deps
 
 qemu: deps iso
-	qemu-system-i386 $(QEMUOPTS) -serial mon:stdio -vga std
+	WDRAIN_NO_BUILD=1 tools/run --interactive --iso --vga $(RUNOPTS)
 
 qemu-nox: deps iso
-	qemu-system-i386 $(QEMUOPTS) -serial mon:stdio -display none
+	WDRAIN_NO_BUILD=1 tools/run --interactive --iso $(RUNOPTS)
 
 qemu-gdb: deps iso
 	@echo "*** now run 'gdb' in another terminal (the .gdbinit connects to port 1234)"
-	qemu-system-i386 $(QEMUOPTS) -serial mon:stdio -display none -S -gdb tcp::1234
+	WDRAIN_NO_BUILD=1 tools/run --interactive --iso --gdb $(RUNOPTS)
 
 clean:
 	rm -rf $(BUILD)

@@ -2,6 +2,8 @@
 #   make test-host   build every tests/unit/test_X.c into build/host/tests/test_X
 #   make test        install missing packages, build everything and the ISO, the host
 #                    tests, then run tests/run (it ends with "N passed, N failed")
+#   make bench-raw   tools/bench-raw (docs/bench-raw.md): raw dd bandwidth to one throttled disk
+#                    and to a ccd stripe on both buses, a report; BENCHOPTS='--disk-model scsi10k'
 # Host tests include the kernel's pure .c files directly (-Ikernel: "kern/x.c"). Not
 # -Ikernel/include: those <sys/...> headers would shadow the host libc's.
 
@@ -22,4 +24,9 @@ test:
 	$(MAKE) test-host
 	tests/run --no-build
 
-.PHONY: test test-host
+bench-raw:
+	tools/install-deps
+	$(MAKE) all
+	tools/bench-raw $(BENCHOPTS)
+
+.PHONY: test test-host bench-raw

@@ -77,6 +77,7 @@ import json
 import os
 import re
 import select
+import shlex
 import shutil
 import signal
 import subprocess
@@ -591,6 +592,7 @@ class DiskSet:
       prepare()     make the images and start the servers (before QEMU)
       qemu_args()   the controller, block nodes and devices
       stop()        stop the servers (after QEMU), many times
+      discard()     delete a scratch folder's images now instead of at exit
       read_stats()  the stats files as dicts"""
 
     def __init__(self, cfg):
@@ -698,7 +700,7 @@ class DiskSet:
             argv = [str(SERVE), "--ready", str(ready), "--exit-with-parent", preset, str(img),
                     str(self.sockets[j]), "stats=%s" % self.stats[j]] + extra
             if self.cfg.verbose:
-                sys.stderr.write("tools/run: " + " ".join(argv) + "\n")
+                sys.stderr.write("tools/run: " + " ".join(shlex.quote(a) for a in argv) + "\n")
             log = open(self.logs[j], "wb")
             try:
                 proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, cwd=ROOT,
@@ -747,6 +749,11 @@ class DiskSet:
         if self.cfg.verbose:
             sys.stderr.write("tools/run: disk-model statistics and logs in %s (%s)\n"
                              % (self.dir, " ".join(p.name for p in self.stats + self.logs)))
+
+    def discard(self):
+        """Delete a scratch folder's images now (after stop()), not at exit; no-op otherwise."""
+        if self.scratch and self._prepared:
+            _remove_images(self.dir)
 
     def read_stats(self):
         """Data disk j's last disk-model statistics as {key: number or string}."""
@@ -895,7 +902,7 @@ class VM:
         if self.cfg.verbose:
             for ln in self.disks.describe():
                 sys.stderr.write("tools/run: " + ln + "\n")
-            sys.stderr.write("tools/run: " + " ".join(argv) + "\n")
+            sys.stderr.write("tools/run: " + " ".join(shlex.quote(a) for a in argv) + "\n")
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=self._stderr, start_new_session=True,
@@ -1144,7 +1151,7 @@ def run_interactive(cfg):
         if cfg.verbose:
             for ln in disks.describe():
                 sys.stderr.write("tools/run: " + ln + "\n")
-            sys.stderr.write("tools/run: " + " ".join(argv) + "\n")
+            sys.stderr.write("tools/run: " + " ".join(shlex.quote(a) for a in argv) + "\n")
         if cfg.gdb:
             sys.stderr.write("*** now run 'gdb' in another terminal (the .gdbinit connects to port 1234)\n")
         # While QEMU runs, a Ctrl-C that reaches us (not in raw mode) is QEMU's business.

@@ -13,19 +13,6 @@ void spin_init(struct spinlock *lk, const char *name)
 	lk->cpu = NULL;
 }
 
-/* Record the caller chain for a panic message about this lock. */
-static void record_pcs(uint32_t *pcs)
-{
-	uint32_t *ebp = (uint32_t *)read_ebp();
-	int i = 0;
-	for (; i < 8 && (uint32_t)ebp >= 0x80000000u && (uint32_t)ebp < 0xf0000000u; i++) {
-		pcs[i] = ebp[1];
-		ebp = (uint32_t *)ebp[0];
-	}
-	for (; i < 8; i++)
-		pcs[i] = 0;
-}
-
 void spin_lock(struct spinlock *lk)
 {
 	pushcli();
@@ -35,14 +22,12 @@ void spin_lock(struct spinlock *lk)
 		pause();
 	__sync_synchronize();
 	lk->cpu = mycpu();
-	record_pcs(lk->pcs);
 }
 
 void spin_unlock(struct spinlock *lk)
 {
 	if (!spin_held(lk))
 		panic("spin_unlock: %s not held", lk->name ? lk->name : "?");
-	lk->pcs[0] = 0;
 	lk->cpu = NULL;
 	__sync_synchronize();
 	__asm__ volatile("movl $0, %0" : "+m"(lk->locked) : : "memory");

@@ -19,7 +19,6 @@ struct spinlock {
 	volatile uint32_t locked;
 	const char       *name;
 	struct cpu       *cpu;     /* holder, for debugging and spin_held() */
-	uint32_t          pcs[8];  /* call stack at acquisition, for panics */
 };
 
 void spin_init(struct spinlock *lk, const char *name);

@@ -621,7 +621,7 @@ int sys_getdents(register_t *args, register_t *rv)
 		return error;
 	if (fp->f_vnode->v_type != VDIR) {
 		fdrop(fp);
-		return ENOTDIR;
+		return EINVAL;                  /* FreeBSD's getdirentries(2) on a non-directory */
 	}
 	if (!(fp->f_flag & FREAD)) {
 		fdrop(fp);

@@ -65,7 +65,7 @@ struct vop_vector {
 	int (*vop_lookup)(struct vnode *dvp, const char *name, struct vnode **vpp);  /* ENOENT if absent */
 	int (*vop_create)(struct vnode *dvp, const char *name, int mode, struct vnode **vpp); /* EEXIST */
 	int (*vop_mkdir)(struct vnode *dvp, const char *name, int mode, struct vnode **vpp);
-	int (*vop_remove)(struct vnode *dvp, const char *name);   /* EISDIR for a directory */
+	int (*vop_remove)(struct vnode *dvp, const char *name);   /* EPERM for a directory */
 	int (*vop_rmdir)(struct vnode *dvp, const char *name);    /* ENOTEMPTY, ENOTDIR */
 	int (*vop_link)(struct vnode *dvp, const char *name, struct vnode *vp);
 	int (*vop_rename)(struct vnode *fdvp, const char *fname, struct vnode *tdvp, const char *tname);

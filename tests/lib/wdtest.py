@@ -7,11 +7,22 @@
         T.check("echo prints its argument", out == "hi\\n", expected="hi\\\\n", got=out)
     T.done()                                        # summary; exit status 1 on any failure
 
-Guest(mem=128, smp=1, design=None, args='', timeout=60, iso=False, verbose=False)
-    A context manager around tools/wdrun.VM, i.e. exactly what tools/run does.
-    design=None boots the default preset (patched). g.sh(cmdline, timeout=60)
-    returns (output, status); g.console is everything the guest printed.
-    WDTEST_VERBOSE=1 in the environment copies the console to stderr.
+Guest(mem=128, smp=1, design=None, args='', timeout=60, iso=False, verbose=False,
+      disks=0, bus='scsi', disk_size='2g', prealloc='off', root=None, keep=False,
+      disk_dir=None, throttle=0, disk_model=None, inject=(), inject_read=(), qemu_args=())
+    A context manager around tools/wdrun.VM, i.e. exactly what tools/run does;
+    the disk keywords are tools/run's options (README.md, docs/testing.md):
+    inject=['1:20480', 'da2:100:once'] is --inject-write-error, inject_read the
+    read form. design=None boots the default preset (patched). g.sh(cmdline,
+    timeout=60) returns (output, status); g.console is everything the guest
+    printed. WDTEST_VERBOSE=1 in the environment copies the console to stderr.
+    Disks: g.disk_images[j] is data disk j's image (a Path), g.disk_names[j]
+    its guest name (da1...), g.root_image the root disk's image (None for md0),
+    g.disk_dir the folder, g.disk_stats() the disk model's statistics per data
+    disk (dicts). These stay valid after the guest is gone: leaving the `with`
+    block (or g.close()) powers the guest off cleanly (it syncs) and waits for
+    QEMU and the disk-model servers to exit, so the images can be read. Scratch
+    images (no disk_dir, no keep) are deleted when the test process exits.
     If the guest panics, times out or dies (wdrun.GuestError) while a TestSet
     exists, the error is reported as a FAIL line naming the guest and the
     command, the console tail is printed, the rest of that `with` block is
@@ -106,21 +117,46 @@ class TestSet:
 
 
 class Guest:
-    def __init__(self, mem=128, smp=1, design=None, args="", timeout=60, iso=False, verbose=None):
+    def __init__(self, mem=128, smp=1, design=None, args="", timeout=60, iso=False, verbose=None,
+                 disks=0, bus="scsi", disk_size="2g", prealloc="off", root=None, keep=False, disk_dir=None,
+                 throttle=0, disk_model=None, inject=(), inject_read=(), qemu_args=()):
         if verbose is None:
             verbose = os.environ.get("WDTEST_VERBOSE") == "1"
         self.cfg = wdrun.VMConfig(mem=mem, smp=smp, design=design or wdrun.DEFAULT_DESIGN,
-                                  args=args, timeout=timeout, iso=iso, verbose=verbose)
+                                  args=args, timeout=timeout, iso=iso, verbose=verbose,
+                                  disks=disks, bus=bus, disk_size=disk_size, prealloc=prealloc, root=root,
+                                  keep=keep, disk_dir=None if disk_dir is None else str(disk_dir),
+                                  throttle=throttle, disk_model=disk_model, inject_write=tuple(inject),
+                                  inject_read=tuple(inject_read), qemu_args=tuple(qemu_args))
         wdrun.check_config(self.cfg)
-        self.vm = None
+        self.vm = wdrun.VM(self.cfg)
         self.doing = None            # the command line in progress, for failure reports
         self._boot_error = None
+        self._closed = False
+
+    @property
+    def disk_images(self):
+        return list(self.vm.disks.images)
+
+    @property
+    def disk_names(self):
+        return list(self.vm.disks.names)
+
+    @property
+    def root_image(self):
+        return self.vm.disks.root_image
+
+    @property
+    def disk_dir(self):
+        return self.vm.disks.dir
+
+    def disk_stats(self):
+        return self.vm.disks.read_stats()
 
     def __enter__(self):
-        self.vm = wdrun.VM(self.cfg)
         try:
             self.vm.boot()
-        except (GuestError, wdrun.BuildError) as e:
+        except wdrun.WdrunError as e:        # the guest, the build or the host's disks failed
             self.vm.kill()
             if _active is None:
                 raise
@@ -138,19 +174,32 @@ class Guest:
 
     @property
     def console(self):
-        return self.vm.console if self.vm is not None else ""
+        return self.vm.console
+
+    def close(self):
+        """Power the guest off (it syncs) and wait for QEMU and the disk servers;
+        leaving the `with` block does the same. Safe to call again."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._boot_error is None:
+            self.doing = "poweroff"
+            self.vm.poweroff()
+            self.doing = None
+        else:
+            self.vm.kill()
 
     def __exit__(self, etype, exc, tb):
         err = None
         try:
-            if etype is None and self._boot_error is None:
-                self.doing = "poweroff"
-                self.vm.poweroff()
+            if etype is None:
+                self.close()
             else:
+                self._closed = True
                 self.vm.kill()
         except GuestError as e:
             err = e
-        if isinstance(exc, (GuestError, wdrun.BuildError)):
+        if isinstance(exc, wdrun.WdrunError):
             err = exc
         elif etype is not None:
             return False             # not the guest's failure: let it propagate

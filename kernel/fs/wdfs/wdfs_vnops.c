@@ -249,7 +249,7 @@ static int wdfs_remove(struct vnode *dvp, const char *name)
 	ip = VTOI(vp);
 	ILOCK(ip);
 	if (vp->v_type == VDIR)
-		error = EISDIR;
+		error = EPERM;                  /* unlink(2) of a directory, as on FreeBSD */
 	else
 		error = wdfs_dirremove(dp, name, ip->i_ino);
 	if (!error) {

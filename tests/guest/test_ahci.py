@@ -199,32 +199,22 @@ def fault_boot(paths):
 
 
 def root_boot():
-    """The root file system on ada0 (a copy of build/root.img): boot, write, sync (FLUSH CACHE
-    EXT), power off; the host's fsck must find the image clean."""
-    root = IMGDIR / "root0.img"
-    data = (wdrun.ROOT / "build" / "root.img").read_bytes()
-    with open(root, "wb") as f:
-        f.write(data)
-        f.truncate(max(DISK_BYTES, len(data)))
-    base = with_disks(["-device", "ich9-ahci,id=ahci",
-                       "-blockdev", "driver=file,node-name=f0,filename=%s" % root,
-                       "-blockdev", "driver=raw,node-name=disk0,file=f0",
-                       "-device", "ide-hd,drive=disk0,bus=ahci.0,werror=report,rerror=report"])
-    try:
-        with Guest(mem=128, smp=2, timeout=90, args="root=ada0") as g:
-            T.check("root mounted from ada0", "mounted /dev/ada0 on /" in g.console,
-                    expected="mounted /dev/ada0 on /", got=[l for l in g.console.splitlines() if "mount" in l])
-            out, st = g.sh("echo on-ahci > /ahci_file; sync; cat /ahci_file")
-            T.check("write and sync on an AHCI root", st == 0 and out == "on-ahci\n",
-                    expected="on-ahci", got="status %d: %r" % (st, out))
-            T.check("no AHCI errors on the console", "ada0: " not in g.console.split("mounted /dev/ada0")[-1],
-                    expected="none", got=[l for l in g.console.splitlines() if l.startswith("ada0: ")])
-    finally:
-        wdrun.qemu_argv = base
-    fsck = wdrun.ROOT / "build" / "host" / "fsck"
-    r = subprocess.run([str(fsck), str(root)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    T.check("host: fsck finds the AHCI root clean after sync and poweroff", r.returncode == 0,
-            expected="exit 0", got="exit %d: %s" % (r.returncode, r.stdout.strip()[-300:]))
+    """The root file system on ada0 (the harness copies build/root.img there): boot, write, sync
+    (FLUSH CACHE EXT), power off; the host's fsck must find the image clean."""
+    with Guest(mem=128, smp=2, timeout=90, disks=0, bus="ahci", root="disk") as g:
+        T.check("root mounted from ada0", "mounted /dev/ada0 on /" in g.console,
+                expected="mounted /dev/ada0 on /", got=[l for l in g.console.splitlines() if "mount" in l])
+        out, st = g.sh("echo on-ahci > /ahci_file; sync; cat /ahci_file")
+        T.check("write and sync on an AHCI root", st == 0 and out == "on-ahci\n",
+                expected="on-ahci", got="status %d: %r" % (st, out))
+        T.check("no AHCI errors on the console", "ada0: " not in g.console.split("mounted /dev/ada0")[-1],
+                expected="none", got=[l for l in g.console.splitlines() if l.startswith("ada0: ")])
+        g.close()
+        root = g.root_image
+        fsck = wdrun.ROOT / "build" / "host" / "fsck"
+        r = subprocess.run([str(fsck), str(root)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        T.check("host: fsck finds the AHCI root clean after sync and poweroff", r.returncode == 0,
+                expected="exit 0", got="exit %d: %s" % (r.returncode, r.stdout.strip()[-300:]))
 
 
 paths = make_images()

@@ -177,15 +177,23 @@ static int copyin_name(register_t uname, char *name)
 	return error == ENAMETOOLONG ? ENOENT : error;
 }
 
-int sys_sysctl(register_t *args, register_t *rv)
+/* The node named by a user string. */
+static int sysctl_find_user(register_t uname, struct sysctl_oid **op)
 {
 	char name[SYSCTL_NAMELEN];
-	int error = copyin_name(args[0], name);
+	int error = copyin_name(uname, name);
 	if (error)
 		return error;
-	struct sysctl_oid *o = sysctl_find(name);
-	if (o == NULL)
-		return ENOENT;
+	*op = sysctl_find(name);
+	return *op ? 0 : ENOENT;
+}
+
+int sys_sysctl(register_t *args, register_t *rv)
+{
+	struct sysctl_oid *o;
+	int error = sysctl_find_user(args[0], &o);
+	if (error)
+		return error;
 	struct sysctl_req req = { .oldptr = (void *)args[1], .newptr = (void *)args[3],
 	                          .newlen = args[4], .seg = UIO_USERSPACE };
 	size_t *uoldlenp = (size_t *)args[2];
@@ -224,13 +232,10 @@ int sys_sysctlnext(register_t *args, register_t *rv)
 
 int sys_sysctlinfo(register_t *args, register_t *rv)
 {
-	char name[SYSCTL_NAMELEN];
-	int error = copyin_name(args[0], name);
+	struct sysctl_oid *o;
+	int error = sysctl_find_user(args[0], &o);
 	if (error)
 		return error;
-	struct sysctl_oid *o = sysctl_find(name);
-	if (o == NULL)
-		return ENOENT;
 	struct sysctl_info info;
 	memset(&info, 0, sizeof(info));
 	info.kind = o->oid_kind;

@@ -272,7 +272,7 @@ int sys_unlink(register_t *args, register_t *rv)
 	error = namei_parent_user(args[0], &dvp, name);
 	if (error != 0)
 		return error;
-	error = isdotordotdot(name) ? EISDIR : VOP_REMOVE(dvp, name);
+	error = isdotordotdot(name) ? EPERM : VOP_REMOVE(dvp, name);   /* a directory */
 	vrele(dvp);
 	return error;
 }

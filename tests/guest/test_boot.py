@@ -96,5 +96,18 @@ for design in DESIGNS:
         T.check("%s: the shell answers" % tag, (out, st) == ("grub\n", 0),
                 expected="grub\\n, status 0", got="%s, status %d" % (out, st))
 
+# DESIGN §2: the kernel runs in 32 MB (root on a disk: a memory-disk root would not fit) and
+# uses up to at least 1 GB.
+for mem, disks in ((32, 1), (1024, 0)):
+    tag = "%d MB" % mem
+    with Guest(mem=mem, smp=2, disks=disks) as g:
+        out, st = g.sh("sysctl -n hw.physmem")
+        physmem = int(out) if st == 0 and out.strip().isdigit() else 0
+        T.check("%s: hw.physmem is most of the RAM" % tag, 0.8 * mem * 2**20 < physmem <= mem * 2**20,
+                expected="between 80%% and 100%% of %d MB" % mem, got=out.strip())
+        out, st = g.sh("usertests fork_wait sbrk pipe_data")
+        T.check("%s: processes, memory and pipes work" % tag, st == 0,
+                expected="usertests status 0", got="status %d: %s" % (st, out[-300:]))
+
 check_tools_run()
 T.done()

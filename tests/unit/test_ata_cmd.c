@@ -3,32 +3,10 @@
  * placement for DMA EXT and FPDMA QUEUED, command headers, PRDT building over contiguous and
  * scattered buffers, and the IDENTIFY decoders.
  */
+#include "unit.h"
 #include <stdio.h>
 #include <string.h>
 #include "dev/ata_cmd.c"
-
-static int failures;
-
-static void check_u64(const char *name, uint64_t got, uint64_t want)
-{
-	if (got == want) {
-		printf("PASS %s\n", name);
-	} else {
-		printf("FAIL %s: expected 0x%llx, got 0x%llx\n", name, (unsigned long long)want,
-		       (unsigned long long)got);
-		failures++;
-	}
-}
-
-static void check_str(const char *name, const char *got, const char *want)
-{
-	if (strcmp(got, want) == 0) {
-		printf("PASS %s\n", name);
-	} else {
-		printf("FAIL %s: expected \"%s\", got \"%s\"\n", name, want, got);
-		failures++;
-	}
-}
 
 /* Compare a whole FIS; on a mismatch name the first differing byte. */
 static void check_fis(const char *name, const uint8_t *got, const uint8_t *want)
@@ -190,5 +168,5 @@ int main(void)
 	test_prdt();
 	test_identify();
 	test_error_names();
-	return failures ? 1 : 0;
+	return unit_exit();
 }

@@ -8,35 +8,10 @@
  * into pieces that cover it exactly, in order, each inside one stripe unit. Then named
  * boundary cases with known answers (FreeBSD's ccd arithmetic worked by hand).
  */
+#include "unit.h"
 #include <stdio.h>
 #include <string.h>
 #include "dev/ccd_map.c"
-
-static int failures;
-
-static void pass(const char *name)
-{
-	printf("PASS %s\n", name);
-}
-
-static void fail(const char *name, const char *expected, const char *got)
-{
-	printf("FAIL %s: expected %s, got %s\n", name, expected, got);
-	failures++;
-}
-
-static void check_u64(const char *name, uint64_t got, uint64_t want)
-{
-	char e[32], g[32];
-
-	if (got == want) {
-		pass(name);
-		return;
-	}
-	snprintf(e, sizeof e, "%llu", (unsigned long long)want);
-	snprintf(g, sizeof g, "%llu", (unsigned long long)got);
-	fail(name, e, g);
-}
 
 /* A location "disk:sector" for messages. */
 static const char *locstr(char *buf, size_t n, int disk, uint64_t sector)
@@ -306,5 +281,5 @@ int main(void)
 	}
 	check_known();
 	check_errors();
-	return failures ? 1 : 0;
+	return unit_exit();
 }

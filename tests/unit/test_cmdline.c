@@ -1,30 +1,8 @@
 /* Host unit tests of the kernel command-line parser (kernel/kern/cmdline.c). */
+#include "unit.h"
 #include <stdio.h>
 #include <string.h>
 #include "kern/cmdline.c"
-
-static int failures;
-
-static void check_str(const char *name, const char *got, const char *want)
-{
-	int ok = (got == NULL && want == NULL) || (got && want && strcmp(got, want) == 0);
-	if (ok)
-		printf("PASS %s\n", name);
-	else {
-		printf("FAIL %s: expected %s, got %s\n", name, want ? want : "(none)", got ? got : "(none)");
-		failures++;
-	}
-}
-
-static void check_int(const char *name, long got, long want)
-{
-	if (got == want)
-		printf("PASS %s\n", name);
-	else {
-		printf("FAIL %s: expected %ld, got %ld\n", name, want, got);
-		failures++;
-	}
-}
 
 int main(void)
 {
@@ -66,5 +44,5 @@ int main(void)
 	check_int("cmdline_too_many_words_capped", cl.nargs, CMDLINE_NARGS);
 	check_int("cmdline_too_many_words_flagged", cl.truncated, 1);
 
-	return failures ? 1 : 0;
+	return unit_exit();
 }

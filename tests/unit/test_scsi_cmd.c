@@ -4,32 +4,10 @@
  * the 32-bit LBA and 16-bit count limits, INQUIRY and READ CAPACITY(10/16) parsing (including
  * the FFFFFFFFh "use 16" answer), fixed and descriptor sense decoding, and the message texts.
  */
+#include "unit.h"
 #include <stdio.h>
 #include <string.h>
 #include "dev/scsi_cmd.c"
-
-static int failures;
-
-static void check_u64(const char *name, uint64_t got, uint64_t want)
-{
-	if (got == want) {
-		printf("PASS %s\n", name);
-	} else {
-		printf("FAIL %s: expected 0x%llx, got 0x%llx\n", name, (unsigned long long)want,
-		       (unsigned long long)got);
-		failures++;
-	}
-}
-
-static void check_str(const char *name, const char *got, const char *want)
-{
-	if (got != NULL && strcmp(got, want) == 0) {
-		printf("PASS %s\n", name);
-	} else {
-		printf("FAIL %s: expected \"%s\", got \"%s\"\n", name, want, got ? got : "(null)");
-		failures++;
-	}
-}
 
 /* Compare a CDB with its length; on a mismatch name the first differing byte. */
 static void check_cdb(const char *name, const uint8_t *got, int gotlen, const uint8_t *want, int wantlen)
@@ -202,5 +180,5 @@ int main(void)
 	test_capacity();
 	test_sense();
 	test_names();
-	return failures ? 1 : 0;
+	return unit_exit();
 }

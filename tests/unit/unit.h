@@ -1,0 +1,63 @@
+/*
+ * The host unit tests' checks: each prints `PASS name` or `FAIL name: expected X, got Y`
+ * (docs/testing.md) and counts failures; a test's main ends with `return unit_exit();`.
+ */
+#ifndef _TESTS_UNIT_H_
+#define _TESTS_UNIT_H_
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failures;
+
+static inline void pass(const char *name)
+{
+	printf("PASS %s\n", name);
+}
+
+static inline void fail(const char *name, const char *expected, const char *got)
+{
+	printf("FAIL %s: expected %s, got %s\n", name, expected, got);
+	failures++;
+}
+
+/* Unsigned values, printed in hex (register and field values). */
+static inline void check_u64(const char *name, uint64_t got, uint64_t want)
+{
+	char e[24], g[24];
+	if (got == want)
+		return pass(name);
+	snprintf(e, sizeof(e), "0x%llx", (unsigned long long)want);
+	snprintf(g, sizeof(g), "0x%llx", (unsigned long long)got);
+	fail(name, e, g);
+}
+
+/* Signed values, printed in decimal (counts). */
+static inline void check_int(const char *name, long long got, long long want)
+{
+	char e[24], g[24];
+	if (got == want)
+		return pass(name);
+	snprintf(e, sizeof(e), "%lld", want);
+	snprintf(g, sizeof(g), "%lld", got);
+	fail(name, e, g);
+}
+
+/* Strings; NULL stands for "no string" and matches only NULL. */
+static inline void check_str(const char *name, const char *got, const char *want)
+{
+	char e[256], g[256];
+	if ((got == NULL && want == NULL) || (got && want && strcmp(got, want) == 0))
+		return pass(name);
+	snprintf(e, sizeof(e), want ? "\"%s\"" : "%s", want ? want : "(none)");
+	snprintf(g, sizeof(g), got ? "\"%s\"" : "%s", got ? got : "(none)");
+	fail(name, e, g);
+}
+
+static inline int unit_exit(void)
+{
+	return failures ? 1 : 0;
+}
+
+#endif

@@ -69,9 +69,19 @@ static pt_entry_t *pmap_pte(struct pmap *pm, vaddr_t va, bool alloc)
 	return &pt[PTX(va)];
 }
 
+/*
+ * A user page is scrubbed before it goes back to the allocator. Besides not handing a process's
+ * data to whoever gets the frame next, this matters under QEMU's TCG: a guest frame stays
+ * write-protected while any block of code translated from it survives, and only stores over that
+ * code retire the blocks. A frame that held user text and comes back as a kernel stack (written
+ * at the top only) would put every stack store through the emulator's slow path for the stack's
+ * lifetime; docs/bench-raw.md measured a dd ten times slower. Zeroing stores over all of it.
+ */
 static void free_user_page(paddr_t pa)
 {
-	kpage_free(P2V(pa));
+	void *page = P2V(pa);
+	memset(page, 0, PAGE_SIZE);
+	kpage_free(page);
 }
 
 int pmap_enter(struct pmap *pm, vaddr_t va, paddr_t pa, int prot)

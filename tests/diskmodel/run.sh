@@ -155,7 +155,10 @@ start e ide7200 "$work/small.img" || exit 1
 e1=$(bench e -w -s 64k -d 1 -c 100)
 e4=$(bench e -w -s 64k -d 4 -c 100)
 stop e
-check ide_qd4_no_gain_without_tcq "$e4 < 1.3 * $e1 && $e1 < 12" \
+# Without tags the drive holds one command, so depth buys no pipelining. The NBD client's
+# reordering (docs/diskmodel.md, Limits) moves QD4 between 0.9x and 1.5x of QD1 from run to
+# run; tagged queueing gives 4-5x, so 2x still tells the two apart.
+check ide_qd4_no_gain_without_tcq "$e4 < 2 * $e1 && $e1 < 12" \
     "expected QD4 ~ QD1 (~6.5 MB/s), got $e4 vs $e1 MB/s"
 start c ide7200 "$work/small.img" wcache=on || exit 1
 ec=$(bench c -w -s 64k -d 1 -c 300)

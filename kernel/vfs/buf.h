@@ -13,6 +13,8 @@
  *   bawrite(bp) - start the write, don't wait. Releases bp (the I/O completion does).
  *   bdwrite(bp) - delayed write: mark B_DELWRI and release; the syncer/buf_daemon writes it later.
  *   brelse(bp)  - release a locked buffer (B_INVAL/B_ERROR buffers are discarded).
+ *   bdiscard(bp) - mark a locked buffer B_INVAL and brelse it: its contents are not to be kept
+ *       or written (the block was freed, or a copy into it failed half-way).
  *   bqrelse(bp) - release, keeping it cached (likely reused soon).
  *   biodone(bp) - the I/O on bp finished (called from the completion path, may be interrupt context).
  *   biowait(bp) - wait for the I/O on a locked buffer; returns its error.
@@ -24,8 +26,9 @@
  *       there are too many dirty buffers.
  *   vfs_bio_clrbuf(bp) - zero the buffer's data (a newly allocated block).
  *
- * Locking: bufcache_lock (spinlock) protects the queues, hash and counters; a buffer's contents
- * and fields are owned by whoever holds it busy (B_BUSY).
+ * Locking: bufcache_lock (spinlock) protects the queues, hash, counters and every b_flags (getblk
+ * sets B_WANTED on a buffer someone else holds, so even its owner changes flags only in here);
+ * the other fields and the contents of a buffer are owned by whoever holds it busy (B_BUSY).
  */
 #ifndef _VFS_BUF_H_
 #define _VFS_BUF_H_
@@ -77,6 +80,7 @@ int   bwrite(struct buf *bp);
 void  bawrite(struct buf *bp);
 void  bdwrite(struct buf *bp);
 void  brelse(struct buf *bp);
+void  bdiscard(struct buf *bp);
 void  bqrelse(struct buf *bp);
 void  biodone(struct buf *bp);
 int   biowait(struct buf *bp);

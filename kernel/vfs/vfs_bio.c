@@ -530,6 +530,15 @@ void brelse(struct buf *bp)
 	kfree(olddata);
 }
 
+/* bdiscard: drop a busy buffer's identity and data (see buf.h). */
+void bdiscard(struct buf *bp)
+{
+	spin_lock(&bufcache_lock);
+	bp->b_flags |= B_INVAL;
+	spin_unlock(&bufcache_lock);
+	brelse(bp);
+}
+
 /*
  * bqrelse: release a buffer the caller expects to be reused soon. FreeBSD 4 keeps such buffers
  * off the aging queue; with one LRU queue here that is exactly what brelse does.

@@ -77,8 +77,7 @@ void wdfs_blkfree(struct wdfs_mount *wm, uint32_t blk)
 	}
 	if (incore(wm->wm_devvp, wdfs_fsbtodb(wm, blk))) {
 		bp = getblk(wm->wm_devvp, wdfs_fsbtodb(wm, blk), (int)wm->wm_bsize, 0, 0);
-		bp->b_flags |= B_INVAL;
-		brelse(bp);
+		bdiscard(bp);
 	}
 	sleeplock_acquire(&wm->wm_alloclock);
 	if (!wdfs_bit_test(wm->wm_bmap, blk)) {

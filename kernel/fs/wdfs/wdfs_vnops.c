@@ -621,8 +621,7 @@ static int write_block(struct wdfs_inode *ip, daddr_t lbn, uint32_t on, size_t n
 	error = uiomove(bp->b_data + on, n, uio);
 	if (error && whole && !isnew && !(bp->b_flags & B_CACHE)) {
 		/* The buffer holds neither the old contents nor the new: forget it. */
-		bp->b_flags |= B_INVAL;
-		brelse(bp);
+		bdiscard(bp);
 		return error;
 	}
 	if (ioflag & IO_SYNC) {
@@ -837,8 +836,7 @@ static int wdfs_strategy(struct vnode *vp, struct buf *bp)
 		error = wdfs_corrupt(wm, "inode %u: write to unallocated logical block %lld",
 		                     ip->i_ino, (long long)bp->b_lblkno);
 	if (error) {
-		bp->b_error = error;
-		bp->b_flags |= B_ERROR;
+		bp->b_error = error;                /* biodone turns it into B_ERROR */
 		biodone(bp);
 		return error;
 	}

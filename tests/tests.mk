@@ -5,14 +5,15 @@
 #   make bench-raw   tools/bench-raw (docs/bench-raw.md): raw dd bandwidth to one throttled disk
 #                    and to a ccd stripe on both buses, a report; BENCHOPTS='--disk-model scsi10k'
 # Host tests include the kernel's pure .c files directly (-Ikernel: "kern/x.c"). Not
-# -Ikernel/include: those <sys/...> headers would shadow the host libc's.
+# -Ikernel/include: those <sys/...> headers would shadow the host libc's; -idirafter finds the kernel's
+# only where the host has none (<sys/sysctl.h>).
 
 HOST_TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 HOST_TESTS     := $(patsubst tests/unit/%.c,$(BUILD)/host/tests/%,$(HOST_TEST_SRCS))
 
 $(BUILD)/host/tests/test_%: tests/unit/test_%.c
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOSTCFLAGS) -Itests/unit -Ikernel -MMD -MP -o $@ $<
+	$(HOSTCC) $(HOSTCFLAGS) -Itests/unit -Ikernel -idirafter kernel/include -MMD -MP -o $@ $<
 
 -include $(HOST_TESTS:=.d)
 

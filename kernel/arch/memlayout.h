@@ -21,8 +21,9 @@
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
-#define V2P(a) ((uint32_t)(a) - KERNBASE)
-#define P2V(a) ((void *)((uint32_t)(a) + KERNBASE))
+/* Through uintptr_t so that host unit tests (64-bit) compile kernel files that use them. */
+#define V2P(a) ((uint32_t)(uintptr_t)(a) - KERNBASE)
+#define P2V(a) ((void *)(uintptr_t)((uint32_t)(a) + KERNBASE))
 #else
 #define V2P_WO(x) ((x) - KERNBASE)
 #endif

@@ -41,19 +41,13 @@ void pmap_init_ap(void)
 struct pmap *pmap_create(void)
 {
 	struct pmap *pm = kmalloc(sizeof(*pm), M_WAITOK | M_ZERO);
-	if (pm == NULL)
-		return NULL;
 	pm->pm_pdir = kpage_alloc(M_WAITOK | M_ZERO);
-	if (pm->pm_pdir == NULL) {
-		kfree(pm);
-		return NULL;
-	}
 	for (uint32_t i = PDX(KERNBASE); i < 1024; i++)
 		pm->pm_pdir[i] = kernel_pdir[i];
 	return pm;
 }
 
-/* The PTE for user va, allocating its page table if `alloc`. NULL if absent / out of memory. */
+/* The PTE for user va, allocating its page table if `alloc` (may sleep in VM_WAIT); NULL if absent. */
 static pt_entry_t *pmap_pte(struct pmap *pm, vaddr_t va, bool alloc)
 {
 	pd_entry_t *pde = &pm->pm_pdir[PDX(va)];
@@ -61,8 +55,6 @@ static pt_entry_t *pmap_pte(struct pmap *pm, vaddr_t va, bool alloc)
 		if (!alloc)
 			return NULL;
 		void *pt = kpage_alloc(M_WAITOK | M_ZERO);
-		if (pt == NULL)
-			return NULL;
 		*pde = V2P(pt) | PTE_P | PTE_W | PTE_U;
 	}
 	pt_entry_t *pt = P2V(PTE_ADDR(*pde));
@@ -79,17 +71,16 @@ static pt_entry_t *pmap_pte(struct pmap *pm, vaddr_t va, bool alloc)
  */
 static void free_user_page(paddr_t pa)
 {
-	void *page = P2V(pa);
-	memset(page, 0, PAGE_SIZE);
-	kpage_free(page);
+	vm_page_t m = PHYS_TO_VM_PAGE(pa);
+	memset(P2V(pa), 0, PAGE_SIZE);
+	vm_page_unwire(m, false);
+	vm_page_free(m);
 }
 
-int pmap_enter(struct pmap *pm, vaddr_t va, paddr_t pa, int prot)
+void pmap_enter(struct pmap *pm, vaddr_t va, paddr_t pa, int prot)
 {
 	KASSERT(va < KERNBASE, "pmap_enter of a kernel address");
 	pt_entry_t *pte = pmap_pte(pm, va, true);
-	if (pte == NULL)
-		return ENOMEM;
 	if (*pte & PTE_P) {
 		if (PTE_ADDR(*pte) != pa)
 			free_user_page(PTE_ADDR(*pte));
@@ -98,7 +89,6 @@ int pmap_enter(struct pmap *pm, vaddr_t va, paddr_t pa, int prot)
 	*pte = pa | PTE_P | PTE_U | ((prot & VM_PROT_WRITE) ? PTE_W : 0);
 	pm->pm_resident++;
 	invlpg(va);
-	return 0;
 }
 
 void pmap_remove(struct pmap *pm, vaddr_t sva, vaddr_t eva)

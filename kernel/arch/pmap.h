@@ -5,8 +5,10 @@
  * tables allocated on demand.
  *   pmap_bootstrap()              - build the kernel page directory and switch to it.
  *   pmap_create() / pmap_destroy()- a user address space's page directory (frees page tables and
- *                                   every mapped user page).
- *   pmap_enter(pm, va, pa, prot)  - map one user page (replacing any mapping). 0 or ENOMEM.
+ *                                   every mapped user page). Mapped user pages are wired vm_pages
+ *                                   in no object, freed by unwire + vm_page_free.
+ *   pmap_enter(pm, va, pa, prot)  - map one user page (replacing and freeing any other); a page
+ *                                   table is allocated with M_WAITOK, so it may sleep.
  *   pmap_remove(pm, sva, eva)     - unmap and free the user pages in [sva, eva).
  *   pmap_extract(pm, va, write)   - physical address mapped at user va (0 if not mapped, or not
  *                                   writable when write is set).
@@ -16,6 +18,7 @@
 #define _ARCH_PMAP_H_
 
 #include "kern/types.h"
+#include "vm/vm.h"
 
 #define PTE_P   0x001
 #define PTE_W   0x002
@@ -36,14 +39,12 @@ struct pmap {
 	uint32_t    pm_resident;      /* user pages mapped */
 };
 
-#define VM_PROT_READ  1
-#define VM_PROT_WRITE 2
 
 void pmap_bootstrap(void);
 void pmap_init_ap(void);          /* load the kernel page directory on an AP */
 struct pmap *pmap_create(void);
 void pmap_destroy(struct pmap *pm);
-int  pmap_enter(struct pmap *pm, vaddr_t va, paddr_t pa, int prot);
+void pmap_enter(struct pmap *pm, vaddr_t va, paddr_t pa, int prot);
 void pmap_remove(struct pmap *pm, vaddr_t sva, vaddr_t eva);
 paddr_t pmap_extract(struct pmap *pm, vaddr_t va, bool write);
 void pmap_activate(struct pmap *pm, uint32_t kstacktop);

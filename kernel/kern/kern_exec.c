@@ -293,14 +293,11 @@ static int kern_execve(const char *path, struct exec_args *ea)
 
 	struct vmspace *vm = vmspace_alloc();
 	uint32_t entry, sp;
-	if (vm == NULL)
-		error = ENOMEM;
-	else if ((error = load_elf(vm, vp, &entry)) == 0)
+	if ((error = load_elf(vm, vp, &entry)) == 0)
 		error = build_stack(vm, ea, &sp);
 	vrele(vp);
 	if (error) {
-		if (vm)
-			vmspace_free(vm);
+		vmspace_free(vm);
 		return error;
 	}
 	struct vmspace *old = p->p_vmspace;

@@ -1,31 +1,36 @@
 /*
- * kmalloc (see kmalloc.h). Small requests (<= 2 KB) come from power-of-two buckets carved out of
- * whole pages (the page's vm_page records the bucket size and its free chunks); larger ones are
- * runs of contiguous pages from the buddy allocator. kfree finds which from the page's vm_page.
- * A bucket page whose chunks are all free goes back to the page allocator.
+ * kmalloc (see kmalloc.h), after FreeBSD 4's malloc(9) without the type argument. Small requests
+ * (<= 2 KB) come from power-of-two buckets carved out of whole pages; larger ones are runs of
+ * contiguous pages. The pages come from the VM (vm_page_alloc_kmem), which marks them kmalloc's
+ * (m->kmem, counted in v_kmem_count); kmalloc's own bookkeeping of a bucket page (chunk size,
+ * free chunks, chunks in use, the list of pages with free chunks) lives in m->km, protected by
+ * kmem_lock, the way FreeBSD 4 kept it in its kmemusage array: nothing of it touches the page's
+ * queue or flags.
+ *
+ * M_WAITOK allocates at the VM_ALLOC_SYSTEM level (it may use the pages below v_free_reserved
+ * that user allocations may not) and, when even that fails, sleeps in VM_WAIT (the pagedaemon
+ * frees pages) and retries: it never returns NULL. M_NOWAIT allocates at the interrupt level and
+ * fails at once. Lock order: kmem_lock is never held while calling into the VM.
  */
 #include "kern/kmalloc.h"
 #include "kern/klib.h"
 #include "kern/lock.h"
-#include "kern/sleep.h"
-#include "kern/time.h"
 #include "vm/vm_page.h"
+#include "vm/vm_phys.h"
 #include "arch/memlayout.h"
 
 #define KM_MINSHIFT  4                 /* 16 bytes */
 #define KM_MAXSHIFT 11                 /* 2 KB */
 #define KM_NBUCKET  (KM_MAXSHIFT - KM_MINSHIFT + 1)
-#define KM_MAXWAITS 5                  /* M_WAITOK gives up after this many one-second waits */
 
 struct chunk {
 	struct chunk *next;
 };
 
+LIST_HEAD(kmbucket, vm_page);
+
 static struct spinlock kmem_lock = { .name = "kmem" };
-/* Per bucket: pages that still have free chunks (linked through vm_page next/prev). */
-static struct vm_page *bucket_pages[KM_NBUCKET];
-static int vmwait_chan;
-static volatile int vmwaiters;      /* sleepers in kmalloc; kfree wakes them only if any */
+static struct kmbucket bucket_pages[KM_NBUCKET];   /* pages with free chunks, per bucket (kmem_lock) */
 
 static int bucket_index(size_t size)
 {
@@ -35,71 +40,67 @@ static int bucket_index(size_t size)
 	return b;
 }
 
-static void bucket_link(int b, struct vm_page *m)
+/* 2^order pages from the VM at the level `flags` allows, or NULL (M_NOWAIT only). */
+static vm_page_t kmem_pages(int order, int flags)
 {
-	m->prev = NULL;
-	m->next = bucket_pages[b];
-	if (m->next)
-		m->next->prev = m;
-	bucket_pages[b] = m;
+	for (;;) {
+		vm_page_t m = vm_page_alloc_kmem(order, (flags & M_WAITOK) ? VM_ALLOC_SYSTEM
+		                                                            : VM_ALLOC_INTERRUPT);
+		if (m != NULL || !(flags & M_WAITOK))
+			return m;
+		VM_WAIT;
+	}
 }
 
-static void bucket_unlink(int b, struct vm_page *m)
+/* Carve a fresh page into chunks of bucket b and put it on the bucket's list. */
+static bool bucket_grow(int b, int flags)
 {
-	if (m->prev)
-		m->prev->next = m->next;
-	else
-		bucket_pages[b] = m->next;
-	if (m->next)
-		m->next->prev = m->prev;
-	m->next = m->prev = NULL;
-}
-
-/* Carve a fresh page into chunks of bucket b. kmem_lock held. */
-static bool bucket_grow(int b)
-{
-	struct vm_page *m = vm_page_alloc_run(0);
+	vm_page_t m = kmem_pages(0, flags);
 	if (m == NULL)
 		return false;
 	size_t sz = (size_t)1 << (b + KM_MINSHIFT);
 	char *va = P2V(VM_PAGE_TO_PHYS(m));
-	m->flags |= PG_KMEM;
-	m->kmsize = sz;
-	m->kmused = 0;
-	m->kmfree = NULL;
+	struct chunk *head = NULL;
 	for (size_t off = 0; off < PAGE_SIZE; off += sz) {
 		struct chunk *c = (struct chunk *)(va + off);
-		c->next = m->kmfree;
-		m->kmfree = c;
+		c->next = head;
+		head = c;
 	}
-	bucket_link(b, m);
+	spin_lock(&kmem_lock);
+	m->km.size = sz;
+	m->km.used = 0;
+	m->km.freelist = head;
+	LIST_INSERT_HEAD(&bucket_pages[b], m, km.link);
+	spin_unlock(&kmem_lock);
 	return true;
 }
 
-static void *small_alloc(size_t size)
+static void *small_alloc(size_t size, int flags)
 {
 	int b = bucket_index(size);
 	spin_lock(&kmem_lock);
-	if (bucket_pages[b] == NULL && !bucket_grow(b)) {
+	while (LIST_EMPTY(&bucket_pages[b])) {
 		spin_unlock(&kmem_lock);
-		return NULL;
+		if (!bucket_grow(b, flags))
+			return NULL;
+		spin_lock(&kmem_lock);
 	}
-	struct vm_page *m = bucket_pages[b];
-	struct chunk *c = m->kmfree;
-	m->kmfree = c->next;
-	m->kmused++;
-	if (m->kmfree == NULL)
-		bucket_unlink(b, m);
+	vm_page_t m = LIST_FIRST(&bucket_pages[b]);
+	struct chunk *c = m->km.freelist;
+	m->km.freelist = c->next;
+	m->km.used++;
+	if (m->km.freelist == NULL)
+		LIST_REMOVE(m, km.link);
 	spin_unlock(&kmem_lock);
 	return c;
 }
 
-static void *large_alloc(size_t size)
+static void *large_alloc(size_t size, int flags)
 {
 	int order = 0;
 	while ((size_t)PAGE_SIZE << order < size)
 		order++;
-	struct vm_page *m = vm_page_alloc_run(order);
+	vm_page_t m = kmem_pages(order, flags);
 	return m ? P2V(VM_PAGE_TO_PHYS(m)) : NULL;
 }
 
@@ -107,58 +108,42 @@ void *kmalloc(size_t size, int flags)
 {
 	if (size == 0)
 		size = 1;
-	if (size > ((size_t)PAGE_SIZE << (VM_NFREEORDER - 1)))
+	if (size > KMALLOC_MAX)
 		return NULL;
-	for (int tries = 0;; tries++) {
-		void *p = size <= (1u << KM_MAXSHIFT) ? small_alloc(size) : large_alloc(size);
-		if (p) {
-			if (flags & M_ZERO)
-				memset(p, 0, size);
-			return p;
-		}
-		if (!(flags & M_WAITOK) || tries == KM_MAXWAITS)
-			return NULL;
-		/* Out of memory: wait for frees (kfree wakes us), a second at a time, a few times. */
-		__atomic_add_fetch(&vmwaiters, 1, __ATOMIC_SEQ_CST);
-		tsleep(&vmwait_chan, 0, "vmwait", HZ);
-		__atomic_sub_fetch(&vmwaiters, 1, __ATOMIC_SEQ_CST);
-	}
-}
-
-static void kmem_wakeup(void)
-{
-	if (vmwaiters)
-		wakeup(&vmwait_chan);
+	void *p = size <= (1u << KM_MAXSHIFT) ? small_alloc(size, flags) : large_alloc(size, flags);
+	if (p && (flags & M_ZERO))
+		memset(p, 0, size);
+	return p;
 }
 
 void kfree(void *p)
 {
 	if (p == NULL)
 		return;
-	struct vm_page *m = PHYS_TO_VM_PAGE(V2P((uintptr_t)p & ~PAGE_MASK));
-	KASSERT(m != NULL, "kfree of a pointer outside the direct map");
-	if (!(m->flags & PG_KMEM)) {
-		KASSERT((V2P(p) & PAGE_MASK) == 0 && (m->flags & PG_RUNHEAD), "kfree of a bad pointer");
-		vm_page_free_run(m);
-		kmem_wakeup();
+	vm_page_t m = PHYS_TO_VM_PAGE(V2P((uintptr_t)p & ~PAGE_MASK));
+	KASSERT(m != NULL && m->kmem == KMEM_OWNED, "kfree of a pointer kmalloc did not return");
+	spin_lock(&kmem_lock);
+	if (m->km.size == 0) {
+		spin_unlock(&kmem_lock);
+		KASSERT((V2P(p) & PAGE_MASK) == 0 && m->pstate == PHYS_RUNHEAD, "kfree of a bad pointer");
+		vm_page_free_kmem(m);
 		return;
 	}
-	int b = bucket_index(m->kmsize);
-	spin_lock(&kmem_lock);
-	if (m->kmfree == NULL)
-		bucket_link(b, m);
+	int b = bucket_index(m->km.size);
+	if (m->km.freelist == NULL)
+		LIST_INSERT_HEAD(&bucket_pages[b], m, km.link);
 	struct chunk *c = p;
-	c->next = m->kmfree;
-	m->kmfree = c;
-	bool empty = --m->kmused == 0;
-	if (empty)
-		bucket_unlink(b, m);
-	spin_unlock(&kmem_lock);
+	c->next = m->km.freelist;
+	m->km.freelist = c;
+	bool empty = --m->km.used == 0;
 	if (empty) {
-		m->flags &= ~PG_KMEM;
-		vm_page_free_run(m);
+		LIST_REMOVE(m, km.link);
+		m->km.size = 0;
+		m->km.freelist = NULL;
 	}
-	kmem_wakeup();
+	spin_unlock(&kmem_lock);
+	if (empty)
+		vm_page_free_kmem(m);
 }
 
 void *kpage_alloc(int flags)

@@ -24,6 +24,7 @@
 #include "arch/multiboot.h"
 #include "arch/machdep.h"
 #include "vm/vm_page.h"
+#include "vm/vm_object.h"
 #include "dev/console.h"
 #include "dev/md.h"
 #include "dev/storage.h"
@@ -161,6 +162,7 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 	vm_page_startup(mbi, (const paddr_t (*)[2])reserved, nres);
 	physmem_bytes = (int64_t)physmem_pages * PAGE_SIZE;
 	kprintf("memory: %u KB usable\n", physmem_pages * 4);
+	vm_object_init();
 	pmap_bootstrap();
 	gdt_init(&cpus[0]);
 	idt_init();

@@ -8,10 +8,12 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
-typedef uint32_t register_t;   /* a machine register / syscall argument */
 typedef uint32_t paddr_t;      /* physical address */
 typedef uint32_t vaddr_t;      /* virtual address */
+#ifndef WDRAIN_HOST_TEST       /* host unit tests take these two from the host's <sys/types.h> */
+typedef uint32_t register_t;   /* a machine register / syscall argument */
 typedef int64_t  daddr_t;      /* disk block number (DEV_BSIZE units for devices, fs blocks for files) */
+#endif
 typedef unsigned long u_long;
 typedef unsigned int  u_int;
 

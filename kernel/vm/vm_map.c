@@ -12,13 +12,7 @@
 struct vmspace *vmspace_alloc(void)
 {
 	struct vmspace *vm = kmalloc(sizeof(*vm), M_WAITOK | M_ZERO);
-	if (vm == NULL)
-		return NULL;
 	vm->vm_pmap = pmap_create();
-	if (vm->vm_pmap == NULL) {
-		kfree(vm);
-		return NULL;
-	}
 	vm->vm_taddr = vm->vm_daddr = vm->vm_brk = USERBASE;
 	vm->vm_stack = USERTOP;
 	return vm;
@@ -30,21 +24,33 @@ void vmspace_free(struct vmspace *vm)
 	kfree(vm);
 }
 
+/*
+ * A user page: a wired page in no object (until the fault handler pages user memory, a
+ * process's pages stay resident), or NULL when an ordinary allocation must fail (ENOMEM).
+ */
+static vm_page_t user_page_alloc(void)
+{
+	vm_page_t m = vm_page_alloc(NULL, 0, VM_ALLOC_NORMAL);
+	if (m == NULL)
+		return NULL;
+	vm_page_wire(m);
+	vm_page_wakeup(m);
+	return m;
+}
+
 int vm_map_zero(struct vmspace *vm, vaddr_t start, vaddr_t end)
 {
 	/* A request that cannot fit in free memory fails at once instead of draining it all. */
-	if ((end - (start & ~PAGE_MASK)) / PAGE_SIZE > v_free_count)
+	if ((end - (start & ~PAGE_MASK)) / PAGE_SIZE > vm_page_avail())
 		return ENOMEM;
 	for (vaddr_t va = start & ~PAGE_MASK; va < end; va += PAGE_SIZE) {
 		if (pmap_extract(vm->vm_pmap, va, false))
 			continue;
-		void *page = kpage_alloc(M_WAITOK | M_ZERO);
-		if (page == NULL)
+		vm_page_t m = user_page_alloc();
+		if (m == NULL)
 			return ENOMEM;
-		if (pmap_enter(vm->vm_pmap, va, V2P(page), VM_PROT_READ | VM_PROT_WRITE)) {
-			kpage_free(page);
-			return ENOMEM;
-		}
+		vm_page_zero_fill(m);
+		pmap_enter(vm->vm_pmap, va, VM_PAGE_TO_PHYS(m), VM_PROT_READ | VM_PROT_WRITE);
 	}
 	return 0;
 }
@@ -56,14 +62,11 @@ static int copy_range(struct vmspace *from, struct vmspace *to, vaddr_t start, v
 		paddr_t pa = pmap_extract(from->vm_pmap, va, false);
 		if (pa == 0)
 			continue;
-		void *page = kpage_alloc(M_WAITOK);
-		if (page == NULL)
+		vm_page_t m = user_page_alloc();
+		if (m == NULL)
 			return ENOMEM;
-		memcpy(page, P2V(pa), PAGE_SIZE);
-		if (pmap_enter(to->vm_pmap, va, V2P(page), VM_PROT_READ | VM_PROT_WRITE)) {
-			kpage_free(page);
-			return ENOMEM;
-		}
+		memcpy(P2V(VM_PAGE_TO_PHYS(m)), P2V(pa), PAGE_SIZE);
+		pmap_enter(to->vm_pmap, va, VM_PAGE_TO_PHYS(m), VM_PROT_READ | VM_PROT_WRITE);
 	}
 	return 0;
 }
@@ -71,8 +74,6 @@ static int copy_range(struct vmspace *from, struct vmspace *to, vaddr_t start, v
 struct vmspace *vmspace_fork(struct vmspace *vm)
 {
 	struct vmspace *n = vmspace_alloc();
-	if (n == NULL)
-		return NULL;
 	n->vm_taddr = vm->vm_taddr;
 	n->vm_daddr = vm->vm_daddr;
 	n->vm_brk = vm->vm_brk;

@@ -3,7 +3,8 @@
  *   [vm_taddr, vm_daddr)   program image from the ELF file (text, data, bss)
  *   [vm_daddr, vm_brk)     the heap, grown and shrunk by sbrk
  *   [vm_ssize below USERTOP, USERTOP)  the stack, grown on demand by vm_fault up to USTACKMAX
- * Pages are private, allocated zeroed when first mapped and copied on fork.
+ * Pages are private, allocated zeroed when first mapped and copied on fork: wired pages in no
+ * object (docs/vm.md) until the fault handler pages user memory.
  */
 #ifndef _VM_VM_MAP_H_
 #define _VM_VM_MAP_H_

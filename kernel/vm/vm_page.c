@@ -1,102 +1,48 @@
 /*
- * Physical page allocator (see vm_page.h): the vm_page array and a binary buddy allocator.
- * A free run of 2^k pages starting at page index i (relative to vm_page_base) is always aligned:
- * i % 2^k == 0, so its buddy is i ^ 2^k (Knuth, TAOCP vol. 1 §2.5, "buddy system").
+ * Resident pages and the page queues (see vm_page.h). Follows FreeBSD 4.x vm/vm_page.c in its
+ * functions and their contracts (the 4.x text is not in the index; checked against the 5.0-era
+ * vm_page.h, index id 54777466, and design-notes §1.4), written for wdrain: one spinlock instead
+ * of spl levels, no page colours, the free queue is the buddy allocator of vm_phys.c.
  */
 #include "vm/vm_page.h"
+#include "vm/vm_phys.h"
+#include "vm/vm_object.h"
+#include "vm/vm_pageout.h"
 #include "kern/klib.h"
-#include "kern/lock.h"
+#include "kern/sleep.h"
+#include "kern/time.h"
+#include "kern/kmalloc.h"
 #include "arch/memlayout.h"
 #include "arch/multiboot.h"
 
+struct spinlock vm_page_queue_lock = { .name = "vmpage" };
+struct vmmeter vmcnt;
+struct vpgqueues vm_page_queues[PQ_COUNT];
 struct vm_page *vm_page_array;
 uint32_t vm_page_array_size;
-paddr_t  vm_page_base;
 uint32_t physmem_pages;
-uint32_t v_free_count;
 
-static struct spinlock vm_page_queue_free_lock = { .name = "vmfree" };
-static struct vm_page *freelist[VM_NFREEORDER];
+/* The (object, pindex) -> page hash (vm_page_queue_lock). */
+static struct vm_page **vm_page_buckets;
+static uint32_t vm_page_hash_mask;
 
-extern char end[];
+extern char end[];                    /* the kernel image ends here (linker) */
 
-static void freelist_insert(struct vm_page *m, int order)
+static int vm_wait_chan;              /* VM_WAIT sleepers sleep here */
+static int vm_wait_waiters;           /* how many (vm_page_queue_lock) */
+
+static void vm_page_queues_init(void)
 {
-	m->queue = PQ_FREE;
-	m->order = order;
-	m->prev = NULL;
-	m->next = freelist[order];
-	if (m->next)
-		m->next->prev = m;
-	freelist[order] = m;
-}
-
-static void freelist_remove(struct vm_page *m)
-{
-	if (m->prev)
-		m->prev->next = m->next;
-	else
-		freelist[m->order] = m->next;
-	if (m->next)
-		m->next->prev = m->prev;
-	m->queue = PQ_NONE;
-	m->next = m->prev = NULL;
-}
-
-/* Return a run of 2^order pages to the free lists, merging with free buddies. Lock held. */
-static void buddy_free(struct vm_page *m, int order)
-{
-	uint32_t i = m - vm_page_array;
-	v_free_count += 1u << order;
-	while (order < VM_NFREEORDER - 1) {
-		uint32_t bi = i ^ (1u << order);
-		if (bi + (1u << order) > vm_page_array_size)
-			break;
-		struct vm_page *b = &vm_page_array[bi];
-		if (b->queue != PQ_FREE || b->order != order)
-			break;
-		freelist_remove(b);
-		i &= ~(1u << order);
-		order++;
+	static u_int none;
+	u_int *cnts[PQ_COUNT] = { &none, &vmcnt.v_free_count, &vmcnt.v_cache_count,
+	                          &vmcnt.v_inactive_count, &vmcnt.v_active_count };
+	for (int q = 0; q < PQ_COUNT; q++) {
+		TAILQ_INIT(&vm_page_queues[q].pl);
+		vm_page_queues[q].cnt = cnts[q];
 	}
-	freelist_insert(&vm_page_array[i], order);
 }
 
-struct vm_page *vm_page_alloc_run(int order)
-{
-	if (order < 0 || order >= VM_NFREEORDER)
-		return NULL;
-	spin_lock(&vm_page_queue_free_lock);
-	int k = order;
-	while (k < VM_NFREEORDER && freelist[k] == NULL)
-		k++;
-	if (k == VM_NFREEORDER) {
-		spin_unlock(&vm_page_queue_free_lock);
-		return NULL;
-	}
-	struct vm_page *m = freelist[k];
-	freelist_remove(m);
-	while (k > order) {                   /* split: the upper half goes back */
-		k--;
-		freelist_insert(m + (1u << k), k);
-	}
-	v_free_count -= 1u << order;
-	m->order = order;
-	m->flags = PG_RUNHEAD;
-	spin_unlock(&vm_page_queue_free_lock);
-	return m;
-}
-
-void vm_page_free_run(struct vm_page *m)
-{
-	KASSERT(m->flags & PG_RUNHEAD, "freeing a page that is not the head of a run");
-	KASSERT(m->queue != PQ_FREE, "double free of a page run");
-	m->flags = 0;
-	m->kmsize = 0;
-	spin_lock(&vm_page_queue_free_lock);
-	buddy_free(m, m->order);
-	spin_unlock(&vm_page_queue_free_lock);
-}
+/* ---- boot ---------------------------------------------------------------------------------- */
 
 static bool reserved_page(paddr_t pa, const paddr_t (*reserved)[2], int nreserved)
 {
@@ -106,7 +52,7 @@ static bool reserved_page(paddr_t pa, const paddr_t (*reserved)[2], int nreserve
 	return false;
 }
 
-/* Calls fn(base, len) for each available-RAM region of the map, clipped to the direct map. */
+/* Calls fn(base, top) for each available-RAM region of the map, clipped to the direct map. */
 static void for_each_ram(const struct multiboot_info *mbi, void (*fn)(uint64_t, uint64_t, void *), void *arg)
 {
 	uint32_t p = mbi->mmap_addr, lim = mbi->mmap_addr + mbi->mmap_length;
@@ -140,21 +86,23 @@ static void add_region(uint64_t lo, uint64_t hi, void *arg)
 	for (uint64_t pa = roundup(lo, PAGE_SIZE); pa + PAGE_SIZE <= hi; pa += PAGE_SIZE) {
 		if (pa < 0x100000 || reserved_page(pa, c->reserved, c->nreserved))
 			continue;
-		struct vm_page *m = PHYS_TO_VM_PAGE(pa);
-		physmem_pages++;
-		buddy_free(m, 0);
+		vmcnt.v_page_count++;
+		vm_phys_add_page(PHYS_TO_VM_PAGE(pa));
 	}
 }
 
+/*
+ * Build vm_page_array (one entry per frame up to the top of RAM, right after the kernel image and
+ * boot modules) and give every usable frame to the physical allocator.
+ */
 void vm_page_startup(const struct multiboot_info *mbi, const paddr_t (*reserved)[2], int nreserved)
 {
 	if (!(mbi->flags & MBI_FLAG_MMAP))
 		panic("vm_page_startup: the boot loader gave no memory map");
+	vm_page_queues_init();
 	uint64_t top = 0;
 	for_each_ram(mbi, note_top, &top);
-	vm_page_base = 0;
 	vm_page_array_size = top / PAGE_SIZE;
-	/* The array itself goes right after the kernel image and boot modules (all below `avail`). */
 	paddr_t avail = roundup(V2P(end), PAGE_SIZE);
 	for (int i = 0; i < nreserved; i++)
 		if (reserved[i][1] > avail && reserved[i][0] < 64u << 20)
@@ -165,7 +113,7 @@ void vm_page_startup(const struct multiboot_info *mbi, const paddr_t (*reserved)
 	for (uint32_t i = 0; i < vm_page_array_size; i++)
 		vm_page_array[i].phys_addr = i * PAGE_SIZE;
 
-	paddr_t all[nreserved + 2][2];
+	paddr_t all[nreserved + 1][2];
 	for (int i = 0; i < nreserved; i++) {
 		all[i][0] = reserved[i][0];
 		all[i][1] = reserved[i][1];
@@ -173,7 +121,489 @@ void vm_page_startup(const struct multiboot_info *mbi, const paddr_t (*reserved)
 	all[nreserved][0] = V2P(KERNLINK);
 	all[nreserved][1] = avail + bytes;
 	struct add_ctx c = { (const paddr_t (*)[2])all, nreserved + 1 };
+	spin_lock(&vm_page_queue_lock);
 	for_each_ram(mbi, add_region, &c);
+	spin_unlock(&vm_page_queue_lock);
+	physmem_pages = vmcnt.v_page_count;
 	if (physmem_pages < 2048)
 		panic("vm_page_startup: only %u KB of usable memory", physmem_pages * 4);
+	vm_pageout_targets(&vmcnt, vmcnt.v_page_count);
+}
+
+/* The page hash: a power of two of buckets, about one per two pages. Called once at boot. */
+void vm_page_object_init(void)
+{
+	uint32_t n = 1;
+	while (n < vmcnt.v_page_count / 2)
+		n <<= 1;
+	vm_page_buckets = kmalloc(n * sizeof(*vm_page_buckets), M_WAITOK | M_ZERO);
+	vm_page_hash_mask = n - 1;
+}
+
+/* ---- object membership ------------------------------------------------------------------------- */
+
+static uint32_t vm_page_hash(vm_object_t obj, vm_pindex_t pindex)
+{
+	uint32_t h = (uint32_t)(uintptr_t)obj / sizeof(struct vm_object);
+	return (h * 2654435761u + pindex) & vm_page_hash_mask;   /* Knuth's multiplicative hash */
+}
+
+void vm_page_insert(vm_page_t m, vm_object_t obj, vm_pindex_t pindex)
+{
+	KASSERT(m->object == NULL, "vm_page_insert: page already in an object");
+	m->object = obj;
+	m->pindex = pindex;
+	struct vm_page **b = &vm_page_buckets[vm_page_hash(obj, pindex)];
+	m->hnext = *b;
+	*b = m;
+	TAILQ_INSERT_TAIL(&obj->memq, m, listq);
+	obj->resident_page_count++;
+}
+
+void vm_page_remove(vm_page_t m)
+{
+	vm_object_t obj = m->object;
+	if (obj == NULL)
+		return;
+	struct vm_page **b = &vm_page_buckets[vm_page_hash(obj, m->pindex)];
+	while (*b != m)
+		b = &(*b)->hnext;
+	*b = m->hnext;
+	m->hnext = NULL;
+	TAILQ_REMOVE(&obj->memq, m, listq);
+	obj->resident_page_count--;
+	m->object = NULL;
+}
+
+vm_page_t vm_page_lookup_locked(vm_object_t obj, vm_pindex_t pindex)
+{
+	vm_page_t m = vm_page_buckets[vm_page_hash(obj, pindex)];
+	while (m && !(m->object == obj && m->pindex == pindex))
+		m = m->hnext;
+	return m;
+}
+
+vm_page_t vm_page_lookup(vm_object_t obj, vm_pindex_t pindex)
+{
+	spin_lock(&vm_page_queue_lock);
+	vm_page_t m = vm_page_lookup_locked(obj, pindex);
+	spin_unlock(&vm_page_queue_lock);
+	return m;
+}
+
+/* ---- queues ------------------------------------------------------------------------------------ */
+
+/* Take m off its queue (CACHE, INACTIVE or ACTIVE); it is then transient or wired. */
+void vm_page_unqueue(vm_page_t m)
+{
+	int q = m->queue;
+	if (q == PQ_NONE)
+		return;
+	KASSERT(q != PQ_FREE, "vm_page_unqueue: a free page");
+	TAILQ_REMOVE(&vm_page_queues[q].pl, m, pageq);
+	(*vm_page_queues[q].cnt)--;
+	m->queue = PQ_NONE;
+}
+
+static void vm_page_enqueue(vm_page_t m, int q)
+{
+	KASSERT(m->object != NULL, "vm_page_enqueue: a queued page must belong to an object");
+	m->queue = q;
+	TAILQ_INSERT_TAIL(&vm_page_queues[q].pl, m, pageq);
+	(*vm_page_queues[q].cnt)++;
+}
+
+void vm_page_requeue(vm_page_t m)
+{
+	int q = m->queue;
+	KASSERT(q >= PQ_CACHE && q <= PQ_ACTIVE, "vm_page_requeue: page on no queue");
+	TAILQ_REMOVE(&vm_page_queues[q].pl, m, pageq);
+	TAILQ_INSERT_TAIL(&vm_page_queues[q].pl, m, pageq);
+}
+
+void vm_page_activate_locked(vm_page_t m)
+{
+	if (m->queue == PQ_ACTIVE)
+		return;
+	if (m->queue == PQ_CACHE)
+		vmcnt.v_reactivated++;
+	vm_page_unqueue(m);
+	if (m->wire_count == 0) {
+		if (m->act_count < ACT_INIT)
+			m->act_count = ACT_INIT;
+		vm_page_enqueue(m, PQ_ACTIVE);
+	}
+}
+
+void vm_page_activate(vm_page_t m)
+{
+	spin_lock(&vm_page_queue_lock);
+	vm_page_activate_locked(m);
+	spin_unlock(&vm_page_queue_lock);
+}
+
+/* To the tail of INACTIVE. Clears PG_WINATCFLS: the one-pass scan's "sent around once" mark. */
+void vm_page_deactivate_locked(vm_page_t m)
+{
+	if (m->queue == PQ_INACTIVE)
+		return;
+	if (m->queue == PQ_CACHE)
+		vmcnt.v_reactivated++;
+	m->flags &= ~PG_WINATCFLS;
+	vm_page_unqueue(m);
+	if (m->wire_count == 0)
+		vm_page_enqueue(m, PQ_INACTIVE);
+}
+
+void vm_page_deactivate(vm_page_t m)
+{
+	spin_lock(&vm_page_queue_lock);
+	vm_page_deactivate_locked(m);
+	spin_unlock(&vm_page_queue_lock);
+}
+
+/* Wake VM_WAIT sleepers once an ordinary allocation can succeed again. */
+static void vm_page_free_wakeup(void)
+{
+	if (vm_wait_waiters > 0 && vm_page_avail() > vmcnt.v_free_reserved)
+		wakeup(&vm_wait_chan);
+}
+
+/*
+ * Move a clean, unbusy, unwired page to PQ_CACHE: still in its object (a lookup finds it and can
+ * reactivate it) but counted as available, and reused by vm_page_alloc when PQ_FREE is empty.
+ * Every mapping is removed first, so nobody can dirty it behind the cache's back.
+ */
+void vm_page_cache_locked(vm_page_t m)
+{
+	KASSERT(!(m->flags & PG_BUSY) && m->busy == 0, "vm_page_cache: busy page");
+	KASSERT(m->wire_count == 0 && m->hold_count == 0, "vm_page_cache: wired or held page");
+	KASSERT(m->dirty == 0, "vm_page_cache: dirty page");
+	if (m->queue == PQ_CACHE)
+		return;
+	vm_page_protect_locked(m, VM_PROT_NONE);
+	vm_page_unqueue(m);
+	vm_page_enqueue(m, PQ_CACHE);
+	vm_page_free_wakeup();
+}
+
+void vm_page_cache(vm_page_t m)
+{
+	spin_lock(&vm_page_queue_lock);
+	vm_page_cache_locked(m);
+	spin_unlock(&vm_page_queue_lock);
+}
+
+/*
+ * Free a page: off its queue, out of its object, back to the physical allocator. The page must
+ * not be wired, held or soft-busy; sleepers waiting for it to be unbusied are woken (they look
+ * the page up again and find it gone).
+ */
+void vm_page_free_locked(vm_page_t m)
+{
+	KASSERT(m->queue != PQ_FREE, "vm_page_free: freeing a free page");
+	KASSERT(m->wire_count == 0, "vm_page_free: freeing a wired page");
+	KASSERT(m->busy == 0 && m->hold_count == 0, "vm_page_free: freeing a paging or held page");
+	KASSERT(m->kmem == KMEM_NONE, "vm_page_free: freeing a kmalloc page");
+	vm_page_protect_locked(m, VM_PROT_NONE);
+	vm_page_unqueue(m);
+	vm_page_remove(m);
+	if (m->flags & PG_WANTED)
+		wakeup(m);
+	m->flags = 0;
+	m->valid = m->dirty = 0;
+	m->act_count = 0;
+	vmcnt.v_tfree++;
+	vm_phys_free_pages(m);
+	vm_page_free_wakeup();
+}
+
+void vm_page_free(vm_page_t m)
+{
+	spin_lock(&vm_page_queue_lock);
+	vm_page_free_locked(m);
+	spin_unlock(&vm_page_queue_lock);
+}
+
+/* ---- allocation -------------------------------------------------------------------------------- */
+
+/* Pages an allocation of class `req` must leave behind (FreeBSD 4.x vm_page_alloc's levels). */
+static u_int vm_page_alloc_floor(int req)
+{
+	switch (req & VM_ALLOC_CLASS_MASK) {
+	case VM_ALLOC_NORMAL:
+		return vmcnt.v_free_reserved;
+	case VM_ALLOC_SYSTEM:
+		return vmcnt.v_interrupt_free_min;
+	default:
+		return 0;
+	}
+}
+
+/* One page off PQ_FREE, else the oldest PQ_CACHE page freed from its object. Lock held. */
+static vm_page_t vm_page_take_one(void)
+{
+	vm_page_t m = vm_phys_alloc_pages(0);
+	if (m != NULL)
+		return m;
+	m = TAILQ_FIRST(&vm_page_queues[PQ_CACHE].pl);
+	if (m == NULL)
+		return NULL;
+	vm_page_free_locked(m);
+	return vm_phys_alloc_pages(0);
+}
+
+vm_page_t vm_page_alloc(vm_object_t obj, vm_pindex_t pindex, int req)
+{
+	spin_lock(&vm_page_queue_lock);
+	vm_page_t m = NULL;
+	if (vm_page_avail() > vm_page_alloc_floor(req))
+		m = vm_page_take_one();
+	if (m != NULL) {
+		m->flags = PG_BUSY;
+		m->valid = m->dirty = 0;
+		m->act_count = 0;
+		m->busy = 0;
+		if (obj != NULL)
+			vm_page_insert(m, obj, pindex);
+	}
+	if (vm_paging_needed())
+		pagedaemon_wakeup();
+	spin_unlock(&vm_page_queue_lock);
+	return m;
+}
+
+/*
+ * 2^order contiguous pages for kmalloc. Cache pages are freed into the buddy system while it
+ * has no run of that size, which helps a one-page request always and a larger one sometimes.
+ */
+vm_page_t vm_page_alloc_kmem(int order, int req)
+{
+	spin_lock(&vm_page_queue_lock);
+	vm_page_t m = NULL;
+	if (vm_page_avail() >= vm_page_alloc_floor(req) + (1u << order)) {
+		while ((m = vm_phys_alloc_pages(order)) == NULL &&
+		       !TAILQ_EMPTY(&vm_page_queues[PQ_CACHE].pl))
+			vm_page_free_locked(TAILQ_FIRST(&vm_page_queues[PQ_CACHE].pl));
+	}
+	if (m != NULL) {
+		for (uint32_t i = 0; i < (1u << order); i++)
+			m[i].kmem = KMEM_OWNED;
+		vmcnt.v_kmem_count += 1u << order;
+	}
+	if (vm_paging_needed())
+		pagedaemon_wakeup();
+	spin_unlock(&vm_page_queue_lock);
+	return m;
+}
+
+void vm_page_free_kmem(vm_page_t m)
+{
+	spin_lock(&vm_page_queue_lock);
+	uint32_t n = 1u << m->order;
+	for (uint32_t i = 0; i < n; i++) {
+		KASSERT(m[i].kmem != KMEM_NONE, "vm_page_free_kmem: not a kmalloc page");
+		m[i].kmem = KMEM_NONE;
+	}
+	vmcnt.v_kmem_count -= n;
+	vm_phys_free_pages(m);
+	vm_page_free_wakeup();
+	spin_unlock(&vm_page_queue_lock);
+}
+
+/*
+ * VM_WAIT: wake the pagedaemon and sleep until pages are freed with free+cache above
+ * v_free_reserved. The one-second timeout only bounds a wakeup lost to a race with the check;
+ * callers retry their allocation in a loop either way. Never call it from interrupt context or
+ * with a spinlock held.
+ */
+void vm_wait(void)
+{
+	spin_lock(&vm_page_queue_lock);
+	pagedaemon_wakeup();
+	vm_wait_waiters++;
+	vmcnt.v_vmwaits++;
+	msleep(&vm_wait_chan, &vm_page_queue_lock, 0, "vmwait", HZ);
+	vm_wait_waiters--;
+	spin_unlock(&vm_page_queue_lock);
+}
+
+vm_page_t vm_page_grab(vm_object_t obj, vm_pindex_t pindex, int flags)
+{
+	for (;;) {
+		spin_lock(&vm_page_queue_lock);
+		vm_page_t m = vm_page_lookup_locked(obj, pindex);
+		if (m != NULL && (m->flags & PG_BUSY)) {
+			m->flags |= PG_WANTED;
+			msleep(m, &vm_page_queue_lock, 0, "pgrab", 0);
+			spin_unlock(&vm_page_queue_lock);
+			continue;
+		}
+		if (m != NULL) {
+			m->flags |= PG_BUSY;
+			spin_unlock(&vm_page_queue_lock);
+			return m;
+		}
+		spin_unlock(&vm_page_queue_lock);
+		m = vm_page_alloc(obj, pindex, flags & VM_ALLOC_CLASS_MASK);
+		if (m != NULL || !(flags & VM_ALLOC_RETRY))
+			return m;
+		VM_WAIT;
+	}
+}
+
+/* ---- busy, hold, wire -------------------------------------------------------------------------- */
+
+void vm_page_busy(vm_page_t m)
+{
+	spin_lock(&vm_page_queue_lock);
+	KASSERT(!(m->flags & PG_BUSY), "vm_page_busy: page already busy");
+	m->flags |= PG_BUSY;
+	spin_unlock(&vm_page_queue_lock);
+}
+
+static void vm_page_flash(vm_page_t m)
+{
+	if (m->flags & PG_WANTED) {
+		m->flags &= ~PG_WANTED;
+		wakeup(m);
+	}
+}
+
+void vm_page_wakeup(vm_page_t m)
+{
+	spin_lock(&vm_page_queue_lock);
+	KASSERT(m->flags & PG_BUSY, "vm_page_wakeup: page not busy");
+	m->flags &= ~PG_BUSY;
+	vm_page_flash(m);
+	spin_unlock(&vm_page_queue_lock);
+}
+
+bool vm_page_sleep_busy(vm_page_t m, bool also_m_busy, const char *wmesg)
+{
+	spin_lock(&vm_page_queue_lock);
+	bool busy = (m->flags & PG_BUSY) || (also_m_busy && m->busy);
+	if (busy) {
+		m->flags |= PG_WANTED;
+		msleep(m, &vm_page_queue_lock, 0, wmesg, 0);
+	}
+	spin_unlock(&vm_page_queue_lock);
+	return busy;
+}
+
+void vm_page_io_start(vm_page_t m)
+{
+	spin_lock(&vm_page_queue_lock);
+	KASSERT(m->busy < 255, "vm_page_io_start: busy count overflow");
+	m->busy++;
+	spin_unlock(&vm_page_queue_lock);
+}
+
+void vm_page_io_finish(vm_page_t m)
+{
+	spin_lock(&vm_page_queue_lock);
+	KASSERT(m->busy > 0, "vm_page_io_finish: page not soft-busy");
+	if (--m->busy == 0)
+		vm_page_flash(m);
+	spin_unlock(&vm_page_queue_lock);
+}
+
+void vm_page_hold(vm_page_t m)
+{
+	spin_lock(&vm_page_queue_lock);
+	m->hold_count++;
+	spin_unlock(&vm_page_queue_lock);
+}
+
+void vm_page_unhold(vm_page_t m)
+{
+	spin_lock(&vm_page_queue_lock);
+	KASSERT(m->hold_count > 0, "vm_page_unhold: page not held");
+	m->hold_count--;
+	spin_unlock(&vm_page_queue_lock);
+}
+
+void vm_page_wire(vm_page_t m)
+{
+	spin_lock(&vm_page_queue_lock);
+	if (m->wire_count == 0) {
+		vm_page_unqueue(m);
+		vmcnt.v_wire_count++;
+	}
+	KASSERT(m->wire_count < 0xffff, "vm_page_wire: wire count overflow");
+	m->wire_count++;
+	spin_unlock(&vm_page_queue_lock);
+}
+
+/* The last unwire puts the page at the tail of ACTIVE (activate) or INACTIVE; a page in no
+ * object has no queue to go to and is left transient for its owner to free. */
+void vm_page_unwire(vm_page_t m, bool activate)
+{
+	spin_lock(&vm_page_queue_lock);
+	KASSERT(m->wire_count > 0, "vm_page_unwire: page not wired");
+	if (--m->wire_count == 0) {
+		vmcnt.v_wire_count--;
+		if (m->object == NULL)
+			;
+		else if (activate)
+			vm_page_activate_locked(m);
+		else
+			vm_page_deactivate_locked(m);
+	}
+	spin_unlock(&vm_page_queue_lock);
+}
+
+/* ---- contents ---------------------------------------------------------------------------------- */
+
+void vm_page_dirty(vm_page_t m)
+{
+	m->dirty = VM_PAGE_BITS_ALL;
+}
+
+void vm_page_undirty(vm_page_t m)
+{
+	m->dirty = 0;
+}
+
+void vm_page_set_validclean(vm_page_t m)
+{
+	m->valid = VM_PAGE_BITS_ALL;
+	m->dirty = 0;
+}
+
+void vm_page_zero_fill(vm_page_t m)
+{
+	memset(P2V(VM_PAGE_TO_PHYS(m)), 0, PAGE_SIZE);
+}
+
+void vm_page_copy(vm_page_t src, vm_page_t dst)
+{
+	memcpy(P2V(VM_PAGE_TO_PHYS(dst)), P2V(VM_PAGE_TO_PHYS(src)), PAGE_SIZE);
+}
+
+/* ---- mappings ---------------------------------------------------------------------------------- */
+
+/*
+ * Remove (VM_PROT_NONE) or write-protect (VM_PROT_READ) every mapping of m. Object pages are
+ * entered into page tables only by the fault handler, which sets PG_MAPPED / PG_WRITEABLE and
+ * records a pv entry (pmap.c); until that lands no object page is ever mapped, which is what
+ * the assertion states.
+ */
+void vm_page_protect_locked(vm_page_t m, vm_prot_t prot)
+{
+	KASSERT(!(m->flags & (PG_MAPPED | PG_WRITEABLE)), "vm_page_protect: mapped object page");
+	(void)prot;
+}
+
+void vm_page_protect(vm_page_t m, vm_prot_t prot)
+{
+	spin_lock(&vm_page_queue_lock);
+	vm_page_protect_locked(m, prot);
+	spin_unlock(&vm_page_queue_lock);
+}
+
+/* Pull the pmap's modified bits into m->dirty (none can be set while nothing maps m). */
+void vm_page_test_dirty(vm_page_t m)
+{
+	KASSERT(!(m->flags & PG_WRITEABLE), "vm_page_test_dirty: mapped object page");
 }

@@ -25,6 +25,7 @@
 #include "kern/kmalloc.h"
 #include "kern/lock.h"
 #include "fs/wdfs/wdfs.h"
+#include "vm/vnode_pager.h"
 #include <sys/errno.h>
 
 /* ---- bitmaps ------------------------------------------------------------------------------------ */
@@ -454,6 +455,7 @@ int wdfs_itrunc(struct wdfs_inode *ip, off_t length)
 		return EFBIG;
 	if ((uint64_t)length > dp->di_size) {
 		dp->di_size = (uint64_t)length;
+		vnode_pager_setsize(ip->i_vnode, length);
 		return wdfs_iupdate(ip, false);
 	}
 	if ((uint64_t)length < dp->di_size) {
@@ -480,6 +482,7 @@ int wdfs_itrunc(struct wdfs_inode *ip, off_t length)
 		start += wdfs_level_span(wm->wm_nindir, l);
 	}
 	dp->di_size = (uint64_t)length;
+	vnode_pager_setsize(ip->i_vnode, length);
 	error = wdfs_iupdate(ip, changed);
 	if (error)
 		return error;

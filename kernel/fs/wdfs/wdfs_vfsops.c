@@ -16,6 +16,7 @@
 #include "kern/time.h"
 #include "dev/disk.h"
 #include "fs/wdfs/wdfs.h"
+#include "vm/vnode_pager.h"
 #include <sys/errno.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -200,6 +201,8 @@ static int vget_load(struct wdfs_mount *wm, uint32_t ino, int flags, struct vnod
 	sleeplock_init(&vp->v_lock, "wdfsin");
 	vp->v_data = ip;
 	vp->v_type = S_ISDIR(ip->i_din.di_mode) ? VDIR : VREG;
+	if (S_ISREG(ip->i_din.di_mode))
+		vnode_pager_alloc(vp, (off_t)ip->i_din.di_size);
 	spin_lock(&wm->wm_hashlock);
 	ip->i_hnext = *hash_head(wm, ino);
 	*hash_head(wm, ino) = ip;

@@ -20,6 +20,7 @@
 #include "kern/file.h"
 #include "dev/disk.h"
 #include "fs/wdfs/wdfs.h"
+#include "vm/vnode_pager.h"
 #include <sys/errno.h>
 #include <sys/stat.h>
 
@@ -104,6 +105,8 @@ static int make_inode(struct wdfs_inode *dp, uint16_t mode, struct wdfs_inode **
 	ip->i_din.di_gen = gen;
 	ip->i_din.di_atime = ip->i_din.di_mtime = ip->i_din.di_ctime = time_second_now();
 	vp->v_type = S_ISDIR(mode) ? VDIR : VREG;
+	if (vp->v_type == VREG)
+		vnode_pager_alloc(vp, 0);
 	*ipp = ip;
 	return 0;
 }
@@ -668,8 +671,10 @@ static int wdfs_write(struct vnode *vp, struct uio *uio, int ioflag)
 
 		error = write_block(ip, lbn, on, n, uio, ioflag);
 		if (before != uio->uio_resid &&
-		    (uint64_t)uio->uio_offset > ip->i_din.di_size)
+		    (uint64_t)uio->uio_offset > ip->i_din.di_size) {
 			ip->i_din.di_size = (uint64_t)uio->uio_offset;
+			vnode_pager_setsize(vp, uio->uio_offset);
+		}
 	}
 	if (error)
 		wdfs_itrunc(ip, (off_t)ip->i_din.di_size);   /* free blocks past the end */
@@ -808,6 +813,7 @@ static int wdfs_reclaim(struct vnode *vp)
 {
 	struct wdfs_inode *ip = VTOI(vp);
 
+	vnode_pager_dealloc(vp);
 	if (ip)
 		wdfs_inode_forget(ip);
 	return 0;

@@ -186,8 +186,9 @@ int namei(const char *path, struct vnode **vpp)
 
 /*
  * namei_parent: the directory holding the last component of `path`, referenced, and the
- * component in name[]. Trailing slashes are ignored ("a/b/" names b in a). ENOENT for "/"
- * and "" (no last component).
+ * component in name[]. Trailing slashes are ignored ("a/b/" names b in a). ENOENT for "";
+ * EISDIR for "/" (no last component to create, remove or rename: FreeBSD's lookup() answers
+ * a "degenerate name" that way for every operation but LOOKUP, sys/kern/vfs_lookup.c).
  */
 int namei_parent(const char *path, struct vnode **dvpp, char name[256])
 {
@@ -202,7 +203,7 @@ int namei_parent(const char *path, struct vnode **dvpp, char name[256])
 	while (end > 0 && path[end - 1] == '/')
 		end--;
 	if (end == 0)
-		return ENOENT;
+		return EISDIR;
 	first = end;
 	while (first > 0 && path[first - 1] != '/')
 		first--;

@@ -373,37 +373,14 @@ int sys_rmdir(register_t *args, register_t *rv)
 }
 
 /*
- * Would moving directory `dir` into tdvp put it inside itself? Walks ".." up from tdvp to the
- * root of its file system (FreeBSD's ufs_checkpath). EINVAL if so.
+ * rename(from, to). Whether a directory would move below itself is the file system's question
+ * (FreeBSD's ufs_rename asks ufs_checkpath under its own locks; wdfs_rename asks is_ancestor
+ * under wm_renamelock, bounded, so a '..' loop on a damaged disk is EIO, not an endless walk).
  */
-static int rename_checkpath(struct vnode *dir, struct vnode *tdvp)
-{
-	struct vnode *vp = tdvp, *up;
-	int error = 0;
-
-	vref(vp);
-	while (vp != rootvnode && !vn_isroot(vp)) {
-		if (vp == dir) {
-			error = EINVAL;
-			break;
-		}
-		error = VOP_LOOKUP(vp, "..", &up);
-		if (error != 0)
-			break;
-		vrele(vp);
-		vp = up;
-	}
-	if (vp == dir)
-		error = EINVAL;
-	vrele(vp);
-	return error;
-}
-
-/* rename(from, to) */
 int sys_rename(register_t *args, register_t *rv)
 {
 	char fname[MAXNAMLEN + 1], tname[MAXNAMLEN + 1];
-	struct vnode *fdvp, *tdvp = NULL, *fvp = NULL;
+	struct vnode *fdvp, *tdvp = NULL;
 	int error;
 
 	*rv = 0;
@@ -422,10 +399,6 @@ int sys_rename(register_t *args, register_t *rv)
 		goto out;
 	}
 	error = check_not_mountpoint(fdvp, fname);
-	if (error == 0)
-		error = VOP_LOOKUP(fdvp, fname, &fvp);
-	if (error == 0 && fvp->v_type == VDIR)
-		error = rename_checkpath(fvp, tdvp);
 	if (error == 0) {
 		error = check_not_mountpoint(tdvp, tname);
 		if (error == ENOENT)
@@ -434,8 +407,6 @@ int sys_rename(register_t *args, register_t *rv)
 	if (error == 0)
 		error = VOP_RENAME(fdvp, fname, tdvp, tname);
 out:
-	if (fvp != NULL)
-		vrele(fvp);
 	if (tdvp != NULL)
 		vrele(tdvp);
 	vrele(fdvp);

@@ -103,17 +103,17 @@ def bad_arguments(g):
 
 
 def equal_boot():
-    """False if this kernel cannot run the ccd tests (no /dev/ccd or no AHCI disks)."""
+    """False (after a FAIL) if this kernel cannot run the ccd tests (no /dev/ccd or no AHCI disks)."""
     paths = make_images([64, 64], "eq")
     base = with_disks(ahci_args(paths))
     try:
         with Guest(mem=128, smp=2, timeout=120) as g:
             out, st = g.sh("ls /dev")
             names = out.split()
-            if "ccd" not in names or "ada1" not in names:
-                T.skip("ccd tests", "this kernel has no %s (ls /dev: %s)" %
-                       ("/dev/ccd: ccd_init() is not called yet" if "ccd" not in names
-                        else "AHCI disks ada0 and ada1", " ".join(names)))
+            # A kernel without ccd (or without the disks) fails here: the rest cannot run.
+            if not T.check("the kernel has /dev/ccd and the AHCI disks ada0, ada1",
+                           {"ccd", "ada0", "ada1"} <= set(names), expected="ccd ada0 ada1 in /dev",
+                           got=" ".join(names)):
                 return False
             bad_arguments(g)
 

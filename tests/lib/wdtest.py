@@ -33,7 +33,9 @@ Guest(mem=128, smp=1, design=None, args='', timeout=60, iso=False, verbose=False
 TestSet(name)
     check(name, cond, expected=None, got=None)  prints `PASS name` or
         `FAIL name: expected X, got Y` (values on one line, truncated).
-    skip(name, reason)                          prints `SKIP name: reason`.
+    skip(name, needs)                           prints `SKIP name: needs X`: X is an absolute
+        path or a command the host lacks. tests/run checks that X really is missing and
+        counts any other skip as a FAIL: what the system under test lacks is a failure.
     done()  prints `<set>: N passed, N failed` and exits 1 if anything failed
             or nothing was checked at all.
 tests/run counts the PASS and FAIL lines on stdout.
@@ -87,9 +89,9 @@ class TestSet:
                 self._line("FAIL %s: expected %s, got %s" % (name, show(expected), show(got)))
         return bool(cond)
 
-    def skip(self, name, reason):
+    def skip(self, name, needs):
         self.skipped += 1
-        self._line("SKIP %s: %s" % (name, reason))
+        self._line("SKIP %s: needs %s" % (name, needs))
 
     def guest_failed(self, guest, err):
         """A GuestError ended a Guest block: one FAIL, then the console tail."""

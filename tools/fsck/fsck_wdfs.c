@@ -147,15 +147,14 @@ static bool walk_ptr(struct fsck *fs, uint32_t ino, uint32_t *ptr, int level, ui
 		return false;
 	}
 	if (fs->owner[b] != 0) {
-		if (fs->owner[b] == OWNER_META)
-			problem(fs, false, "inode %u: block %u (logical block %llu) is file system metadata",
-			        ino, b, (unsigned long long)lbn);
-		else if (problem(fs, true, "inode %u: block %u (logical block %llu) is already used by inode %u",
-		                 ino, b, (unsigned long long)lbn, fs->owner[b])) {
+		bool fixed = fs->owner[b] == OWNER_META ?
+			problem(fs, true, "inode %u: block %u (logical block %llu) is file system metadata",
+			        ino, b, (unsigned long long)lbn) :
+			problem(fs, true, "inode %u: block %u (logical block %llu) is already used by inode %u",
+			        ino, b, (unsigned long long)lbn, fs->owner[b]);
+		if (fixed)
 			*ptr = 0;
-			return true;
-		}
-		return false;
+		return fixed;
 	}
 	if (lbn >= limit &&
 	    problem(fs, true, "inode %u: %s %u at logical block %llu is past the end of the file (%llu blocks)",
@@ -182,19 +181,72 @@ static bool walk_ptr(struct fsck *fs, uint32_t ino, uint32_t *ptr, int level, ui
 	return false;
 }
 
-/* Give back the blocks a cleared inode held (those phase 1 recorded as its own). */
-static void release_ptr(struct fsck *fs, uint32_t ino, uint32_t b, int level)
+/* Give back the blocks of a subtree that phase 1 recorded as inode ino's; returns how many. */
+static uint64_t release_ptr(struct fsck *fs, uint32_t ino, uint32_t b, int level)
 {
+	uint64_t n = 1;
+
 	if (b == 0 || !wdfs_blk_valid(&fs->sb, b) || fs->owner[b] != ino)
-		return;
+		return 0;
 	fs->owner[b] = 0;
 	if (level > 0) {
 		uint32_t *tab = xmalloc(fs->bs);
 		if (rd(fs, b, tab) == 0)
 			for (uint32_t i = 0; i < fs->nindir; i++)
-				release_ptr(fs, ino, tab[i], level - 1);
+				n += release_ptr(fs, ino, tab[i], level - 1);
 		free(tab);
 	}
+	return n;
+}
+
+/*
+ * Cut inode ino's pointer *ptr (its subtree starts at logical block lbn) down to the logical
+ * blocks below `keep`: whole subtrees past it are released and their pointers zeroed, a
+ * subtree that straddles it is cut inside its indirect block (written back). Returns the
+ * number of blocks released.
+ */
+static uint64_t trunc_ptr(struct fsck *fs, uint32_t ino, uint32_t *ptr, int level, uint64_t lbn,
+                          uint64_t keep)
+{
+	uint64_t span = wdfs_level_span(fs->nindir, level), n = 0;
+	uint32_t *tab;
+	bool dirty = false;
+
+	if (*ptr == 0 || lbn + span <= keep)
+		return 0;
+	if (lbn >= keep) {
+		n = release_ptr(fs, ino, *ptr, level);
+		*ptr = 0;
+		return n;
+	}
+	tab = xmalloc(fs->bs);
+	if (rd(fs, *ptr, tab) == 0) {
+		for (uint32_t i = 0; i < fs->nindir; i++) {
+			uint64_t got = trunc_ptr(fs, ino, &tab[i], level - 1, lbn + i * (span / fs->nindir), keep);
+			dirty |= got != 0;
+			n += got;
+		}
+		if (dirty)
+			wr(fs, *ptr, tab);
+	}
+	free(tab);
+	return n;
+}
+
+/* Keep only inode ino's first `keep` logical blocks (its size is the caller's business). */
+static void trunc_inode(struct fsck *fs, uint32_t ino, uint64_t keep)
+{
+	struct wdfs_dinode *dp = ip(fs, ino);
+	uint64_t lbn = WDFS_NDADDR, n = 0;
+
+	for (int i = 0; i < WDFS_NDADDR; i++)
+		n += trunc_ptr(fs, ino, &dp->di_db[i], 0, (uint64_t)i, keep);
+	for (int i = 0; i < WDFS_NIADDR; i++) {
+		n += trunc_ptr(fs, ino, &dp->di_ib[i], i + 1, lbn, keep);
+		lbn += wdfs_level_span(fs->nindir, i + 1);
+	}
+	dp->di_blocks -= n < dp->di_blocks ? n : dp->di_blocks;
+	idirty(fs, ino);
 }
 
 static void clear_inode(struct fsck *fs, uint32_t ino)
@@ -208,53 +260,6 @@ static void clear_inode(struct fsck *fs, uint32_t ino)
 	memset(dp, 0, sizeof(*dp));
 	idirty(fs, ino);
 }
-
-static void check_inode(struct fsck *fs, uint32_t ino)
-{
-	struct wdfs_dinode *dp = ip(fs, ino);
-	uint16_t fmt = dp->di_mode & S_IFMT_;
-	uint64_t limit, count = 0, span;
-	bool changed = false;
-
-	if (dp->di_mode == 0) {
-		if ((dp->di_nlink || dp->di_size || dp->di_blocks) &&
-		    problem(fs, true, "inode %u: free inode (mode 0) has link count %u, size %llu",
-		            ino, dp->di_nlink, (unsigned long long)dp->di_size)) {
-			memset(dp, 0, sizeof(*dp));
-			idirty(fs, ino);
-		}
-		return;
-	}
-	if (fmt != S_IFDIR_ && fmt != S_IFREG_ && fmt != S_IFLNK_) {
-		if (problem(fs, true, "inode %u: unknown file type (mode 0%o)", ino, dp->di_mode))
-			clear_inode(fs, ino);
-		return;
-	}
-	if (fmt == S_IFDIR_ && dp->di_size % fs->bs != 0 &&
-	    problem(fs, true, "directory inode %u: size %llu is not a multiple of the block size %u",
-	            ino, (unsigned long long)dp->di_size, fs->bs)) {
-		dp->di_size -= dp->di_size % fs->bs;
-		changed = true;
-	}
-	limit = (dp->di_size + fs->bs - 1) / fs->bs;
-	for (int i = 0; i < WDFS_NDADDR; i++)
-		changed |= walk_ptr(fs, ino, &dp->di_db[i], 0, (uint64_t)i, limit, &count);
-	span = WDFS_NDADDR;
-	for (int i = 0; i < WDFS_NIADDR; i++) {
-		changed |= walk_ptr(fs, ino, &dp->di_ib[i], i + 1, span, limit, &count);
-		span += wdfs_level_span(fs->nindir, i + 1);
-	}
-	if (dp->di_blocks != count &&
-	    problem(fs, true, "inode %u: block count is %llu, should be %llu", ino,
-	            (unsigned long long)dp->di_blocks, (unsigned long long)count)) {
-		dp->di_blocks = count;
-		changed = true;
-	}
-	if (changed)
-		idirty(fs, ino);
-}
-
-/* ---- directories ----------------------------------------------------------------------------- */
 
 /* The data block holding logical block lbn of inode dp, 0 for a hole (or a bad pointer). */
 static uint32_t bmap(struct fsck *fs, struct wdfs_dinode *dp, uint64_t lbn)
@@ -278,6 +283,166 @@ static uint32_t bmap(struct fsck *fs, struct wdfs_dinode *dp, uint64_t lbn)
 	free(tab);
 	return wdfs_blk_valid(&fs->sb, b) ? b : 0;
 }
+
+/* Is the record at byte off of blk a used one named `name` (and, if ino != 0, naming ino)? */
+static bool record_is(struct fsck *fs, const uint8_t *blk, uint32_t off, const char *name, uint32_t ino)
+{
+	const struct wdfs_direct *d = (const struct wdfs_direct *)(blk + off);
+	uint32_t len = (uint32_t)strlen(name);
+
+	return wdfs_dirent_check(blk, off, fs->bs, fs->sb.s_ninodes, NULL, 0) == 0 && d->d_ino != 0 &&
+	       (ino == 0 || d->d_ino == ino) && wdfs_name_eq(d, name, len);
+}
+
+/*
+ * Does inode ino's first block start like a directory? The kernel writes a directory's first
+ * block, '.' then '..', before the inode that points to it (docs/fs.md rule 1), so a block that
+ * starts with neither was never a directory. `strict`: both records, '.' naming ino itself.
+ */
+static bool looks_like_dir(struct fsck *fs, uint32_t ino, bool strict)
+{
+	struct wdfs_dinode *dp = ip(fs, ino);
+	uint8_t *blk;
+	bool dot, dotdot = false;
+
+	if (!wdfs_blk_valid(&fs->sb, dp->di_db[0]))
+		return false;
+	blk = xmalloc(fs->bs);
+	if (rd(fs, dp->di_db[0], blk) != 0) {
+		free(blk);
+		return false;
+	}
+	dot = record_is(fs, blk, 0, ".", strict ? ino : 0);
+	if (dot)
+		dotdot = record_is(fs, blk, ((struct wdfs_direct *)blk)->d_reclen, "..", 0);
+	else if (!strict)
+		dotdot = record_is(fs, blk, WDFS_DIRSIZ(1), "..", 0);
+	free(blk);
+	return strict ? dot && dotdot : dot || dotdot;
+}
+
+/*
+ * The type bits against the contents. A "directory" whose first block holds neither '.' nor
+ * '..' (but that has data) is a file whose mode was damaged: made a regular file again, so its
+ * data stays. A "regular file" whose first block holds this directory's own '.' and a '..'
+ * is a directory whose mode was damaged. (FFS's fsck trusts the mode and clears instead.)
+ */
+static void check_type(struct fsck *fs, uint32_t ino)
+{
+	struct wdfs_dinode *dp = ip(fs, ino);
+	uint16_t fmt = dp->di_mode & S_IFMT_;
+
+	if (fmt == S_IFDIR_ && dp->di_size != 0 && dp->di_db[0] != 0 && !looks_like_dir(fs, ino, false)) {
+		if (problem(fs, true, "inode %u: mode 0%o is a directory's, but its first block holds no '.' or '..': "
+		            "made a regular file", ino, dp->di_mode)) {
+			dp->di_mode = (uint16_t)(S_IFREG_ | (dp->di_mode & 07777));
+			idirty(fs, ino);
+		}
+	} else if (fmt == S_IFREG_ && dp->di_size % fs->bs == 0 && looks_like_dir(fs, ino, true)) {
+		if (problem(fs, true, "inode %u: mode 0%o is a regular file's, but it holds a directory: made a directory",
+		            ino, dp->di_mode)) {
+			dp->di_mode = (uint16_t)(S_IFDIR_ | (dp->di_mode & 07777));
+			idirty(fs, ino);
+		}
+	}
+}
+
+/*
+ * A directory is its blocks from logical block 0 up to the first hole. Blocks after a hole are
+ * cut off and the size set to what is left; a directory left with no block at all (it has no
+ * '.' or '..', e.g. a crash inside rmdir) is cleared, as FFS's fsck clears a zero-length one.
+ * Returns false if the inode was cleared.
+ */
+static bool check_dir_extent(struct fsck *fs, uint32_t ino)
+{
+	struct wdfs_dinode *dp = ip(fs, ino);
+	uint64_t n = 0;
+
+	/* At most di_blocks (just recounted) blocks are mapped, so this ends even on a loop. */
+	while (n < dp->di_blocks && bmap(fs, dp, n) != 0)
+		n++;
+	if (n == 0 && ino == WDFS_ROOTINO)
+		return true;                /* fsck_wdfs() gives up: nothing to check from */
+	if (n == 0) {
+		if (problem(fs, true, "directory inode %u has no blocks (size %llu): no '.' or '..': cleared",
+		            ino, (unsigned long long)dp->di_size)) {
+			clear_inode(fs, ino);
+			return false;
+		}
+		return true;
+	}
+	if (dp->di_size != n * fs->bs &&
+	    problem(fs, true, "directory inode %u: size %llu, but its blocks up to the first hole make %llu bytes",
+	            ino, (unsigned long long)dp->di_size, (unsigned long long)(n * fs->bs))) {
+		trunc_inode(fs, ino, n);
+		dp->di_size = n * fs->bs;
+		idirty(fs, ino);
+	}
+	return true;
+}
+
+/*
+ * The root's type, before phase 1 judges inode 2 by it: if inode 2 holds the root directory
+ * whatever its mode says, it is taken as a directory (in memory also under -n, which writes
+ * nothing, so the check can go on from the root) and, with -y, written back as one.
+ */
+static void check_root_mode(struct fsck *fs)
+{
+	struct wdfs_dinode *root = ip(fs, WDFS_ROOTINO);
+
+	if ((root->di_mode & S_IFMT_) == S_IFDIR_ || !looks_like_dir(fs, WDFS_ROOTINO, true))
+		return;
+	problem(fs, true, "root inode %u has mode 0%o, but it holds the root directory: made a directory",
+	        WDFS_ROOTINO, root->di_mode);
+	root->di_mode = (uint16_t)(S_IFDIR_ | ((root->di_mode & 07777) ? (root->di_mode & 07777) : 0755));
+	idirty(fs, WDFS_ROOTINO);
+}
+
+static void check_inode(struct fsck *fs, uint32_t ino)
+{
+	struct wdfs_dinode *dp = ip(fs, ino);
+	uint16_t fmt;
+	uint64_t limit, count = 0, span;
+	bool changed = false;
+
+	if (dp->di_mode == 0) {
+		if ((dp->di_nlink || dp->di_size || dp->di_blocks) &&
+		    problem(fs, true, "inode %u: free inode (mode 0) has link count %u, size %llu",
+		            ino, dp->di_nlink, (unsigned long long)dp->di_size)) {
+			memset(dp, 0, sizeof(*dp));
+			idirty(fs, ino);
+		}
+		return;
+	}
+	check_type(fs, ino);
+	fmt = dp->di_mode & S_IFMT_;
+	if (fmt != S_IFDIR_ && fmt != S_IFREG_ && fmt != S_IFLNK_) {
+		if (problem(fs, true, "inode %u: unknown file type (mode 0%o)", ino, dp->di_mode))
+			clear_inode(fs, ino);
+		return;
+	}
+	/* A directory's extent is decided by its blocks below (its size may be what is damaged). */
+	limit = fmt == S_IFDIR_ ? wdfs_max_lblocks(fs->nindir) : (dp->di_size + fs->bs - 1) / fs->bs;
+	for (int i = 0; i < WDFS_NDADDR; i++)
+		changed |= walk_ptr(fs, ino, &dp->di_db[i], 0, (uint64_t)i, limit, &count);
+	span = WDFS_NDADDR;
+	for (int i = 0; i < WDFS_NIADDR; i++) {
+		changed |= walk_ptr(fs, ino, &dp->di_ib[i], i + 1, span, limit, &count);
+		span += wdfs_level_span(fs->nindir, i + 1);
+	}
+	if (dp->di_blocks != count &&
+	    problem(fs, true, "inode %u: block count is %llu, should be %llu", ino,
+	            (unsigned long long)dp->di_blocks, (unsigned long long)count)) {
+		dp->di_blocks = count;
+		changed = true;
+	}
+	if (changed)
+		idirty(fs, ino);
+	if (fmt == S_IFDIR_)
+		check_dir_extent(fs, ino);
+}
+
+/* ---- directories ----------------------------------------------------------------------------- */
 
 /* Add name -> ino to lost+found in space its blocks already have (fsck never allocates). */
 static bool lf_add(struct fsck *fs, uint32_t ino)
@@ -343,10 +508,6 @@ static bool check_entry(struct fsck *fs, uint32_t dino, uint32_t parent, const c
 	name[d->d_namlen] = '\0';
 	isdot = strcmp(name, ".") == 0;
 	isdotdot = strcmp(name, "..") == 0;
-	if (index == 0 && !isdot)
-		problem(fs, false, "directory %s: first entry is '%s', not '.'", path, name);
-	if (index == 1 && !isdotdot)
-		problem(fs, false, "directory %s: second entry is '%s', not '..'", path, name);
 	if ((isdot && index != 0) || (isdotdot && index != 1))
 		return !problem(fs, true, "directory %s: extra '%s' entry", path, name);
 	if (isdot && d->d_ino != dino &&
@@ -429,6 +590,50 @@ static void check_chunk(struct fsck *fs, uint32_t dino, uint32_t parent, const c
 	}
 }
 
+static void put_record(uint8_t *blk, uint32_t off, uint32_t ino, uint32_t reclen, const char *name)
+{
+	struct wdfs_direct *d = (struct wdfs_direct *)(blk + off);
+
+	d->d_ino = ino;
+	d->d_reclen = (uint16_t)reclen;
+	d->d_type = WDFS_DT_DIR;
+	d->d_namlen = (uint8_t)strlen(name);
+	memcpy(d->d_name, name, d->d_namlen);
+}
+
+/*
+ * A directory's first block must begin with '.' and then '..'. If it does not (FFS's fsck
+ * gives up with "CANNOT FIX, FIRST ENTRY IN DIRECTORY CONTAINS ..." where there is no room),
+ * rewrite its head: '.' at offset 0, '..' after it, up to the first well-formed record at or
+ * past the 24 bytes they need. The records that were in their place are dropped (each named
+ * in the report); the files they named lose that name and phase 4 reconnects or clears them.
+ */
+static void fix_header(struct fsck *fs, uint32_t dino, uint32_t parent, const char *path, uint8_t *blk,
+                       bool *dirty)
+{
+	const uint32_t need = WDFS_DIRSIZ(1) + WDFS_DIRSIZ(2);
+	uint32_t off = 0, keep = WDFS_DIRBLKSIZ;
+
+	if (record_is(fs, blk, 0, ".", 0) && record_is(fs, blk, ((struct wdfs_direct *)blk)->d_reclen, "..", 0))
+		return;
+	if (!problem(fs, true, "directory %s: does not begin with '.' and '..'", path))
+		return;
+	while (off < WDFS_DIRBLKSIZ && wdfs_dirent_check(blk, off, fs->bs, fs->sb.s_ninodes, NULL, 0) == 0) {
+		struct wdfs_direct *d = (struct wdfs_direct *)(blk + off);
+
+		if (off >= need) {
+			keep = off;
+			break;
+		}
+		if (d->d_ino != 0 && !(d->d_namlen <= 2 && d->d_name[0] == '.' && (d->d_namlen == 1 || d->d_name[1] == '.')))
+			printf("  entry '%.*s' (inode %u) dropped to make room\n", d->d_namlen, d->d_name, d->d_ino);
+		off += d->d_reclen;
+	}
+	put_record(blk, 0, dino, WDFS_DIRSIZ(1), ".");
+	put_record(blk, WDFS_DIRSIZ(1), parent ? parent : WDFS_ROOTINO, keep - WDFS_DIRSIZ(1), "..");
+	*dirty = true;
+}
+
 /* Check directory dino, named from `parent` (0 = an orphan: accept its ".."), and below. */
 static void check_dir(struct fsck *fs, uint32_t dino, uint32_t parent, const char *path)
 {
@@ -447,13 +652,15 @@ static void check_dir(struct fsck *fs, uint32_t dino, uint32_t parent, const cha
 		if (b == 0) {
 			if (problem(fs, true, "directory %s: hole at logical block %llu", path,
 			            (unsigned long long)lbn)) {
+				trunc_inode(fs, dino, lbn);
 				dp->di_size = lbn * fs->bs;
-				idirty(fs, dino);
 			}
 			break;
 		}
 		if (rd(fs, b, blk) != 0)
 			continue;
+		if (lbn == 0)
+			fix_header(fs, dino, parent, path, blk, &dirty);
 		for (uint32_t chunk = 0; chunk < fs->bs; chunk += WDFS_DIRBLKSIZ)
 			check_chunk(fs, dino, parent, path, blk, chunk, lbn, &index, &dirty);
 		if (dirty && fs->fix)
@@ -464,26 +671,61 @@ static void check_dir(struct fsck *fs, uint32_t dino, uint32_t parent, const cha
 
 /* ---- phases 3 and 4 ------------------------------------------------------------------------- */
 
+/* The inode a directory's '..' names (0 if its first block cannot say). */
+static uint32_t dotdot_of(struct fsck *fs, uint32_t ino)
+{
+	struct wdfs_dinode *dp = ip(fs, ino);
+	uint8_t *blk = xmalloc(fs->bs);
+	uint32_t up = 0, off;
+
+	if (wdfs_blk_valid(&fs->sb, dp->di_db[0]) && rd(fs, dp->di_db[0], blk) == 0 &&
+	    record_is(fs, blk, 0, ".", 0)) {
+		off = ((struct wdfs_direct *)blk)->d_reclen;
+		if (record_is(fs, blk, off, "..", 0))
+			up = ((struct wdfs_direct *)(blk + off))->d_ino;
+	}
+	free(blk);
+	return up;
+}
+
+/*
+ * The top of a chain of unreachable directories: follow '..' while it names another directory
+ * that phase 2 did not reach either (FFS's pass 3 does the same), so a whole lost subtree is
+ * reconnected as one. The walk is bounded, so a loop of '..'s ends somewhere on the loop.
+ */
+static uint32_t orphan_top(struct fsck *fs, uint32_t ino)
+{
+	for (uint32_t steps = 0; steps < fs->sb.s_ninodes; steps++) {
+		uint32_t up = dotdot_of(fs, ino);
+
+		if (up == ino || !wdfs_ino_valid(&fs->sb, up) || up < WDFS_ROOTINO || fs->parent[up] != 0 ||
+		    (ip(fs, up)->di_mode & S_IFMT_) != S_IFDIR_)
+			break;
+		ino = up;
+	}
+	return ino;
+}
+
 static void check_orphan_dirs(struct fsck *fs)
 {
 	for (uint32_t ino = WDFS_ROOTINO; ino < fs->sb.s_ninodes; ino++) {
-		struct wdfs_dinode *dp = ip(fs, ino);
-		char path[32];
+		/* Each round either reaches a directory (check_dir sets parent[]) or clears one. */
+		while ((ip(fs, ino)->di_mode & S_IFMT_) == S_IFDIR_ && fs->parent[ino] == 0) {
+			uint32_t top = orphan_top(fs, ino);
+			char path[32];
 
-		if ((dp->di_mode & S_IFMT_) != S_IFDIR_ || fs->parent[ino] != 0)
-			continue;
-		if (!problem(fs, true, "directory inode %u is not reachable from the root", ino)) {
-			snprintf(path, sizeof(path), "(inode %u)", ino);
-			check_dir(fs, ino, 0, path);
-			continue;
-		}
-		if (lf_add(fs, ino)) {
-			snprintf(path, sizeof(path), "/lost+found/#%u", ino);
-			fs->refs[ino]++;
-			check_dir(fs, ino, fs->lostfound, path);
-		} else {
-			printf("  cannot reconnect (no /lost+found, or no room in it): cleared directory inode %u\n", ino);
-			clear_inode(fs, ino);
+			if (!problem(fs, true, "directory inode %u is not reachable from the root", top)) {
+				snprintf(path, sizeof(path), "(inode %u)", top);
+				check_dir(fs, top, 0, path);
+			} else if (lf_add(fs, top)) {
+				snprintf(path, sizeof(path), "/lost+found/#%u", top);
+				fs->refs[top]++;
+				check_dir(fs, top, fs->lostfound, path);
+			} else {
+				printf("  cannot reconnect (no /lost+found, or no room in it): cleared directory inode %u\n",
+				       top);
+				clear_inode(fs, top);
+			}
 		}
 	}
 }
@@ -583,9 +825,14 @@ static void check_summary(struct fsck *fs)
 	if (fs->sb.s_free_inodes != fi &&
 	    problem(fs, true, "superblock: free inode count is %u, should be %u", fs->sb.s_free_inodes, fi))
 		fs->sb.s_free_inodes = fi;
+	/* Only a file system with nothing left to repair may be marked clean (docs/fs.md). */
 	if (fs->sb.s_clean != WDFS_SB_CLEAN &&
-	    problem(fs, true, "superblock: clean flag not set (the file system was not unmounted cleanly)"))
+	    problem(fs, fs->unfixed == 0, "superblock: clean flag not set (the file system was not unmounted cleanly)"))
 		fs->sb.s_clean = WDFS_SB_CLEAN;
+	else if (fs->sb.s_clean == WDFS_SB_CLEAN && fs->fix && fs->unfixed != 0) {
+		printf("superblock: %u problems are left: clean flag cleared\n", fs->unfixed);
+		fs->sb.s_clean = WDFS_SB_DIRTY;
+	}
 }
 
 /* ---- driver --------------------------------------------------------------------------------- */
@@ -663,13 +910,14 @@ int fsck_wdfs(struct fsck_io *io, int flags)
 	phase(flags, "Phase 1 - Check Superblock, Inodes and Blocks");
 	if (load(fs) != 0)
 		return FSCK_EXIT_FATAL;
+	check_root_mode(fs);
 	for (uint32_t ino = WDFS_ROOTINO; ino < fs->sb.s_ninodes; ino++)
 		check_inode(fs, ino);
 	phase(flags, "Phase 2 - Check Directory Structure");
 	root = ip(fs, WDFS_ROOTINO);
-	if ((root->di_mode & S_IFMT_) != S_IFDIR_) {
-		printf("%s: root inode %u is not a directory (mode 0%o): cannot check\n", io->name,
-		       WDFS_ROOTINO, root->di_mode);
+	if ((root->di_mode & S_IFMT_) != S_IFDIR_ || root->di_size == 0) {
+		printf("%s: root inode %u is not a directory with blocks (mode 0%o, size %llu): cannot check\n",
+		       io->name, WDFS_ROOTINO, root->di_mode, (unsigned long long)root->di_size);
 		return FSCK_EXIT_FATAL;
 	}
 	check_dir(fs, WDFS_ROOTINO, WDFS_ROOTINO, "/");

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <limits.h>
 #include <err.h>
+#include <errno.h>
 
 static int aflag, dflag, lflag;
 
@@ -97,7 +98,15 @@ static int listdir(const char *path)
 		warn("%s", path);
 		return -1;
 	}
-	while ((de = readdir(d))) {
+	for (;;) {
+		errno = 0;
+		if (!(de = readdir(d))) {
+			if (errno) {             /* end of directory leaves errno alone; EIO does not */
+				warn("%s", path);
+				status = -1;
+			}
+			break;
+		}
 		if (de->d_name[0] == '.' && !aflag)
 			continue;
 		if (!(e = realloc(e, (n + 1) * sizeof *e)) || !(e[n].name = strdup(de->d_name)))

@@ -268,6 +268,15 @@ UT_CASE(t_rmdir)
 	CHECK(unlink("/tmp/ut/rm/f") == 0, "unlink: %s", strerror(errno));
 	CHECK(rmdir("/tmp/ut/rm") == 0, "rmdir of the emptied directory: %s", strerror(errno));
 	EXPECT_ERR(rmdir("/tmp/ut/rm"), ENOENT);
+	/* "/" has no last component to remove, create or rename: FreeBSD's lookup() says EISDIR. */
+	EXPECT_ERR(rmdir("/"), EISDIR);
+	EXPECT_ERR(rmdir("//"), EISDIR);
+	EXPECT_ERR(mkdir("/", 0755), EISDIR);
+	EXPECT_ERR(unlink("/"), EISDIR);
+	EXPECT_ERR(rename("/", "/tmp/ut/rootmoved"), EISDIR);
+	CHECK(makefile("/tmp/ut/rm2", "x") == 0, "create: %s", strerror(errno));
+	EXPECT_ERR(rename("/tmp/ut/rm2", "/"), EISDIR);
+	CHECK(unlink("/tmp/ut/rm2") == 0, "unlink: %s", strerror(errno));
 }
 
 UT_CASE(t_o_excl)

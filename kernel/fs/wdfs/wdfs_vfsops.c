@@ -470,7 +470,10 @@ fail:
 
 static int wdfs_root(struct mount *mp, struct vnode **vpp)
 {
-	return wdfs_vget(VFSTOWM(mp), WDFS_ROOTINO, 0, vpp);
+	struct wdfs_mount *wm = VFSTOWM(mp);
+
+	/* A forced unmount (vfs_shutdown) has detached wm; a process still inside gets EIO. */
+	return wm == NULL ? EIO : wdfs_vget(wm, WDFS_ROOTINO, 0, vpp);
 }
 
 /*

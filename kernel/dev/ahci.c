@@ -16,7 +16,9 @@
  * Without NCQ, READ/WRITE DMA EXT run one at a time. FLUSH CACHE EXT (for BIO_FLUSH) is not
  * queued: the queue drains first and nothing else is issued while it runs, so it also orders the
  * writes before and after it. Requests are at most AHCI_MAXIO (d_maxio; disk_start rejects
- * bigger ones and disk_io_sync splits), which one command table's PRDT always covers.
+ * bigger ones and disk_io_sync splits), which one command table's PRDT always covers: the PRDT
+ * has one entry per physical segment of the data (bio_segments: a direct-mapped buffer or a
+ * page list, adjacent pages merged), so at worst one per page touched.
  *
  * Completion: the port interrupt (PxIS, then the HBA's IS; MSI or INTx) finishes every slot whose
  * PxCI and PxSACT bits are both clear and completes its bio with disk_iodone (outside the lock).
@@ -242,12 +244,6 @@ static bool ahci_port_setup(struct ahci_port *p, void *clmem)
 
 /* ---- building and issuing commands ----------------------------------------------------------- */
 
-static uint64_t ahci_v2p(uintptr_t va, void *arg)
-{
-	(void)arg;
-	return V2P(va);
-}
-
 static uint8_t *slot_table(struct ahci_port *p, int s)
 {
 	return p->p_ctbl + s * AHCI_CT_SIZE;
@@ -272,14 +268,16 @@ static int ahci_build(struct ahci_port *p, int s)
 	uint8_t *ct = slot_table(p, s);
 	uint64_t lba = bp->bio_offset / DEV_BSIZE;
 	uint32_t count = bp->bio_length / DEV_BSIZE;
-	int nprd = 0;
+	struct disk_seg segs[AHCI_NPRD];
+	int nprd = 0, nseg;
 
 	memset(ct, 0, AHCI_CT_PRDT);
 	if (bp->bio_cmd == BIO_FLUSH) {
 		ata_fis_nodata(ct, ATA_FLUSH_CACHE_EXT);
 	} else {
-		nprd = ahci_prdt_build((struct ahci_prd *)(ct + AHCI_CT_PRDT), AHCI_NPRD,
-		                       (uintptr_t)bp->bio_data, bp->bio_length, ahci_v2p, NULL);
+		nseg = bio_segments(bp, 0, bp->bio_length, segs, AHCI_NPRD, AHCI_PRD_MAXBYTES);
+		nprd = nseg < 0 ? -1 : ahci_prdt_build((struct ahci_prd *)(ct + AHCI_CT_PRDT), AHCI_NPRD,
+		                                       segs, nseg);
 		if (nprd < 0)
 			return EINVAL;
 		if (p->p_ncq)
@@ -604,12 +602,12 @@ static int sysctl_max_inflight(struct sysctl_req *req)
 static int ahci_identify(struct ahci_port *p, uint16_t *id)
 {
 	uint8_t *ct = slot_table(p, 0);
+	struct disk_seg seg = { V2P(id), 512 };     /* kmalloc'd: physically contiguous */
 	int n;
 
 	memset(ct, 0, AHCI_CT_PRDT);
 	ata_fis_nodata(ct, ATA_IDENTIFY_DEVICE);
-	n = ahci_prdt_build((struct ahci_prd *)(ct + AHCI_CT_PRDT), AHCI_NPRD, (uintptr_t)id, 512,
-	                    ahci_v2p, NULL);
+	n = ahci_prdt_build((struct ahci_prd *)(ct + AHCI_CT_PRDT), AHCI_NPRD, &seg, 1);
 	ahci_cmdhdr_build(&p->p_cl[0], SATA_FIS_H2D_LEN, false, (unsigned)n, V2P(ct));
 	port_write(p, AHCI_P_IS, 0xffffffff);
 	port_write(p, AHCI_P_CI, 1);

@@ -90,41 +90,22 @@ static void prd_set(struct ahci_prd *p, uint64_t pa, uint32_t bytes)
 }
 
 /*
- * ahci_prdt_build: describe the `len` bytes at virtual address `va` in prdt[0..max-1]. The buffer
- * is translated a page at a time (v2p(va, arg) gives the physical address of one byte), so it may be
- * scattered in physical memory; pieces that continue the previous entry are merged into it while it
- * stays within AHCI_PRD_MAXBYTES (DBC is 22 bits). Every piece must be even in address and size
- * (DBA bit 0 is reserved, DBC bit 0 must be 1). Returns the entry count, or -1 if len is 0 or odd,
- * a piece is misaligned, or the entries do not fit in `max`.
+ * ahci_prdt_build: one PRDT entry per segment (segs[0..nsegs-1], already merged and cut to at
+ * most AHCI_PRD_MAXBYTES by disk_seg_build, since DBC is 22 bits). Every segment must be even in
+ * address and size (DBA bit 0 is reserved, DBC bit 0 must be 1). Returns the entry count, or -1
+ * if there are no segments, one is odd or too long, or they do not fit in `max`.
  */
-int ahci_prdt_build(struct ahci_prd *prdt, int max, uintptr_t va, uint32_t len,
-                    uint64_t (*v2p)(uintptr_t va, void *arg), void *arg)
+int ahci_prdt_build(struct ahci_prd *prdt, int max, const struct disk_seg *segs, int nsegs)
 {
-	int n = 0;
-	uint64_t end = 0;          /* physical end of entry n-1 */
-
-	if (len == 0 || (len & 1) != 0 || (va & 1) != 0)
+	if (nsegs <= 0 || nsegs > max)
 		return -1;
-	while (len > 0) {
-		uint32_t piece = ATA_PAGE_SIZE - (uint32_t)(va & (ATA_PAGE_SIZE - 1));
-		uint64_t pa = v2p(va, arg);
-
-		if (piece > len)
-			piece = len;
-		if ((pa & 1) != 0)
+	for (int i = 0; i < nsegs; i++) {
+		if (((segs[i].ds_paddr | segs[i].ds_len) & 1) != 0 || segs[i].ds_len == 0 ||
+		    segs[i].ds_len > AHCI_PRD_MAXBYTES)
 			return -1;
-		if (n > 0 && pa == end && prdt[n - 1].dbc + 1 + piece <= AHCI_PRD_MAXBYTES) {
-			prdt[n - 1].dbc += piece;
-		} else {
-			if (n == max)
-				return -1;
-			prd_set(&prdt[n++], pa, piece);
-		}
-		end = pa + piece;
-		va += piece;
-		len -= piece;
+		prd_set(&prdt[i], segs[i].ds_paddr, segs[i].ds_len);
 	}
-	return n;
+	return nsegs;
 }
 
 /*

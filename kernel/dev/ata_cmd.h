@@ -7,9 +7,9 @@
  *                                                  (0x60/0x61): count in FEATURE, tag in COUNT 7:3
  *   ata_fis_nodata(fis, cmd)                     - H2D Register FIS for IDENTIFY DEVICE, FLUSH CACHE EXT
  *   ahci_cmdhdr_build(hdr, cfl, write, prdtl, ctba) - one command list entry (AHCI 1.3.1 §4.2.2)
- *   ahci_prdt_build(prdt, max, va, len, v2p, arg) - a PRDT for a buffer (AHCI 1.3.1 §4.2.3.3): one entry
- *                                                  per page piece, physically adjacent pieces merged up
- *                                                  to AHCI_PRD_MAXBYTES; returns the entry count or -1
+ *   ahci_prdt_build(prdt, max, segs, nsegs)      - a PRDT (AHCI 1.3.1 §4.2.3.3) from a request's physical
+ *                                                  segments (dev/disk_seg.h, merged and cut to
+ *                                                  AHCI_PRD_MAXBYTES): one entry each; the count or -1
  *   ata_ident_*(id)                              - fields of the 256-word IDENTIFY DEVICE data (ATA8-ACS
  *                                                  §7.16.7): model, capacity, NCQ queue depth
  *   ata_error_names(err, buf, size)              - the ATA error register as "ABRT UNC ..."
@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include "dev/disk_seg.h"
 
 /* ATA commands (ATA8-ACS §7). */
 #define ATA_READ_DMA_EXT       0x25
@@ -70,7 +71,6 @@ struct ahci_prd {
 #define AHCI_CMDHDR_PRDTL_SHIFT 16
 #define AHCI_PRD_I           (1u << 31)
 #define AHCI_PRD_MAXBYTES    (4u << 20)
-#define ATA_PAGE_SIZE        4096u
 
 void ata_fis_dma_ext(uint8_t fis[SATA_FIS_H2D_LEN], uint8_t cmd, uint64_t lba, uint32_t count);
 void ata_fis_fpdma(uint8_t fis[SATA_FIS_H2D_LEN], uint8_t cmd, uint64_t lba, uint32_t count, unsigned tag);
@@ -78,8 +78,7 @@ void ata_fis_nodata(uint8_t fis[SATA_FIS_H2D_LEN], uint8_t cmd);
 
 void ahci_cmdhdr_build(struct ahci_cmd_header *h, unsigned cfl_bytes, bool write, unsigned prdtl,
                        uint64_t ctba);
-int  ahci_prdt_build(struct ahci_prd *prdt, int max, uintptr_t va, uint32_t len,
-                     uint64_t (*v2p)(uintptr_t va, void *arg), void *arg);
+int  ahci_prdt_build(struct ahci_prd *prdt, int max, const struct disk_seg *segs, int nsegs);
 
 void     ata_ident_model(const uint16_t id[256], char *buf, size_t size);
 uint64_t ata_ident_sectors(const uint16_t id[256]);

@@ -21,36 +21,43 @@
  *
  *   I/O: ccdstrategy splits a request into one child bio per piece (a piece never crosses a
  *   stripe unit, see ccd_map_range) and issues them all at once through disk_start() on the
- *   components, so every component works in parallel. The parent completes when the last
- *   child does, with the first error any child reported (and bio_resid = the whole length,
- *   as FreeBSD's ccdintr does). BIO_FLUSH goes to every component. d_maxio is at most each
+ *   components, so every component works in parallel. A page-list request (BIO_UNMAPPED) is
+ *   split the same way: each child gets the part of the page list its piece covers. The parent
+ *   completes when the last child does, with the first error any child reported (and
+ *   bio_resid = the whole length, as FreeBSD's ccdintr does). BIO_FLUSH goes to every
+ *   component, so fsync's cache flush reaches every disk of the stripe. d_maxio is at most each
  *   component's d_maxio, so a piece always fits in one component request.
  *
- * Components are held through their devfs vnodes (a reference each, as FreeBSD's ccd keeps its
- * components' vnodes open), which is how another ccd, or a second configuration, sees that a
- * disk is in use: a disk's vnode has one reference from devfs itself, any more mean a mount,
- * an open file or a ccd. The count is read without vnode_lock; a mount or open racing with
- * ccdconfig is not excluded (the same as on FreeBSD 4, which checked only its open masks).
+ *   No request ever fails for lack of memory: the children and the parents' records come from
+ *   pools allocated when the unit is configured (FreeBSD's pbuf idea: a fixed set of I/O
+ *   headers per device). A request that finds the pools short waits in the unit's FIFO queue
+ *   and is started, in order, as earlier requests complete and give their children back. The
+ *   child pool is larger than the most pieces one request can need, so the queue always moves.
+ *
+ * Components are opened through the block layer with disk_open(DISK_EXCL): a disk that is
+ * mounted, open, or part of another ccd cannot be taken, and a disk taken by a ccd cannot be
+ * mounted or opened until the ccd lets it go. The ccd's own disk counts opens the same way
+ * (devfs opens and mounts), so an open or mounted ccd cannot be unconfigured.
  *
  * Locking: ccd_config_lock (sleeplock) serializes configuration and the table reads, and
  * protects every softc field except those under sc_lock. sc_lock (spinlock) protects
- * sc_configured and sc_inflight; the geometry and components do not change while
- * sc_configured is set, so the I/O path reads them without a lock once it has counted itself
- * in sc_inflight. A request's pending count and first error are updated atomically by the
- * children's completions, which may run on several CPUs at once in interrupt context.
+ * sc_configured, sc_inflight, the pools and the wait queue; the geometry and components do not
+ * change while sc_configured is set, so the I/O path reads them without a lock once it has
+ * counted itself in sc_inflight. A request's pending count and first error are updated
+ * atomically by the children's completions, which may run on several CPUs at once in interrupt
+ * context. Nothing calls disk_start with sc_lock held (a component may complete a request at
+ * once, and its completion takes sc_lock).
  */
 #include "kern/types.h"
 #include "kern/klib.h"
 #include "kern/kmalloc.h"
 #include "kern/lock.h"
 #include "kern/uio.h"
+#include "kern/sysctl.h"
 #include "dev/disk.h"
 #include "dev/cdev.h"
 #include "dev/ccd.h"
 #include "dev/ccd_map.h"
-#include "vfs/vnode.h"
-#include "vfs/buf.h"
-#include "vfs/devfs.h"
 #include <sys/ccdvar.h>
 #include <sys/errno.h>
 
@@ -59,12 +66,29 @@ _Static_assert(CCD_MAXDISKS == CCD_MAXNDISKS, "sys/ccdvar.h and dev/ccd_map.h di
 #define CCD_MAXIO       (1024 * 1024)   /* largest ccd request, if the components allow it */
 #define CCD_MINIO       (64 * 1024)     /* d_maxio floor however small the interleave */
 #define CCD_UNITPIECES  64              /* else d_maxio is at most this many stripe units */
+#define CCD_MAXPIECES   (CCD_MINIO / DEV_BSIZE + 1)  /* most pieces of one request (ileave 1) */
+#define CCD_NCHILD      (2 * CCD_MAXPIECES)          /* child bios per unit */
+#define CCD_NREQ        64                           /* parent records per unit */
 #define CCDF_KNOWN      (CCDF_UNIFORM | CCDF_MIRROR | CCDF_PARITY)
+
+_Static_assert(CCD_NCHILD >= CCD_MAXPIECES && CCD_NCHILD >= CCD_MAXDISKS,
+               "the child pool must hold the largest request");
 
 struct ccd_comp {
 	char          cc_name[CCD_NAMELEN];
-	struct disk  *cc_disk;
-	struct vnode *cc_vp;               /* referenced while configured: the disk is in use */
+	struct disk  *cc_disk;             /* opened DISK_EXCL while configured */
+};
+
+/* One parent request in progress. */
+struct ccd_req {
+	struct bio       *cr_parent;
+	struct ccd_softc *cr_sc;
+	int               cr_pending;      /* children not yet completed (atomic) */
+	int               cr_error;        /* the first child error (atomic compare-and-swap) */
+	struct bio       *cr_children;     /* its children, linked through bio_caller2 (drivers
+	                                      use bio_next for their queues) */
+	int               cr_nchildren;
+	struct ccd_req   *cr_next;         /* free list */
 };
 
 struct ccd_softc {
@@ -74,6 +98,13 @@ struct ccd_softc {
 	struct spinlock  sc_lock;
 	bool             sc_configured;    /* (sc_lock) */
 	int              sc_inflight;      /* (sc_lock) parent requests not yet completed */
+	struct bio      *sc_freechild;     /* (sc_lock) free child bios, through bio_next */
+	int              sc_nfreechild;    /* (sc_lock) */
+	struct ccd_req  *sc_freereq;       /* (sc_lock) free parent records */
+	struct bio      *sc_waithead, *sc_waittail;  /* (sc_lock) parents waiting for the pools */
+	int              sc_poolshort;     /* (sc_lock) dev.ccd.<unit>.pool_short */
+	struct bio      *sc_childpool;     /* the allocations behind the pools */
+	struct ccd_req  *sc_reqpool;
 	int              sc_ileave;        /* sectors; 0 = concatenation */
 	int              sc_flags;         /* CCDF_* */
 	int              sc_ndisks;
@@ -81,21 +112,58 @@ struct ccd_softc {
 	struct ccd_geom  sc_geom;
 };
 
-/* One parent request in progress: its children and, after them, the pieces they came from. */
-struct ccd_req {
-	struct bio       *cr_parent;
-	struct ccd_softc *cr_sc;
-	int               cr_pending;      /* children not yet completed (atomic) */
-	int               cr_error;        /* the first child error (atomic compare-and-swap) */
-	struct bio        cr_child[];
-};
-
 static struct ccd_softc ccd_softc[CCD_MAXUNITS];
 static struct sleeplock ccd_config_lock;
 
+/* ---- the pools (sc_lock held) -------------------------------------------------------------- */
+
+/* A record and n children for bp, or NULL if the pools are short. */
+static struct ccd_req *ccd_req_alloc(struct ccd_softc *sc, struct bio *bp, int n)
+{
+	struct ccd_req *cr = sc->sc_freereq;
+	struct bio *cbp;
+
+	if (cr == NULL || sc->sc_nfreechild < n)
+		return NULL;
+	sc->sc_freereq = cr->cr_next;
+	cr->cr_parent = bp;
+	cr->cr_sc = sc;
+	cr->cr_pending = n;
+	cr->cr_error = 0;
+	cr->cr_nchildren = n;
+	cr->cr_children = NULL;
+	while (n-- > 0) {
+		cbp = sc->sc_freechild;
+		sc->sc_freechild = cbp->bio_next;
+		memset(cbp, 0, sizeof(*cbp));
+		cbp->bio_caller1 = cr;
+		cbp->bio_caller2 = cr->cr_children;
+		cr->cr_children = cbp;
+	}
+	sc->sc_nfreechild -= cr->cr_nchildren;
+	return cr;
+}
+
+static void ccd_req_free(struct ccd_softc *sc, struct ccd_req *cr)
+{
+	struct bio *cbp, *next;
+
+	for (cbp = cr->cr_children; cbp != NULL; cbp = next) {
+		next = cbp->bio_caller2;
+		cbp->bio_next = sc->sc_freechild;
+		sc->sc_freechild = cbp;
+	}
+	sc->sc_nfreechild += cr->cr_nchildren;
+	cr->cr_next = sc->sc_freereq;
+	sc->sc_freereq = cr;
+}
+
 /* ---- I/O ------------------------------------------------------------------------------------ */
 
-/* Every child is done: complete the parent on the ccd disk. Any context. */
+static void ccd_start(struct ccd_softc *sc, struct ccd_req *cr);
+static void ccd_run_queue(struct ccd_softc *sc);
+
+/* Every child is done: complete the parent on the ccd disk, then start waiting requests. */
 static void ccd_req_done(struct ccd_req *cr)
 {
 	struct bio *bp = cr->cr_parent;
@@ -103,11 +171,12 @@ static void ccd_req_done(struct ccd_req *cr)
 
 	bp->bio_error = cr->cr_error;
 	bp->bio_resid = cr->cr_error != 0 ? bp->bio_length : 0;
-	kfree(cr);
 	spin_lock(&sc->sc_lock);
+	ccd_req_free(sc, cr);
 	sc->sc_inflight--;
 	spin_unlock(&sc->sc_lock);
 	disk_iodone(bp);
+	ccd_run_queue(sc);
 }
 
 /* A child's completion (FreeBSD's ccdiodone). Any context, possibly several CPUs at once. */
@@ -126,75 +195,48 @@ static void ccd_iodone(struct bio *cbp)
 		ccd_req_done(cr);
 }
 
-/* A request with room for n children, or NULL (never sleeps: strategy may run anywhere). */
-static struct ccd_req *ccd_req_alloc(struct ccd_softc *sc, struct bio *bp, size_t n, size_t extra)
+/* How many children request bp needs: one per component for a flush, else one per piece. */
+static int ccd_nchildren(struct ccd_softc *sc, struct bio *bp)
 {
-	struct ccd_req *cr = kmalloc(sizeof(*cr) + n * sizeof(struct bio) + extra, M_NOWAIT | M_ZERO);
-
-	if (cr == NULL)
-		return NULL;
-	cr->cr_parent = bp;
-	cr->cr_sc = sc;
-	cr->cr_pending = n;
-	return cr;
+	if (bp->bio_cmd == BIO_FLUSH)
+		return sc->sc_ndisks;
+	return (int)ccd_map_range(&sc->sc_geom, bp->bio_offset / DEV_BSIZE,
+	                          bp->bio_length / DEV_BSIZE, NULL, 0);
 }
 
-/* Issue every child. The pending count already covers them all, so none can finish early. */
-static void ccd_req_start(struct ccd_req *cr, size_t n)
+/*
+ * Fill in cr's children for its parent (FreeBSD's ccdstart/ccdbuffer) and issue them. The
+ * pending count already covers them all, so none can finish early. No lock held.
+ */
+static void ccd_start(struct ccd_softc *sc, struct ccd_req *cr)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		cr->cr_child[i].bio_done = ccd_iodone;
-		cr->cr_child[i].bio_caller1 = cr;
-		disk_start(&cr->cr_child[i]);
-	}
-}
-
-/* BIO_FLUSH: a flush to every component. */
-static int ccd_start_flush(struct ccd_softc *sc, struct bio *bp)
-{
-	struct ccd_req *cr = ccd_req_alloc(sc, bp, sc->sc_ndisks, 0);
-	int i;
-
-	if (cr == NULL)
-		return ENOMEM;
-	for (i = 0; i < sc->sc_ndisks; i++) {
-		cr->cr_child[i].bio_cmd = BIO_FLUSH;
-		cr->cr_child[i].bio_disk = sc->sc_comp[i].cc_disk;
-	}
-	ccd_req_start(cr, sc->sc_ndisks);
-	return 0;
-}
-
-/* BIO_READ/BIO_WRITE: one child per piece of the stripe (FreeBSD's ccdstart/ccdbuffer). */
-static int ccd_start_rw(struct ccd_softc *sc, struct bio *bp)
-{
+	struct bio *bp = cr->cr_parent, *cbp, *next;
+	struct ccd_piece piece;
 	uint64_t bn = bp->bio_offset / DEV_BSIZE, nsect = bp->bio_length / DEV_BSIZE;
-	size_t n = ccd_map_range(&sc->sc_geom, bn, nsect, NULL, 0), i;
-	struct ccd_piece *pieces;
-	struct ccd_req *cr;
-	struct bio *cbp;
+	int i = 0;
 
-	if (n == 0)
-		return ENXIO;
-	cr = ccd_req_alloc(sc, bp, n, n * sizeof(*pieces));
-	if (cr == NULL)
-		return ENOMEM;
-	pieces = (struct ccd_piece *)&cr->cr_child[n];
-	ccd_map_range(&sc->sc_geom, bn, nsect, pieces, n);
-	for (i = 0; i < n; i++) {
-		cbp = &cr->cr_child[i];
+	for (cbp = cr->cr_children; cbp != NULL; cbp = cbp->bio_caller2, i++) {
 		cbp->bio_cmd = bp->bio_cmd;
-		cbp->bio_disk = sc->sc_comp[pieces[i].cp_disk].cc_disk;
-		cbp->bio_offset = pieces[i].cp_sector * DEV_BSIZE;
-		cbp->bio_length = pieces[i].cp_nsect * DEV_BSIZE;
-		cbp->bio_data = (char *)bp->bio_data + pieces[i].cp_skip * DEV_BSIZE;
+		cbp->bio_done = ccd_iodone;
+		if (bp->bio_cmd == BIO_FLUSH) {
+			cbp->bio_disk = sc->sc_comp[i].cc_disk;
+			continue;
+		}
+		/* Piece i of the range: map the range's tail from piece i on, keep the first. */
+		ccd_map_range(&sc->sc_geom, bn, nsect, &piece, 1);
+		cbp->bio_disk = sc->sc_comp[piece.cp_disk].cc_disk;
+		cbp->bio_offset = piece.cp_sector * DEV_BSIZE;
+		bio_set_data(cbp, bp, (uint32_t)((bn - bp->bio_offset / DEV_BSIZE) * DEV_BSIZE),
+		             (uint32_t)(piece.cp_nsect * DEV_BSIZE));
+		bn += piece.cp_nsect;
+		nsect -= piece.cp_nsect;
 	}
-	ccd_req_start(cr, n);
-	return 0;
+	/* disk_start may complete a child at once, and the last completion frees the list. */
+	for (cbp = cr->cr_children; cbp != NULL; cbp = next) {
+		next = cbp->bio_caller2;
+		disk_start(cbp);
+	}
 }
-
 /* Fail a parent that never reached the components. */
 static void ccd_fail(struct bio *bp, int error)
 {
@@ -203,11 +245,40 @@ static void ccd_fail(struct bio *bp, int error)
 	disk_iodone(bp);
 }
 
-/* d_strategy: split and issue; never sleeps. ENXIO if the unit is not configured. */
+/* Start waiting requests, oldest first, while the pools can take them. Any context, no lock. */
+static void ccd_run_queue(struct ccd_softc *sc)
+{
+	struct ccd_req *cr;
+	struct bio *bp;
+	int n;
+
+	for (;;) {
+		spin_lock(&sc->sc_lock);
+		bp = sc->sc_waithead;
+		if (bp == NULL) {
+			spin_unlock(&sc->sc_lock);
+			return;
+		}
+		n = ccd_nchildren(sc, bp);
+		KASSERT(n > 0 && n <= CCD_NCHILD, "ccd: a checked request needs no or too many pieces");
+		cr = ccd_req_alloc(sc, bp, n);
+		if (cr == NULL) {
+			sc->sc_poolshort++;
+			spin_unlock(&sc->sc_lock);
+			return;                    /* an earlier request's completion comes back here */
+		}
+		sc->sc_waithead = bp->bio_next;
+		if (sc->sc_waithead == NULL)
+			sc->sc_waittail = NULL;
+		spin_unlock(&sc->sc_lock);
+		ccd_start(sc, cr);
+	}
+}
+
+/* d_strategy: queue the request, then start what the pools allow; never sleeps. */
 static void ccdstrategy(struct bio *bp)
 {
 	struct ccd_softc *sc = bp->bio_disk->d_softc;
-	int error;
 
 	spin_lock(&sc->sc_lock);
 	if (!sc->sc_configured) {
@@ -216,41 +287,32 @@ static void ccdstrategy(struct bio *bp)
 		return;
 	}
 	sc->sc_inflight++;
+	bp->bio_next = NULL;
+	if (sc->sc_waittail != NULL)
+		sc->sc_waittail->bio_next = bp;
+	else
+		sc->sc_waithead = bp;
+	sc->sc_waittail = bp;
 	spin_unlock(&sc->sc_lock);
-	error = bp->bio_cmd == BIO_FLUSH ? ccd_start_flush(sc, bp) : ccd_start_rw(sc, bp);
-	if (error != 0) {
-		spin_lock(&sc->sc_lock);
-		sc->sc_inflight--;
-		spin_unlock(&sc->sc_lock);
-		ccd_fail(bp, error);
-	}
+	ccd_run_queue(sc);
 }
 
 /* ---- configuration (ccd_config_lock held) ---------------------------------------------------- */
 
-/* True if someone besides devfs and the caller (who holds one reference) uses vp. */
-static bool vnode_in_use(struct vnode *vp)
-{
-	return __atomic_load_n(&vp->v_usecount, __ATOMIC_RELAXED) > 2;
-}
-
-/* Give back the components' vnodes. */
+/* Close the first n components. */
 static void ccd_release_comps(struct ccd_softc *sc, int n)
 {
-	int i;
-
-	for (i = 0; i < n; i++) {
-		vrele(sc->sc_comp[i].cc_vp);
-		sc->sc_comp[i].cc_vp = NULL;
+	for (int i = 0; i < n; i++) {
+		disk_close(sc->sc_comp[i].cc_disk, DISK_EXCL);
 		sc->sc_comp[i].cc_disk = NULL;
 	}
 }
 
-/* Look up, check and hold one component; its index is i. */
+/* Look up, check and open one component exclusively; its index is i. */
 static int ccd_hold_comp(struct ccd_softc *sc, int i, const char *name)
 {
 	struct ccd_comp *cc = &sc->sc_comp[i];
-	struct vnode *vp;
+	struct disk *dp;
 	int j, error;
 
 	if (strcmp(name, sc->sc_disk.d_name) == 0)
@@ -258,20 +320,16 @@ static int ccd_hold_comp(struct ccd_softc *sc, int i, const char *name)
 	for (j = 0; j < i; j++)
 		if (strcmp(sc->sc_comp[j].cc_name, name) == 0)
 			return EINVAL;
-	cc->cc_disk = disk_lookup(name);
-	if (cc->cc_disk == NULL)
+	dp = disk_lookup(name);
+	if (dp == NULL)
 		return ENXIO;
-	if (i > 0 && cc->cc_disk->d_sectorsize != sc->sc_comp[0].cc_disk->d_sectorsize)
+	if (i > 0 && dp->d_sectorsize != sc->sc_comp[0].cc_disk->d_sectorsize)
 		return EINVAL;
-	error = devfs_disk_vnode(name, &vp);
+	error = disk_open(dp, DISK_EXCL);
 	if (error != 0)
 		return error;
-	if (vnode_in_use(vp)) {
-		vrele(vp);
-		return EBUSY;
-	}
 	strlcpy(cc->cc_name, name, sizeof(cc->cc_name));
-	cc->cc_vp = vp;
+	cc->cc_disk = dp;
 	return 0;
 }
 
@@ -289,6 +347,43 @@ static int ccd_hold_comps(struct ccd_softc *sc, const struct ccd_ioctl *ccio)
 	}
 	sc->sc_ndisks = ccio->ccio_ndisks;
 	return 0;
+}
+
+/* The unit's pools of child bios and parent records (M_WAITOK: configuration may sleep). */
+static int ccd_pools_alloc(struct ccd_softc *sc)
+{
+	sc->sc_childpool = kmalloc(CCD_NCHILD * sizeof(struct bio), M_WAITOK | M_ZERO);
+	sc->sc_reqpool = kmalloc(CCD_NREQ * sizeof(struct ccd_req), M_WAITOK | M_ZERO);
+	if (sc->sc_childpool == NULL || sc->sc_reqpool == NULL) {
+		kfree(sc->sc_childpool);
+		kfree(sc->sc_reqpool);
+		sc->sc_childpool = NULL;
+		sc->sc_reqpool = NULL;
+		return ENOMEM;
+	}
+	sc->sc_freechild = NULL;
+	for (int i = 0; i < CCD_NCHILD; i++) {
+		sc->sc_childpool[i].bio_next = sc->sc_freechild;
+		sc->sc_freechild = &sc->sc_childpool[i];
+	}
+	sc->sc_nfreechild = CCD_NCHILD;
+	sc->sc_freereq = NULL;
+	for (int i = 0; i < CCD_NREQ; i++) {
+		sc->sc_reqpool[i].cr_next = sc->sc_freereq;
+		sc->sc_freereq = &sc->sc_reqpool[i];
+	}
+	return 0;
+}
+
+static void ccd_pools_free(struct ccd_softc *sc)
+{
+	kfree(sc->sc_childpool);
+	kfree(sc->sc_reqpool);
+	sc->sc_childpool = NULL;
+	sc->sc_reqpool = NULL;
+	sc->sc_freechild = NULL;
+	sc->sc_freereq = NULL;
+	sc->sc_nfreechild = 0;
 }
 
 /* The arguments that need no disk: counts, flags, interleave range, terminated names. */
@@ -359,6 +454,16 @@ static void ccd_announce(struct ccd_softc *sc)
 	        (unsigned long long)sc->sc_geom.cg_size, sc->sc_ileave, sc->sc_flags, names);
 }
 
+/* dev.ccd.<unit>.pool_short, made with the unit's disk. */
+static void ccd_sysctls(struct ccd_softc *sc)
+{
+	char name[SYSCTL_NAMELEN];
+
+	snprintf(name, sizeof(name), "dev.ccd.%d.pool_short", sc->sc_unit);
+	sysctl_add_int(name, CTLFLAG_RD, &sc->sc_poolshort,
+	               "Times the oldest waiting request found the child pool short and waited");
+}
+
 /* CCDIOCSET (FreeBSD's ccdioctl/ccdinit). */
 static int ccd_configure(struct ccd_softc *sc, const struct ccd_ioctl *ccio)
 {
@@ -375,6 +480,8 @@ static int ccd_configure(struct ccd_softc *sc, const struct ccd_ioctl *ccio)
 	if (error != 0)
 		return error;
 	error = ccd_setup(sc);
+	if (error == 0)
+		error = ccd_pools_alloc(sc);
 	if (error != 0) {
 		ccd_release_comps(sc, sc->sc_ndisks);
 		sc->sc_ndisks = 0;
@@ -382,6 +489,7 @@ static int ccd_configure(struct ccd_softc *sc, const struct ccd_ioctl *ccio)
 	}
 	if (!sc->sc_registered) {
 		disk_register(&sc->sc_disk);
+		ccd_sysctls(sc);
 		sc->sc_registered = true;
 	}
 	spin_lock(&sc->sc_lock);
@@ -391,33 +499,25 @@ static int ccd_configure(struct ccd_softc *sc, const struct ccd_ioctl *ccio)
 	return 0;
 }
 
-/* CCDIOCCLR: refuse while the ccd is in use; drop its cached buffers (a later configuration
- * may put other data at the same sectors). */
+/*
+ * CCDIOCCLR: refuse while the ccd is open, mounted or has requests in flight. It has no cached
+ * buffers then: unmounting invalidated them, and raw access does not use the buffer cache.
+ */
 static int ccd_unconfigure(struct ccd_softc *sc)
 {
-	struct vnode *vp;
-	int error;
-
 	if (!sc->sc_configured)
 		return ENXIO;
-	error = devfs_disk_vnode(sc->sc_disk.d_name, &vp);
-	if (error != 0)
-		return error;
-	if (vnode_in_use(vp)) {
-		vrele(vp);
+	if (disk_in_use(&sc->sc_disk))
 		return EBUSY;
-	}
 	spin_lock(&sc->sc_lock);
 	if (sc->sc_inflight > 0) {
 		spin_unlock(&sc->sc_lock);
-		vrele(vp);
 		return EBUSY;
 	}
 	sc->sc_configured = false;
 	spin_unlock(&sc->sc_lock);
 	sc->sc_disk.d_mediasize = 0;
-	vinvalbuf(vp, V_SAVE);
-	vrele(vp);
+	ccd_pools_free(sc);
 	ccd_release_comps(sc, sc->sc_ndisks);
 	sc->sc_ndisks = 0;
 	kprintf("%s: unconfigured\n", sc->sc_disk.d_name);

@@ -3,18 +3,21 @@
  * synchronous I/O (interface: dev/disk.h).
  *
  *   disk_register(dp)   - add a disk (name unique) and export its counters as sysctls
- *                         kern.devstat.<name>.{reads,writes,bytes_read,bytes_written,busy_ns,
- *                         queue_depth,max_queue_depth,errors} (read-only).
+ *                         kern.devstat.<name>.{reads,writes,flushes,bytes_read,bytes_written,
+ *                         busy_ns,queue_depth,max_queue_depth,errors} (read-only).
  *   disk_start(bp)      - check a request, account it as queued, hand it to d_strategy.
  *   disk_iodone(bp)     - the driver finished it: account the completion, call bio_done.
  *   disk_io_sync(...)   - read/write/flush and wait: split into d_maxio pieces, all issued at
  *                         once (so the disk sees them queued), then wait for every piece.
+ *   disk_open/disk_close - shared and exclusive opens (dev/disk.h).
+ *   bio_segments(...)   - a request's data, mapped or a page list, as physical segments.
  *
  * devstat follows FreeBSD's devstat(9) idea: busy time is the time with at least one request
  * outstanding; queue depth is requests issued and not completed.
  *
  * Locking: disk_list_lock protects the disk list (disks are never removed, so walking
- * d_next without the lock is safe); each disk's d_statlock protects its d_stat;
+ * d_next without the lock is safe); each disk's d_statlock protects its d_stat and its open
+ * counts;
  * disk_sync_lock protects the completion counts of disk_io_sync waits.
  */
 #include "kern/types.h"
@@ -24,6 +27,8 @@
 #include "kern/sleep.h"
 #include "kern/time.h"
 #include "kern/sysctl.h"
+#include "arch/memlayout.h"
+#include "vm/vm_page.h"
 #include "dev/disk.h"
 #include <sys/errno.h>
 
@@ -47,7 +52,7 @@ static void disk_locks_init(void)
 /* ---- devstat sysctls ------------------------------------------------------------------------- */
 
 enum devstat_field {
-	DS_READS, DS_WRITES, DS_BYTES_READ, DS_BYTES_WRITTEN, DS_BUSY_NS, DS_QUEUE_DEPTH,
+	DS_READS, DS_WRITES, DS_FLUSHES, DS_BYTES_READ, DS_BYTES_WRITTEN, DS_BUSY_NS, DS_QUEUE_DEPTH,
 	DS_MAX_QUEUE_DEPTH, DS_ERRORS, DS_NFIELDS
 };
 
@@ -57,6 +62,7 @@ static const struct {
 } devstat_fields[DS_NFIELDS] = {
 	[DS_READS]           = { "reads",           "Read requests completed" },
 	[DS_WRITES]          = { "writes",          "Write requests completed" },
+	[DS_FLUSHES]         = { "flushes",         "Cache flushes (BIO_FLUSH) completed" },
 	[DS_BYTES_READ]      = { "bytes_read",      "Bytes read" },
 	[DS_BYTES_WRITTEN]   = { "bytes_written",   "Bytes written" },
 	[DS_BUSY_NS]         = { "busy_ns",         "Nanoseconds with at least one request outstanding" },
@@ -75,6 +81,7 @@ static int64_t devstat_value(struct disk *dp, enum devstat_field f)
 	switch (f) {
 	case DS_READS:           v = ds->ops[BIO_READ]; break;
 	case DS_WRITES:          v = ds->ops[BIO_WRITE]; break;
+	case DS_FLUSHES:         v = ds->ops[BIO_FLUSH]; break;
 	case DS_BYTES_READ:      v = ds->bytes[BIO_READ]; break;
 	case DS_BYTES_WRITTEN:   v = ds->bytes[BIO_WRITE]; break;
 	case DS_BUSY_NS:
@@ -126,6 +133,8 @@ void disk_register(struct disk *dp)
 		dp->d_maxio = DISK_DEFAULT_MAXIO;
 	spin_init(&dp->d_statlock, "devstat");
 	memset(&dp->d_stat, 0, sizeof(dp->d_stat));
+	dp->d_opens = 0;
+	dp->d_excl = false;
 	dp->d_next = NULL;
 	spin_lock(&disk_list_lock);
 	if (disk_list_tail != NULL)
@@ -156,9 +165,19 @@ struct disk *disk_first(void)
 
 /* ---- requests -------------------------------------------------------------------------------- */
 
+/* The data is there: a mapped address, or a page list covering bio_ma_offset + bio_length. */
+static bool bio_has_data(const struct bio *bp)
+{
+	if (!(bp->bio_flags & BIO_UNMAPPED))
+		return bp->bio_data != NULL;
+	return bp->bio_ma != NULL && bp->bio_ma_n > 0 && bp->bio_ma_offset < PAGE_SIZE &&
+	       (uint64_t)bp->bio_ma_offset + bp->bio_length <= (uint64_t)bp->bio_ma_n * PAGE_SIZE;
+}
+
 /*
- * disk_check_bio: 0 for a well-formed request; EINVAL for a bad command, no data, a zero,
- * misaligned or over-d_maxio length or a misaligned offset; ENXIO past the end of the disk.
+ * disk_check_bio: 0 for a well-formed request; EINVAL for a bad command, no data (or a page
+ * list too short for the length), a zero, misaligned or over-d_maxio length or a misaligned
+ * offset; ENXIO past the end of the disk.
  */
 int disk_check_bio(struct bio *bp)
 {
@@ -168,7 +187,7 @@ int disk_check_bio(struct bio *bp)
 		return 0;
 	if (bp->bio_cmd != BIO_READ && bp->bio_cmd != BIO_WRITE)
 		return EINVAL;
-	if (bp->bio_data == NULL || bp->bio_length == 0 || bp->bio_length > dp->d_maxio)
+	if (bp->bio_length == 0 || !bio_has_data(bp) || bp->bio_length > dp->d_maxio)
 		return EINVAL;
 	if (bp->bio_offset % dp->d_sectorsize != 0 || bp->bio_length % dp->d_sectorsize != 0)
 		return EINVAL;
@@ -228,6 +247,91 @@ void disk_iodone(struct bio *bp)
 	bp->bio_done(bp);
 }
 
+/* ---- data segments ------------------------------------------------------------------------- */
+
+/* Mapped data: the direct map translates each byte; a run ends at the page boundary. */
+static uint64_t xlate_mapped(const void *arg, uint32_t off, uint32_t *run)
+{
+	uintptr_t va = (uintptr_t)((const struct bio *)arg)->bio_data + off;
+
+	*run = PAGE_SIZE - (uint32_t)(va & PAGE_MASK);
+	return V2P(va);
+}
+
+/* A page list: byte off is in page (bio_ma_offset + off) / PAGE_SIZE. */
+static uint64_t xlate_pages(const void *arg, uint32_t off, uint32_t *run)
+{
+	const struct bio *bp = arg;
+	uint32_t pos = bp->bio_ma_offset + off;
+
+	*run = PAGE_SIZE - (pos & PAGE_MASK);
+	return VM_PAGE_TO_PHYS(bp->bio_ma[pos / PAGE_SIZE]) + (pos & PAGE_MASK);
+}
+
+/* bio_set_data: bp's data is `len` bytes of whole's from byte `skip`, in whole's form. */
+void bio_set_data(struct bio *bp, const struct bio *whole, uint32_t skip, uint32_t len)
+{
+	uint32_t pos;
+
+	bp->bio_length = len;
+	if (!(whole->bio_flags & BIO_UNMAPPED)) {
+		bp->bio_data = (char *)whole->bio_data + skip;
+		return;
+	}
+	pos = whole->bio_ma_offset + skip;
+	bp->bio_flags |= BIO_UNMAPPED;
+	bp->bio_ma = whole->bio_ma + pos / PAGE_SIZE;
+	bp->bio_ma_offset = pos % PAGE_SIZE;
+	bp->bio_ma_n = (int)howmany(bp->bio_ma_offset + len, PAGE_SIZE);
+}
+
+int bio_segments(const struct bio *bp, uint32_t off, uint32_t len, struct disk_seg *segs, int max,
+                 uint32_t maxseg)
+{
+	return disk_seg_build(segs, max, maxseg,
+	                      (bp->bio_flags & BIO_UNMAPPED) ? xlate_pages : xlate_mapped, bp, off, len);
+}
+
+/* ---- opens ----------------------------------------------------------------------------------- */
+
+int disk_open(struct disk *dp, int flags)
+{
+	int error = 0;
+
+	spin_lock(&dp->d_statlock);
+	if (dp->d_excl || ((flags & DISK_EXCL) && dp->d_opens > 0))
+		error = EBUSY;
+	else if (flags & DISK_EXCL)
+		dp->d_excl = true;
+	else
+		dp->d_opens++;
+	spin_unlock(&dp->d_statlock);
+	return error;
+}
+
+void disk_close(struct disk *dp, int flags)
+{
+	spin_lock(&dp->d_statlock);
+	if (flags & DISK_EXCL) {
+		KASSERT(dp->d_excl, "disk_close: not held exclusively");
+		dp->d_excl = false;
+	} else {
+		KASSERT(dp->d_opens > 0, "disk_close: not open");
+		dp->d_opens--;
+	}
+	spin_unlock(&dp->d_statlock);
+}
+
+bool disk_in_use(struct disk *dp)
+{
+	bool busy;
+
+	spin_lock(&dp->d_statlock);
+	busy = dp->d_excl || dp->d_opens > 0;
+	spin_unlock(&dp->d_statlock);
+	return busy;
+}
+
 /* ---- synchronous I/O ------------------------------------------------------------------------- */
 
 struct disk_sync {
@@ -250,14 +354,15 @@ static void disk_sync_done(struct bio *bp)
 }
 
 /*
- * disk_io_sync: do cmd (BIO_READ/WRITE of len bytes at byte offset off from/to kernel buffer
- * data, or BIO_FLUSH) and wait ("physrd"/"physwr"/"dflush"). Returns 0 or the first error.
+ * Do cmd on bytes [off, off+len) of dp with the data of `whole` (a bio used only as a data
+ * description, mapped or a page list), in d_maxio pieces all issued at once, and wait
+ * ("physrd"/"physwr"/"dflush"). Returns 0 or the first error.
  */
-int disk_io_sync(struct disk *dp, int cmd, uint64_t off, void *data, uint32_t len)
+static int disk_io_run(struct disk *dp, int cmd, uint64_t off, uint32_t len, const struct bio *whole)
 {
 	struct disk_sync ds = { 0, 0 };
 	struct bio *bios;
-	uint32_t n, i, piece;
+	uint32_t n, i, skip;
 	const char *wmesg = cmd == BIO_READ ? "physrd" : cmd == BIO_WRITE ? "physwr" : "dflush";
 
 	n = cmd == BIO_FLUSH ? 1 : howmany(len, dp->d_maxio);
@@ -268,12 +373,12 @@ int disk_io_sync(struct disk *dp, int cmd, uint64_t off, void *data, uint32_t le
 		return ENOMEM;
 	ds.pending = n;
 	for (i = 0; i < n; i++) {
-		piece = cmd == BIO_FLUSH ? 0 : MIN(len - i * dp->d_maxio, dp->d_maxio);
+		skip = i * dp->d_maxio;
 		bios[i].bio_cmd = cmd;
 		bios[i].bio_disk = dp;
-		bios[i].bio_offset = off + (uint64_t)i * dp->d_maxio;
-		bios[i].bio_length = piece;
-		bios[i].bio_data = cmd == BIO_FLUSH ? NULL : (char *)data + i * dp->d_maxio;
+		bios[i].bio_offset = off + skip;
+		if (cmd != BIO_FLUSH)
+			bio_set_data(&bios[i], whole, skip, MIN(len - skip, dp->d_maxio));
 		bios[i].bio_done = disk_sync_done;
 		bios[i].bio_caller1 = &ds;
 		disk_start(&bios[i]);
@@ -284,4 +389,25 @@ int disk_io_sync(struct disk *dp, int cmd, uint64_t off, void *data, uint32_t le
 	spin_unlock(&disk_sync_lock);
 	kfree(bios);
 	return ds.error;
+}
+
+/*
+ * disk_io_sync: do cmd (BIO_READ/WRITE of len bytes at byte offset off from/to kernel buffer
+ * data, or BIO_FLUSH) and wait. Returns 0 or the first error.
+ */
+int disk_io_sync(struct disk *dp, int cmd, uint64_t off, void *data, uint32_t len)
+{
+	struct bio whole = { .bio_data = data };
+
+	return disk_io_run(dp, cmd, off, len, &whole);
+}
+
+/* disk_io_sync_pages: the same with the data in a page list (ma[], starting ma_off into ma[0]). */
+int disk_io_sync_pages(struct disk *dp, int cmd, uint64_t off, struct vm_page **ma, uint32_t ma_off,
+                       uint32_t len)
+{
+	struct bio whole = { .bio_flags = BIO_UNMAPPED, .bio_ma = ma, .bio_ma_offset = ma_off,
+	                     .bio_ma_n = (int)howmany(ma_off + len, PAGE_SIZE) };
+
+	return disk_io_run(dp, cmd, off, len, &whole);
 }

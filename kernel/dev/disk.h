@@ -6,28 +6,53 @@
  * later, usually from its interrupt handler, with disk_iodone(bp), which updates the devstat counters
  * and calls bp->bio_done(bp). bio_done may run in interrupt context: it must not sleep.
  *
+ * The data comes in one of two forms (FreeBSD 10's unmapped I/O, which FreeBSD 4 did not have):
+ *   - mapped: bio_data is a direct-mapped kernel address, so V2P(bio_data + i) is valid for
+ *     every byte (kmalloc'd memory, a page of the direct map);
+ *   - unmapped (bio_flags & BIO_UNMAPPED): the data is a list of pages, bio_ma[0..bio_ma_n-1],
+ *     starting bio_ma_offset bytes into the first page. A 128 KB cluster of a file's VMIO pages
+ *     is one request although the pages are scattered in physical memory.
+ * Drivers never look at either form themselves: bio_segments() gives the physical segments
+ * (physically adjacent pages merged), which is all a DMA engine or a copy loop needs.
+ *
  * Disks register with disk_register(); each appears as /dev/<d_name> (raw access) and can hold a
  * file system. Requests must be multiples of d_sectorsize and within d_mediasize; d_strategy
  * rejects others with EINVAL (and a request past the end with ENXIO... see disk_check_bio()).
+ *
+ * Opening: whoever uses a disk opens it first. disk_open(dp, 0) is a shared open (a descriptor on
+ * /dev/<name>, a mounted file system); disk_open(dp, DISK_EXCL) takes the disk for one user
+ * alone (a ccd component). A shared open fails with EBUSY while the disk is held exclusively, an
+ * exclusive one while anyone has it open. Every successful open is paired with a disk_close with
+ * the same flags. I/O does not check opens: the block layer trusts its callers.
  */
 #ifndef _DEV_DISK_H_
 #define _DEV_DISK_H_
 
 #include "kern/types.h"
 #include "kern/lock.h"
+#include "dev/disk_seg.h"
 
 #define BIO_READ   1
 #define BIO_WRITE  2
 #define BIO_FLUSH  3    /* write the device's cache to stable storage; offset/length ignored */
 
+#define BIO_UNMAPPED 0x0001   /* bio_flags: the data is the page list bio_ma, not bio_data */
+
+#define DISK_EXCL  0x0001    /* disk_open/disk_close: exclusive use */
+
 struct disk;
+struct vm_page;
 
 struct bio {
 	int          bio_cmd;       /* BIO_READ, BIO_WRITE, BIO_FLUSH */
+	int          bio_flags;     /* BIO_UNMAPPED */
 	struct disk *bio_disk;
 	uint64_t     bio_offset;    /* byte offset on the disk */
 	uint32_t     bio_length;    /* bytes */
-	void        *bio_data;      /* kernel virtual, direct-mapped: V2P(bio_data + i) is valid */
+	void        *bio_data;      /* mapped form: kernel virtual, direct-mapped */
+	struct vm_page **bio_ma;    /* unmapped form: the pages holding the data */
+	int          bio_ma_n;      /* how many */
+	uint32_t     bio_ma_offset; /* byte offset of the data in bio_ma[0] (< PAGE_SIZE) */
 	int          bio_error;     /* 0 or errno, set by the driver */
 	uint32_t     bio_resid;     /* bytes not transferred */
 	void       (*bio_done)(struct bio *);
@@ -55,8 +80,10 @@ struct disk {
 	uint32_t         d_maxio;         /* largest single request in bytes */
 	void           (*d_strategy)(struct bio *);
 	void            *d_softc;         /* driver's state */
-	struct spinlock  d_statlock;      /* protects d_stat */
+	struct spinlock  d_statlock;      /* protects d_stat, d_opens and d_excl */
 	struct devstat   d_stat;
+	int              d_opens;         /* shared opens (d_statlock) */
+	bool             d_excl;          /* held by an exclusive open (d_statlock) */
 	struct disk     *d_next;
 };
 
@@ -67,5 +94,17 @@ int          disk_check_bio(struct bio *bp);     /* 0, or the errno for a malfor
 void         disk_start(struct bio *bp);         /* account, then call the driver's d_strategy */
 void         disk_iodone(struct bio *bp);        /* driver: request finished (any context) */
 int          disk_io_sync(struct disk *dp, int cmd, uint64_t off, void *data, uint32_t len); /* issue and wait */
+/* The same with the data in a page list: ma[], the data starting ma_off bytes into ma[0]. */
+int          disk_io_sync_pages(struct disk *dp, int cmd, uint64_t off, struct vm_page **ma,
+                                uint32_t ma_off, uint32_t len);
+int          disk_open(struct disk *dp, int flags);  /* 0 or EBUSY (see above) */
+void         disk_close(struct disk *dp, int flags);
+bool         disk_in_use(struct disk *dp);           /* open by anyone, shared or exclusive */
+/* bp's data: `len` bytes of whole's data from byte `skip`, mapped or a page list like whole's
+ * (a driver or ccd splitting a request; sets bio_length and the data fields only). */
+void         bio_set_data(struct bio *bp, const struct bio *whole, uint32_t skip, uint32_t len);
+/* The physical segments of bytes [off, off+len) of bp's data (disk_seg_build's contract). */
+int          bio_segments(const struct bio *bp, uint32_t off, uint32_t len, struct disk_seg *segs,
+                          int max, uint32_t maxseg);
 
 #endif

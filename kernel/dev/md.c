@@ -4,7 +4,8 @@
  * A memory disk is a run of direct-mapped kernel memory, here the root image GRUB loaded as a
  * multiboot module. It behaves like real hardware on purpose: d_strategy only queues the bio
  * and returns; the disk's kernel thread ("md0") copies the data and completes the request with
- * disk_iodone, so the buffer cache always sees asynchronous completion.
+ * disk_iodone, so the buffer cache always sees asynchronous completion. The data may be mapped
+ * or a page list (dev/disk.h): the thread copies segment by segment through the direct map.
  *
  * Locking: each softc's sc_lock (spinlock) protects its queue; the thread sleeps on the softc.
  */
@@ -14,18 +15,21 @@
 #include "kern/lock.h"
 #include "kern/sleep.h"
 #include "kern/proc.h"
+#include "arch/memlayout.h"
 #include "dev/disk.h"
 #include "dev/md.h"
 #include <sys/errno.h>
 
 #define MD_SECTORSIZE 512
 #define MD_MAXIO      (1024 * 1024)
+#define MD_NSEGS      (MD_MAXIO / PAGE_SIZE + 1)   /* worst case: every page separate */
 
 struct md_softc {
 	struct disk      sc_disk;
 	char            *sc_data;              /* the image */
 	struct spinlock  sc_lock;
 	struct bio      *sc_head, *sc_tail;    /* queued requests (sc_lock) */
+	struct disk_seg  sc_segs[MD_NSEGS];    /* the md thread's scatter list (its own) */
 };
 
 static int md_units;
@@ -62,6 +66,25 @@ static struct bio *md_dequeue(struct md_softc *sc)
 	return bp;
 }
 
+/* Copy a read or write between the image and the request's data, one physical segment at a time. */
+static void md_copy(struct md_softc *sc, struct bio *bp)
+{
+	struct disk_seg *segs = sc->sc_segs;
+	char *img = sc->sc_data + bp->bio_offset;
+	int n = bio_segments(bp, 0, bp->bio_length, segs, MD_NSEGS, MD_MAXIO);
+
+	KASSERT(n > 0, "md: a checked request has no segments");
+	for (int i = 0; i < n; i++) {
+		void *mem = P2V(segs[i].ds_paddr);
+
+		if (bp->bio_cmd == BIO_READ)
+			memcpy(mem, img, segs[i].ds_len);
+		else
+			memcpy(img, mem, segs[i].ds_len);
+		img += segs[i].ds_len;
+	}
+}
+
 /* The md thread: copy each request's data and complete it (the "interrupt"). */
 static void md_thread(void *arg)
 {
@@ -70,10 +93,8 @@ static void md_thread(void *arg)
 
 	for (;;) {
 		bp = md_dequeue(sc);
-		if (bp->bio_cmd == BIO_READ)
-			memcpy(bp->bio_data, sc->sc_data + bp->bio_offset, bp->bio_length);
-		else if (bp->bio_cmd == BIO_WRITE)
-			memcpy(sc->sc_data + bp->bio_offset, bp->bio_data, bp->bio_length);
+		if (bp->bio_cmd == BIO_READ || bp->bio_cmd == BIO_WRITE)
+			md_copy(sc, bp);
 		bp->bio_resid = 0;
 		disk_iodone(bp);
 	}

@@ -17,18 +17,22 @@
  * (device-readable), then for a write the data-out buffer, then the response (device-writable),
  * then for a read the data-in buffer: the spec's order, readable before writable, and the reason
  * the response comes BEFORE the data of a read. With VIRTIO_RING_F_INDIRECT_DESC (QEMU offers it)
- * the three segments sit in a small table inside the request and the ring spends one descriptor
- * per command, so a 256-entry queue holds 256 commands; without it they are chained in the ring
- * and the queue holds size/3. A bio's data is direct-mapped and so physically contiguous
- * (dev/disk.h), so it is one segment. READ/WRITE(10), or (16) for LBAs past 2^32 or counts past
- * 65535 (scsi_cmd.c), SYNCHRONIZE CACHE(10) for BIO_FLUSH.
+ * the segments sit in a table inside the request and the ring spends one descriptor per command,
+ * so a 256-entry queue holds 256 commands; without it they are chained in the ring, the request
+ * pool is size/3 (header, one data segment, response: the usual command), and a command whose
+ * data has more segments waits until enough descriptors are free.
+ * The data is one descriptor per physical segment (bio_segments: a direct-mapped buffer or a
+ * page list, adjacent pages merged), at most VTSCSI_MAXDSEGS. READ/WRITE(10), or (16) for LBAs
+ * past 2^32 or counts past 65535 (scsi_cmd.c), SYNCHRONIZE CACHE(10) for BIO_FLUSH.
  *
  * Queueing: each disk keeps a FIFO of bios. vtscsi_start() hands out free requests round-robin
  * across the adapter's disks, at most dev.da.<n>.max_inflight per disk (default: the queue's
  * capacity, bounded by the device's cmd_per_lun hint). A bio bigger than one command may carry
- * (max_sectors sectors, seg_max pages, and d_maxio) is split into pieces issued concurrently and
- * completed when the last finishes, with the first error. A flush waits until the disk's earlier
- * commands are done and holds back later ones until it completes, so it orders writes around it.
+ * (max_sectors sectors, seg_max - 1 pages, and d_maxio) is split into pieces issued concurrently
+ * and completed when the last finishes, with the first error; the split's tracker comes from a
+ * pool as large as the request pool (every tracker in use has a command in flight), so a split
+ * never fails for lack of memory. A flush waits until the disk's earlier commands are done and
+ * holds back later ones until it completes, so it orders writes around it.
  *
  * Completion: the interrupt reads the ISR (which deasserts INTx), takes every finished request
  * off the used ring, and completes its bio with disk_iodone() after dropping the lock (bio_done
@@ -90,9 +94,10 @@
 
 #define VTSCSI_CDB_SIZE    32              /* the defaults of cdb_size and sense_size */
 #define VTSCSI_SENSE_SIZE  96
-#define VTSCSI_NSEGS       3               /* header, data, response */
 #define VTSCSI_MAXTARGETS  16              /* targets scanned: 0 .. 15 */
 #define VTSCSI_MAXIO       (128 * 1024)    /* d_maxio: FreeBSD's MAXPHYS */
+#define VTSCSI_MAXDSEGS    (VTSCSI_MAXIO / PAGE_SIZE + 1)   /* data segments: one per page, at worst */
+#define VTSCSI_NSEGS       (VTSCSI_MAXDSEGS + 2)            /* header, data..., response */
 #define VTSCSI_RETRIES     4
 #define VTSCSI_POLL_MS     5000            /* a scan command's time limit */
 #define VTSCSI_SCAN_TRIES  8
@@ -129,6 +134,7 @@ struct vtscsi_split {
 	bool        sp_all_issued;
 	int         sp_error;       /* the first error */
 	uint32_t    sp_resid;
+	struct vtscsi_split *sp_next;   /* the adapter's free list */
 };
 
 /*
@@ -145,7 +151,8 @@ struct vtscsi_req {
 	struct vtscsi_split *r_split;    /* non-NULL if r_bp was split */
 	uint64_t             r_lba;
 	uint32_t             r_nblocks;
-	void                *r_data;
+	void                *r_data;     /* scan commands: direct-mapped reply buffer */
+	uint32_t             r_dataoff;  /* I/O: where this piece starts in r_bp's data */
 	uint32_t             r_datalen;
 	enum vtscsi_dir      r_dir;
 	int                  r_retries;
@@ -178,6 +185,8 @@ struct vtscsi_softc {
 	struct vtscsi_req  *sc_reqs;
 	int                 sc_nreqs;         /* the queue's capacity in commands */
 	struct vtscsi_req  *sc_free;
+	struct vtscsi_split *sc_splits;       /* the split trackers, all nreqs of them */
+	struct vtscsi_split *sc_freesplits;
 	int                 sc_inflight;
 	bool                sc_kick;          /* requests posted since the last notify */
 	struct vtscsi_disk *sc_disks[VTSCSI_MAXTARGETS];
@@ -211,6 +220,22 @@ static struct vtscsi_req *vtscsi_req_get(struct vtscsi_softc *sc)
 	return r;
 }
 
+static struct vtscsi_split *vtscsi_split_get(struct vtscsi_softc *sc)
+{
+	struct vtscsi_split *sp = sc->sc_freesplits;
+
+	KASSERT(sp != NULL, "virtio-SCSI: more splits than requests in flight");
+	sc->sc_freesplits = sp->sp_next;
+	memset(sp, 0, sizeof(*sp));
+	return sp;
+}
+
+static void vtscsi_split_put(struct vtscsi_softc *sc, struct vtscsi_split *sp)
+{
+	sp->sp_next = sc->sc_freesplits;
+	sc->sc_freesplits = sp;
+}
+
 static void vtscsi_req_put(struct vtscsi_softc *sc, struct vtscsi_req *r)
 {
 	r->r_bp = NULL;
@@ -233,23 +258,47 @@ static void vtscsi_req_header(struct vtscsi_req *r, int target)
 }
 
 /*
+ * The data of request r as descriptors in segs[]: a scan command's reply buffer (direct-mapped,
+ * one piece), or its piece of the bio's data as physical segments. Returns how many.
+ */
+static int vtscsi_data_segs(struct vtscsi_req *r, struct vq_seg *segs)
+{
+	struct disk_seg ds[VTSCSI_MAXDSEGS];
+	int n;
+
+	if (r->r_datalen == 0)
+		return 0;
+	if (r->r_bp == NULL) {
+		segs[0].vs_paddr = V2P(r->r_data);
+		segs[0].vs_len = r->r_datalen;
+		return 1;
+	}
+	n = bio_segments(r->r_bp, r->r_dataoff, r->r_datalen, ds, VTSCSI_MAXDSEGS, VTSCSI_MAXIO);
+	KASSERT(n > 0, "virtio-SCSI: a piece needs more segments than a request has");
+	for (int i = 0; i < n; i++) {
+		segs[i].vs_paddr = (uint32_t)ds[i].ds_paddr;
+		segs[i].vs_len = ds[i].ds_len;
+	}
+	return n;
+}
+
+/*
  * Hand a built request to the device: header, [data-out], response, [data-in]. sc_lock held.
  * The notify is left to vtscsi_kick(), so a burst of requests costs one doorbell.
  */
 static int vtscsi_post(struct vtscsi_softc *sc, struct vtscsi_req *r)
 {
 	struct vq_seg segs[VTSCSI_NSEGS];
-	struct vq_seg data = { V2P(r->r_data), r->r_datalen };
 	struct vq_seg resp = { V2P(&r->r_resp), sizeof(r->r_resp) };
 	int nout = 1, nin = 0, error;
 
 	segs[0].vs_paddr = V2P(&r->r_cmd);
 	segs[0].vs_len = sizeof(r->r_cmd);
 	if (r->r_dir == VTSCSI_OUT)
-		segs[nout++] = data;
+		nout += vtscsi_data_segs(r, &segs[nout]);
 	segs[nout + nin++] = resp;
 	if (r->r_dir == VTSCSI_IN)
-		segs[nout + nin++] = data;
+		nin += vtscsi_data_segs(r, &segs[nout + nin]);
 	memset(&r->r_resp, 0, sizeof(r->r_resp));
 	r->r_cmd.tag = (uint64_t)(r - sc->sc_reqs);
 	error = virtq_enqueue(&sc->sc_vq, segs, nout, nin, r->r_indir, r);
@@ -376,17 +425,15 @@ static void vtscsi_done_push(struct bio **done, struct bio *bp)
 	*done = bp;
 }
 
-/* Build and post the next piece (or all) of dk's head bio. sc_lock held; false if out of memory. */
-static bool vtscsi_issue_rw(struct vtscsi_disk *dk, struct vtscsi_req *r)
+/* Build the next piece (or all) of dk's head bio in r. sc_lock held. */
+static void vtscsi_issue_rw(struct vtscsi_disk *dk, struct vtscsi_req *r)
 {
 	struct bio *bp = dk->dk_head;
 	uint32_t bs = dk->dk_disk.d_sectorsize;
 	uint32_t piece = MIN(bp->bio_length - dk->dk_issued, dk->dk_maxpiece);
 
 	if (dk->dk_issued == 0 && piece < bp->bio_length) {
-		dk->dk_split = kmalloc(sizeof(*dk->dk_split), M_NOWAIT | M_ZERO);
-		if (dk->dk_split == NULL)
-			return false;
+		dk->dk_split = vtscsi_split_get(dk->dk_sc);
 		dk->dk_split->sp_bp = bp;
 	}
 	vtscsi_req_header(r, dk->dk_target);
@@ -395,7 +442,8 @@ static bool vtscsi_issue_rw(struct vtscsi_disk *dk, struct vtscsi_req *r)
 	r->r_split = dk->dk_split;
 	r->r_lba = (bp->bio_offset + dk->dk_issued) / bs;
 	r->r_nblocks = piece / bs;
-	r->r_data = (char *)bp->bio_data + dk->dk_issued;
+	r->r_data = NULL;
+	r->r_dataoff = dk->dk_issued;
 	r->r_datalen = piece;
 	r->r_dir = bp->bio_cmd == BIO_WRITE ? VTSCSI_OUT : VTSCSI_IN;
 	r->r_retries = 0;
@@ -405,7 +453,6 @@ static bool vtscsi_issue_rw(struct vtscsi_disk *dk, struct vtscsi_req *r)
 		r->r_split->sp_pending++;
 		r->r_split->sp_all_issued = dk->dk_issued == bp->bio_length;
 	}
-	return true;
 }
 
 /* SYNCHRONIZE CACHE(10) of the whole medium for a BIO_FLUSH at dk's head. sc_lock held. */
@@ -435,10 +482,29 @@ static void vtscsi_pop(struct vtscsi_disk *dk)
 }
 
 /*
- * Issue one command for disk dk if it has work, is under its max_inflight and no flush is in the
- * way. sc_lock held. Returns whether anything was done (a command posted or a bio failed).
+ * Chained descriptors only: do the ring's free descriptors hold dk's next command? (With
+ * indirect tables a command takes one ring descriptor, and a free request guarantees it.)
+ * Nothing in flight means every descriptor is free, and no command needs more than the ring has.
  */
-static bool vtscsi_start_one(struct vtscsi_softc *sc, struct vtscsi_disk *dk, struct bio **done)
+static bool vtscsi_ring_has_room(struct vtscsi_softc *sc, struct vtscsi_disk *dk)
+{
+	struct bio *bp = dk->dk_head;
+	struct disk_seg ds[VTSCSI_MAXDSEGS];
+	int need = 2;
+
+	if (sc->sc_vq.vq_indirect)
+		return true;
+	if (bp->bio_cmd != BIO_FLUSH)
+		need += bio_segments(bp, dk->dk_issued, MIN(bp->bio_length - dk->dk_issued, dk->dk_maxpiece),
+		                     ds, VTSCSI_MAXDSEGS, VTSCSI_MAXIO);
+	return sc->sc_vq.vq_nfree >= need;
+}
+
+/*
+ * Issue one command for disk dk if it has work, is under its max_inflight, no flush is in the
+ * way and the ring has room. sc_lock held. Returns whether a command was posted.
+ */
+static bool vtscsi_start_one(struct vtscsi_softc *sc, struct vtscsi_disk *dk)
 {
 	struct bio *bp = dk->dk_head;
 	struct vtscsi_req *r;
@@ -448,28 +514,20 @@ static bool vtscsi_start_one(struct vtscsi_softc *sc, struct vtscsi_disk *dk, st
 		return false;
 	if (bp->bio_cmd == BIO_FLUSH && dk->dk_inflight > 0)
 		return false;                      /* the flush waits for the writes before it */
+	if (!vtscsi_ring_has_room(sc, dk))
+		return false;                      /* retried when a command gives descriptors back */
 	if ((r = vtscsi_req_get(sc)) == NULL)
 		return false;
 	if (bp->bio_cmd == BIO_FLUSH) {
 		vtscsi_issue_flush(dk, r);
 		vtscsi_pop(dk);
-	} else if (!vtscsi_issue_rw(dk, r)) {
-		vtscsi_req_put(sc, r);
-		if (dk->dk_inflight > 0)
-			return false;                  /* retried when a command finishes */
-		kprintf("%s: no memory to split a %u-byte request; failing it\n", dk->dk_disk.d_name,
-		        bp->bio_length);
-		vtscsi_pop(dk);
-		bp->bio_error = ENOMEM;
-		bp->bio_resid = bp->bio_length;
-		vtscsi_done_push(done, bp);
-		return true;
-	} else if (dk->dk_issued == bp->bio_length) {
-		vtscsi_pop(dk);
+	} else {
+		vtscsi_issue_rw(dk, r);
+		if (dk->dk_issued == bp->bio_length)
+			vtscsi_pop(dk);
 	}
-	/* The request pool is sized so that a free request always finds room in the ring. */
 	error = vtscsi_post(sc, r);
-	KASSERT(error == 0, "virtio-SCSI ring full with a free request");
+	KASSERT(error == 0, "virtio-SCSI ring full after checking for room");
 	dk->dk_inflight++;
 	if (dk->dk_inflight > dk->dk_max_active)
 		dk->dk_max_active = dk->dk_inflight;
@@ -477,7 +535,7 @@ static bool vtscsi_start_one(struct vtscsi_softc *sc, struct vtscsi_disk *dk, st
 }
 
 /* vtscsi_start: hand out free requests round-robin over the adapter's disks. sc_lock held. */
-static void vtscsi_start(struct vtscsi_softc *sc, struct bio **done)
+static void vtscsi_start(struct vtscsi_softc *sc)
 {
 	bool progress = true;
 
@@ -485,7 +543,7 @@ static void vtscsi_start(struct vtscsi_softc *sc, struct bio **done)
 		progress = false;
 		for (int i = 0; i < sc->sc_ndisks; i++) {
 			struct vtscsi_disk *dk = sc->sc_disks[(sc->sc_rr + i) % sc->sc_ndisks];
-			if (vtscsi_start_one(sc, dk, done))
+			if (vtscsi_start_one(sc, dk))
 				progress = true;
 		}
 		sc->sc_rr = (sc->sc_rr + 1) % sc->sc_ndisks;
@@ -508,7 +566,6 @@ static void vtscsi_strategy(struct bio *bp)
 {
 	struct vtscsi_disk *dk = bp->bio_disk->d_softc;
 	struct vtscsi_softc *sc = dk->dk_sc;
-	struct bio *done = NULL;
 
 	bp->bio_next = NULL;
 	spin_lock(&sc->sc_lock);
@@ -517,15 +574,15 @@ static void vtscsi_strategy(struct bio *bp)
 	else
 		dk->dk_head = bp;
 	dk->dk_tail = bp;
-	vtscsi_start(sc, &done);
+	vtscsi_start(sc);
 	spin_unlock(&sc->sc_lock);
-	vtscsi_complete(done);
 }
 
 /* ---- completion ------------------------------------------------------------------------------ */
 
 /* One piece of a bio is over with `error` (0 or errno): finish the bio when it was the last. */
-static void vtscsi_piece_done(struct vtscsi_req *r, int error, struct bio **done)
+static void vtscsi_piece_done(struct vtscsi_softc *sc, struct vtscsi_req *r, int error,
+                              struct bio **done)
 {
 	struct vtscsi_split *sp = r->r_split;
 	struct bio *bp = r->r_bp;
@@ -544,7 +601,7 @@ static void vtscsi_piece_done(struct vtscsi_req *r, int error, struct bio **done
 		bp->bio_error = sp->sp_error;
 		bp->bio_resid = sp->sp_resid;
 		vtscsi_done_push(done, bp);
-		kfree(sp);
+		vtscsi_split_put(sc, sp);
 	}
 }
 
@@ -573,7 +630,7 @@ static void vtscsi_finish(struct vtscsi_softc *sc, struct vtscsi_req *r, struct 
 	if (r->r_cmd.cdb[0] == SCSI_SYNCHRONIZE_CACHE_10)
 		dk->dk_flushing = false;
 	dk->dk_inflight--;
-	vtscsi_piece_done(r, error, done);
+	vtscsi_piece_done(sc, r, error, done);
 	vtscsi_req_put(sc, r);
 }
 
@@ -606,7 +663,7 @@ static void vtscsi_intr(void *arg)
 		kprintf("%s: the device configuration changed; ignored\n", sc->sc_name);
 	spin_lock(&sc->sc_lock);
 	vtscsi_drain(sc, &done);
-	vtscsi_start(sc, &done);
+	vtscsi_start(sc);
 	spin_unlock(&sc->sc_lock);
 	vtscsi_complete(done);
 }
@@ -748,7 +805,6 @@ static int sysctl_max_inflight(struct sysctl_req *req)
 {
 	struct vtscsi_disk *dk = req->oid->oid_arg1;
 	struct vtscsi_softc *sc = dk->dk_sc;
-	struct bio *done = NULL;
 	int v = dk->dk_max_inflight;
 	int error = sysctl_handle_int(req, &v);
 
@@ -758,9 +814,8 @@ static int sysctl_max_inflight(struct sysctl_req *req)
 		return EINVAL;
 	spin_lock(&sc->sc_lock);
 	dk->dk_max_inflight = v;
-	vtscsi_start(sc, &done);
+	vtscsi_start(sc);
 	spin_unlock(&sc->sc_lock);
-	vtscsi_complete(done);
 	return 0;
 }
 
@@ -781,7 +836,10 @@ static void vtscsi_disk_sysctls(struct vtscsi_disk *dk)
 	               "Most commands this disk has had in flight in the adapter at once");
 }
 
-/* The largest piece one command carries: max_sectors, seg_max pages and d_maxio, whole blocks. */
+/*
+ * The largest piece one command carries: max_sectors, d_maxio, and seg_max - 1 pages (data not
+ * page-aligned touches one page more than its length needs); whole blocks.
+ */
 static uint32_t vtscsi_maxpiece(struct vtscsi_softc *sc, uint32_t bs)
 {
 	uint64_t m = VTSCSI_MAXIO;
@@ -789,7 +847,7 @@ static uint32_t vtscsi_maxpiece(struct vtscsi_softc *sc, uint32_t bs)
 	if (sc->sc_max_sectors > 0)
 		m = MIN(m, (uint64_t)sc->sc_max_sectors * DEV_BSIZE);
 	if (sc->sc_seg_max > 0)
-		m = MIN(m, (uint64_t)sc->sc_seg_max * PAGE_SIZE);
+		m = MIN(m, (uint64_t)(sc->sc_seg_max > 1 ? sc->sc_seg_max - 1 : 1) * PAGE_SIZE);
 	m = rounddown(m, bs);
 	return m < bs ? bs : (uint32_t)m;
 }
@@ -909,18 +967,29 @@ static int vtscsi_read_config(struct vtscsi_softc *sc, int *max_targetp)
 	return 0;
 }
 
-/* The request pool: one per ring descriptor with indirect tables, else one per three. */
+/*
+ * The request pool: one per ring descriptor with indirect tables, else one per three (a command
+ * with one data segment); and as many split trackers.
+ */
 static int vtscsi_alloc_reqs(struct vtscsi_softc *sc)
 {
-	sc->sc_nreqs = sc->sc_vq.vq_indirect ? sc->sc_vq.vq_size : sc->sc_vq.vq_size / VTSCSI_NSEGS;
+	if (!sc->sc_vq.vq_indirect && sc->sc_vq.vq_size < VTSCSI_NSEGS) {
+		kprintf("%s: a %u-entry queue cannot hold a %d-descriptor command\n", sc->sc_name,
+		        sc->sc_vq.vq_size, VTSCSI_NSEGS);
+		return ENXIO;
+	}
+	sc->sc_nreqs = sc->sc_vq.vq_indirect ? sc->sc_vq.vq_size : sc->sc_vq.vq_size / 3;
 	sc->sc_reqs = kmalloc(sc->sc_nreqs * sizeof(struct vtscsi_req), M_WAITOK | M_ZERO);
+	sc->sc_splits = kmalloc(sc->sc_nreqs * sizeof(struct vtscsi_split), M_WAITOK | M_ZERO);
 	sc->sc_scratch = kmalloc(PAGE_SIZE, M_WAITOK | M_ZERO);
-	if (sc->sc_reqs == NULL || sc->sc_scratch == NULL) {
+	if (sc->sc_reqs == NULL || sc->sc_splits == NULL || sc->sc_scratch == NULL) {
 		kprintf("%s: no memory for %d requests\n", sc->sc_name, sc->sc_nreqs);
 		return ENOMEM;
 	}
-	for (int i = sc->sc_nreqs - 1; i >= 0; i--)
+	for (int i = sc->sc_nreqs - 1; i >= 0; i--) {
 		vtscsi_req_put(sc, &sc->sc_reqs[i]);
+		vtscsi_split_put(sc, &sc->sc_splits[i]);
+	}
 	return 0;
 }
 

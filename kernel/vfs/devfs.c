@@ -7,9 +7,11 @@
  * the next lookup or readdir. Every node's vnode is made once and kept for ever (devfs holds
  * a reference), so device vnodes are never recycled.
  *
- * Opening a disk gives raw access: read/write move whole sectors at the file offset (EINVAL
+ * Opening a disk (a shared disk_open, so a disk that is a ccd component cannot be opened: EBUSY)
+ * gives raw access: read/write move whole sectors at the file offset (EINVAL
  * for a misaligned offset or length) straight between the caller and the disk through a
- * kernel bounce buffer of up to 1 MB per disk call, bypassing the buffer cache; ioctl
+ * bounce buffer of up to 1 MB in separate pages, handed to the disk as a page list (dev/disk.h),
+ * bypassing the buffer cache; ioctl
  * DIOCGSECTORSIZE / DIOCGMEDIASIZE give the geometry. A disk vnode is also the device a file
  * system is mounted from: its VOP_STRATEGY sends buffers (b_lblkno in DEV_BSIZE units) to the
  * disk. Character devices pass read/write/ioctl/open/close to their cdevsw.
@@ -30,6 +32,8 @@
 #include "vfs/mount.h"
 #include "vfs/buf.h"
 #include "vfs/devfs.h"
+#include "arch/memlayout.h"
+#include "vm/vm_page.h"
 #include "dev/disk.h"
 #include "dev/cdev.h"
 #include <sys/dirent.h>
@@ -42,7 +46,7 @@
 #define DEVFS_ROOTINO   2
 #define DEVFS_DEV       0xde00        /* st_dev of everything in devfs */
 #define RAW_MAXIO       (1024 * 1024) /* largest raw transfer per disk call */
-#define RAW_MINIO       (64 * 1024)
+#define RAW_MINIO       (64 * 1024)   /* raw transfers wait for memory up to this much */
 
 struct devfs_node {
 	char           dn_name[16];
@@ -228,18 +232,59 @@ static int devfs_readdir(struct vnode *vp __unused, struct uio *uio)
 
 /* ---- raw disk access ------------------------------------------------------------------------- */
 
-/* A bounce buffer for a raw transfer of `want` bytes: up to 1 MB, smaller if memory is tight. */
-static char *raw_buffer(size_t want, size_t *sizep)
-{
-	size_t size = MIN(want, (size_t)RAW_MAXIO);
-	char *p;
+/*
+ * The bounce buffer of a raw transfer: up to RAW_MAXIO bytes in separate pages, given to the disk
+ * as a page list (BIO_UNMAPPED). No large physically contiguous block is needed, and raw I/O
+ * runs every driver's page-list path (ccd splits it at stripe boundaries).
+ */
+struct raw_bounce {
+	int              rb_npages;
+	void            *rb_va[RAW_MAXIO / PAGE_SIZE];     /* direct-mapped */
+	struct vm_page  *rb_ma[RAW_MAXIO / PAGE_SIZE];
+};
 
-	while (size > RAW_MINIO && (p = kmalloc(size, M_NOWAIT)) == NULL)
-		size /= 2;
-	if (size <= RAW_MINIO)
-		p = kmalloc(size, M_WAITOK);
-	*sizep = size;
-	return p;
+/* Pages for `want` bytes (at most RAW_MAXIO); fewer if memory is short, at least one. */
+static struct raw_bounce *raw_bounce_alloc(size_t want)
+{
+	struct raw_bounce *rb = kmalloc(sizeof(*rb), M_WAITOK);
+	int n = (int)howmany(MIN(want, (size_t)RAW_MAXIO), PAGE_SIZE);
+
+	if (rb == NULL)
+		return NULL;
+	for (rb->rb_npages = 0; rb->rb_npages < n; rb->rb_npages++) {
+		void *va = kpage_alloc(rb->rb_npages * PAGE_SIZE < RAW_MINIO ? M_WAITOK : M_NOWAIT);
+
+		if (va == NULL)
+			break;
+		rb->rb_va[rb->rb_npages] = va;
+		rb->rb_ma[rb->rb_npages] = PHYS_TO_VM_PAGE(V2P(va));
+	}
+	if (rb->rb_npages == 0) {
+		kfree(rb);
+		return NULL;
+	}
+	return rb;
+}
+
+static void raw_bounce_free(struct raw_bounce *rb)
+{
+	for (int i = 0; i < rb->rb_npages; i++)
+		kpage_free(rb->rb_va[i]);
+	kfree(rb);
+}
+
+/* Move `len` bytes between the bounce pages and the uio, a page at a time. */
+static int raw_bounce_move(struct raw_bounce *rb, size_t len, struct uio *uio)
+{
+	int error = 0;
+
+	for (int i = 0; error == 0 && len > 0; i++) {
+		size_t n = MIN(len, (size_t)PAGE_SIZE);
+
+		error = uiomove(rb->rb_va[i], n, uio);
+		len -= n;
+	}
+	return error;
 }
 
 /* Read or write a disk at the uio's offset, whole sectors only, bypassing the buffer cache. */
@@ -248,8 +293,8 @@ static int devfs_disk_rw(struct disk *dp, struct uio *uio)
 	uint32_t ss = dp->d_sectorsize;
 	uint64_t off = (uint64_t)uio->uio_offset;
 	int cmd = uio->uio_rw == UIO_READ ? BIO_READ : BIO_WRITE;
+	struct raw_bounce *rb;
 	size_t bufsize, chunk;
-	char *kbuf;
 	int error = 0;
 
 	if (uio->uio_offset < 0 || off % ss != 0 || uio->uio_resid % ss != 0)
@@ -258,27 +303,27 @@ static int devfs_disk_rw(struct disk *dp, struct uio *uio)
 		return 0;
 	if (off >= dp->d_mediasize)
 		return cmd == BIO_READ ? 0 : ENOSPC;
-	kbuf = raw_buffer(MIN(uio->uio_resid, dp->d_mediasize - off), &bufsize);
-	if (kbuf == NULL)
+	rb = raw_bounce_alloc(MIN(uio->uio_resid, dp->d_mediasize - off));
+	if (rb == NULL)
 		return ENOMEM;
-	bufsize = rounddown(bufsize, ss);
+	bufsize = rounddown((size_t)rb->rb_npages * PAGE_SIZE, ss);
 	while (uio->uio_resid > 0 && off < dp->d_mediasize) {
 		chunk = MIN(uio->uio_resid, bufsize);
 		chunk = MIN(chunk, dp->d_mediasize - off);
 		if (cmd == BIO_WRITE) {
-			error = uiomove(kbuf, chunk, uio);
+			error = raw_bounce_move(rb, chunk, uio);
 			if (error == 0)
-				error = disk_io_sync(dp, BIO_WRITE, off, kbuf, chunk);
+				error = disk_io_sync_pages(dp, BIO_WRITE, off, rb->rb_ma, 0, chunk);
 		} else {
-			error = disk_io_sync(dp, BIO_READ, off, kbuf, chunk);
+			error = disk_io_sync_pages(dp, BIO_READ, off, rb->rb_ma, 0, chunk);
 			if (error == 0)
-				error = uiomove(kbuf, chunk, uio);
+				error = raw_bounce_move(rb, chunk, uio);
 		}
 		if (error != 0)
 			break;
 		off += chunk;
 	}
-	kfree(kbuf);
+	raw_bounce_free(rb);
 	return error;
 }
 
@@ -330,8 +375,11 @@ static int devfs_getattr(struct vnode *vp, struct stat *st)
 	return 0;
 }
 
+/* Opening a disk is a shared open in the block layer: EBUSY while a ccd holds it. */
 static int devfs_open(struct vnode *vp, int fflag)
 {
+	if (vp->v_disk != NULL)
+		return disk_open(vp->v_disk, 0);
 	if (vp->v_cdev != NULL && vp->v_cdev->d_open != NULL)
 		return vp->v_cdev->d_open(vp->v_cdevarg, fflag);
 	return 0;
@@ -339,6 +387,10 @@ static int devfs_open(struct vnode *vp, int fflag)
 
 static int devfs_close(struct vnode *vp, int fflag)
 {
+	if (vp->v_disk != NULL) {
+		disk_close(vp->v_disk, 0);
+		return 0;
+	}
 	if (vp->v_cdev != NULL && vp->v_cdev->d_close != NULL)
 		return vp->v_cdev->d_close(vp->v_cdevarg, fflag);
 	return 0;
@@ -386,11 +438,20 @@ static int devfs_bmap(struct vnode *vp, daddr_t lblkno, daddr_t *blknop)
 	return 0;
 }
 
+/*
+ * fsync of a disk: its dirty buffers, and with MNT_WAIT the device's write cache too (BIO_FLUSH;
+ * a ccd passes it to every component), so what was written is on stable storage.
+ */
 static int devfs_fsync(struct vnode *vp, int waitfor)
 {
+	int error;
+
 	if (vp->v_disk == NULL)
 		return 0;
-	return bufsync(vp, waitfor);
+	error = bufsync(vp, waitfor);
+	if (error == 0 && waitfor == MNT_WAIT)
+		error = disk_io_sync(vp->v_disk, BIO_FLUSH, 0, NULL, 0);
+	return error;
 }
 
 static struct vop_vector devfs_vops = {

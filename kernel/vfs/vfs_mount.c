@@ -21,6 +21,7 @@
 #include "kern/proc.h"
 #include "kern/syscall.h"
 #include "kern/uio.h"
+#include "kern/file.h"
 #include "vfs/vnode.h"
 #include "vfs/mount.h"
 #include "vfs/buf.h"
@@ -88,7 +89,13 @@ static int vfs_domount(struct vfsops *ops, struct vnode *devvp, struct vnode *co
 	strlcpy(mp->mnt_stat.f_fstypename, ops->vfs_name, sizeof(mp->mnt_stat.f_fstypename));
 	strlcpy(mp->mnt_stat.f_mntfromname, from, sizeof(mp->mnt_stat.f_mntfromname));
 	strlcpy(mp->mnt_stat.f_mntonname, on, sizeof(mp->mnt_stat.f_mntonname));
-	error = ops->vfs_mount(mp, devvp);
+	/* The device is in use while mounted (a ccd cannot take it, and one it holds is refused). */
+	error = devvp != NULL ? VOP_OPEN(devvp, FREAD | FWRITE) : 0;
+	if (error == 0) {
+		error = ops->vfs_mount(mp, devvp);
+		if (error != 0 && devvp != NULL)
+			VOP_CLOSE(devvp, FREAD | FWRITE);
+	}
 	if (error != 0) {
 		kfree(mp);
 		return error;
@@ -301,6 +308,7 @@ static int dounmount(struct mount *mp, int flags)
 		return error;
 	if (mp->mnt_devvp != NULL) {
 		vinvalbuf(mp->mnt_devvp, V_SAVE);
+		VOP_CLOSE(mp->mnt_devvp, FREAD | FWRITE);
 		vrele(mp->mnt_devvp);
 	}
 	for (mpp = &mountlist; *mpp != mp; mpp = &(*mpp)->mnt_next)

@@ -14,6 +14,11 @@ from a ccd.conf with -C: the host stripes a pattern into the images before boot 
 guest verifies all of it, then the guest writes another pattern that the host verifies.
 Boot 3: QEMU's blkdebug fails writes to one sector of disk 1: dd to /dev/ccd0 over it reports
 an I/O error, nothing panics, and the rest of the stripe keeps working.
+Boot 4: interleave 1 sector, so a 64 KB request is 128 pieces and the unit's pool of child bios
+holds two requests: the others wait in the ccd's queue (dev.ccd.0.pool_short counts it) and
+none fails; a 16 MB pattern written that way is verified in the guest and on the host. The
+pattern's fsync flushes ccd0, and the flush reaches both components; a component of a
+configured ccd cannot be opened.
 """
 import os
 import subprocess
@@ -239,7 +244,35 @@ def fault_boot():
     T.check("host: the pattern written after the error is on both images", st == 0, expected="verified", got=out)
 
 
+def pool_boot():
+    paths = make_images([16, 16], "pool")
+    base = with_disks(ahci_args(paths))
+    try:
+        with Guest(mem=64, smp=2, timeout=120) as g:
+            out, st = g.sh("ccdconfig ccd0 1 none /dev/ada0 /dev/ada1 && pattern write /dev/ccd0 16m 6"
+                           " && pattern verify /dev/ccd0 16m 6", timeout=120)
+            T.check("interleave 1: 16 MB through a short child pool, verified", st == 0 and "verified" in out,
+                    expected="verified", got="status %d: %s" % (st, out.strip()))
+            short = sysctl_int(g, "dev.ccd.0.pool_short")
+            T.check("requests waited for the child pool instead of failing", short is not None and short > 0,
+                    expected="> 0", got=short)
+            T.check("no component error", "error" not in "".join(l for l in g.console.splitlines()
+                                                                   if l.startswith("ccd0:")),
+                    expected="none", got=[l for l in g.console.splitlines() if l.startswith("ccd0:")])
+            flushes = [sysctl_int(g, "kern.devstat.%s.flushes" % d) for d in ("ccd0", "ada0", "ada1")]
+            T.check("fsync of /dev/ccd0 flushed the ccd and both components",
+                    all(f is not None and f >= 1 for f in flushes), expected="ccd0, ada0, ada1 >= 1",
+                    got=flushes)
+            check_fails(g, "dd if=/dev/ada0 of=/dev/null count=1", "a component of ccd0 cannot be opened",
+                        "busy")
+    finally:
+        wdrun.qemu_argv = base
+    st, out = destripe("-i", 1, paths[0], paths[1], "--verify", "16m", "--seed", 6)
+    T.check("host: the interleave-1 pattern is on both images", st == 0, expected="verified", got=out)
+
+
 if equal_boot():
     unequal_boot()
     fault_boot()
+    pool_boot()
 T.done()

@@ -1,12 +1,13 @@
 /*
  * Host unit tests of the AHCI driver's command builders (kernel/dev/ata_cmd.c): H2D FIS field
- * placement for DMA EXT and FPDMA QUEUED, command headers, PRDT building over contiguous and
- * scattered buffers, and the IDENTIFY decoders.
+ * placement for DMA EXT and FPDMA QUEUED, command headers, PRDT building (through disk_seg_build,
+ * as the driver does) over contiguous and scattered buffers, and the IDENTIFY decoders.
  */
 #include "unit.h"
 #include <stdio.h>
 #include <string.h>
 #include "dev/ata_cmd.c"
+#include "dev/disk_seg.c"
 
 /* Compare a whole FIS; on a mismatch name the first differing byte. */
 static void check_fis(const char *name, const uint8_t *got, const uint8_t *want)
@@ -63,31 +64,45 @@ static void test_cmdhdr(void)
 	check_u64("cmdhdr_ctbau", h.ctbau, 1);
 }
 
-/* Address translations for PRDT tests: identity (contiguous), and each page reversed in memory. */
-static uint64_t v2p_identity(uintptr_t va, void *arg)
+/* Translations for disk_seg_build (dev/disk_seg.h): identity (contiguous), and each page reversed
+ * in memory (scattered). The data starts at address `*base`. */
+static uint64_t xlate_identity(const void *arg, uint32_t off, uint32_t *run)
 {
-	(void)arg;
+	uint64_t va = *(const uint64_t *)arg + off;
+
+	*run = 4096 - (uint32_t)(va % 4096);
 	return va;
 }
 
-static uint64_t v2p_scattered(uintptr_t va, void *arg)
+static uint64_t xlate_scattered(const void *arg, uint32_t off, uint32_t *run)
 {
-	uintptr_t page = va / ATA_PAGE_SIZE;
-	(void)arg;
-	return (uint64_t)(1000 - page) * ATA_PAGE_SIZE + (va % ATA_PAGE_SIZE);
+	uint64_t va = *(const uint64_t *)arg + off;
+
+	*run = 4096 - (uint32_t)(va % 4096);
+	return (1000 - va / 4096) * 4096 + va % 4096;
+}
+
+/* A PRDT for `len` bytes at `base`, through disk_seg_build as the driver does. */
+static int prdt_for(struct ahci_prd *prdt, int max, uint64_t base, uint32_t len, disk_seg_xlate_t *x)
+{
+	struct disk_seg segs[64];
+	int n = disk_seg_build(segs, 64, AHCI_PRD_MAXBYTES, x, &base, 0, len);
+
+	return n < 0 ? -1 : ahci_prdt_build(prdt, max, segs, n);
 }
 
 static void test_prdt(void)
 {
 	struct ahci_prd prdt[40];
+	struct disk_seg odd = { 0x10001, 512 }, big = { 0, AHCI_PRD_MAXBYTES + 2 };
 	int n;
 
-	n = ahci_prdt_build(prdt, 40, 0x10000, 128 * 1024, v2p_identity, NULL);
+	n = prdt_for(prdt, 40, 0x10000, 128 * 1024, xlate_identity);
 	check_u64("prdt_contiguous_128k_one_entry", n, 1);
 	check_u64("prdt_contiguous_dbc_is_bytes_minus_1", prdt[0].dbc, 128 * 1024 - 1);
 	check_u64("prdt_contiguous_dba", prdt[0].dba, 0x10000);
 
-	n = ahci_prdt_build(prdt, 40, 0x10200, 8192, v2p_scattered, NULL);
+	n = prdt_for(prdt, 40, 0x10200, 8192, xlate_scattered);
 	check_u64("prdt_scattered_unaligned_8k_three_entries", n, 3);
 	check_u64("prdt_scattered_first_piece_to_page_end", prdt[0].dbc + 1, 0xe00);
 	check_u64("prdt_scattered_first_address", prdt[0].dba, (1000 - 0x10) * 4096 + 0x200);
@@ -95,14 +110,18 @@ static void test_prdt(void)
 	check_u64("prdt_scattered_middle_address", prdt[1].dba, (1000 - 0x11) * 4096);
 	check_u64("prdt_scattered_last_piece", prdt[2].dbc + 1, 0x200);
 
-	n = ahci_prdt_build(prdt, 2, 0x10200, 8192, v2p_scattered, NULL);
+	n = prdt_for(prdt, 2, 0x10200, 8192, xlate_scattered);
 	check_u64("prdt_too_many_entries_fails", (uint64_t)(int64_t)n, (uint64_t)-1);
-	n = ahci_prdt_build(prdt, 40, 0x10000, 511, v2p_identity, NULL);
+	n = prdt_for(prdt, 40, 0x10000, 511, xlate_identity);
 	check_u64("prdt_odd_length_fails", (uint64_t)(int64_t)n, (uint64_t)-1);
-	n = ahci_prdt_build(prdt, 40, 0x10000, 0, v2p_identity, NULL);
+	n = prdt_for(prdt, 40, 0x10000, 0, xlate_identity);
 	check_u64("prdt_zero_length_fails", (uint64_t)(int64_t)n, (uint64_t)-1);
+	n = ahci_prdt_build(prdt, 40, &odd, 1);
+	check_u64("prdt_odd_address_fails", (uint64_t)(int64_t)n, (uint64_t)-1);
+	n = ahci_prdt_build(prdt, 40, &big, 1);
+	check_u64("prdt_segment_over_4mb_fails", (uint64_t)(int64_t)n, (uint64_t)-1);
 
-	n = ahci_prdt_build(prdt, 40, 0, 9u << 20, v2p_identity, NULL);
+	n = prdt_for(prdt, 40, 0, 9u << 20, xlate_identity);
 	check_u64("prdt_9mb_contiguous_splits_at_4mb", n, 3);
 	check_u64("prdt_9mb_first_entry_4mb", prdt[0].dbc + 1, 4u << 20);
 	check_u64("prdt_9mb_second_starts_at_4mb", prdt[1].dba, 4u << 20);

@@ -149,7 +149,13 @@ static const char *flags_name(int flags)
 	return buf;
 }
 
-/* Check one component disk and return its sector size; 0 with a message if unusable. */
+#define SECSIZE_BUSY ((unsigned)-1)
+
+/*
+ * Check one component disk and return its sector size; 0 with a message if unusable. A disk
+ * that is in use (another ccd holds it) cannot be opened: SECSIZE_BUSY, and the kernel's EBUSY
+ * for the configuration itself says why (set_failed).
+ */
 static unsigned comp_sectorsize(const char *ccd, const char *name)
 {
 	char path[8 + CCD_NAMELEN];
@@ -158,6 +164,8 @@ static unsigned comp_sectorsize(const char *ccd, const char *name)
 
 	snprintf(path, sizeof path, "/dev/%s", name);
 	fd = open(path, O_RDONLY);
+	if (fd < 0 && errno == EBUSY)
+		return SECSIZE_BUSY;
 	if (fd < 0) {
 		warn("%s: component %s", ccd, path);
 		return 0;
@@ -204,9 +212,9 @@ static int set_components(struct ccd_ioctl *ccio, const char *ccd, int argc, cha
 		}
 		if ((secsize = comp_sectorsize(ccd, name)) == 0)
 			return -1;
-		if (i == 0)
+		if (first == 0 || first == SECSIZE_BUSY)
 			first = secsize;
-		else if (secsize != first) {
+		else if (secsize != first && secsize != SECSIZE_BUSY) {
 			warnx("%s: components have different sector sizes (%s: %u, %s: %u bytes)",
 			      ccd, ccio->ccio_disks[0], first, name, secsize);
 			return -1;
@@ -214,7 +222,7 @@ static int set_components(struct ccd_ioctl *ccio, const char *ccd, int argc, cha
 		strlcpy(ccio->ccio_disks[i], name, CCD_NAMELEN);
 	}
 	ccio->ccio_ndisks = argc;
-	if (((unsigned long long)ccio->ccio_ileave * 512) % first != 0) {
+	if (first != SECSIZE_BUSY && ((unsigned long long)ccio->ccio_ileave * 512) % first != 0) {
 		warnx("%s: interleave %d (x 512 bytes) is not a multiple of the %u-byte sector size",
 		      ccd, ccio->ccio_ileave, first);
 		return -1;

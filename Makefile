@@ -5,6 +5,7 @@
 #   make qemu-nox   the same without any window
 #   make qemu-gdb   boot and wait for gdb (run `gdb` in this directory: .gdbinit connects)
 #   make test       every test; ends with "N passed, N failed"
+#   make experiment the seed's experiment, tables and plots (EXPERIMENT=quick: a small one)
 #   make clean
 # WERROR=1 makes warnings errors (CI sets it). MEM=128 SMP=1 DESIGN=patched ACCEL=tcg choose the VM;
 # DISKS=N BUS=scsi|ahci THROTTLE=MBPS DISKMODEL=PRESET KEEP=1 add data disks (see README).
@@ -68,6 +69,7 @@ $(BUILD)/kernel.elf: $(KOBJS) kernel/kernel.ld tools/ksyms.sh
 -include user/user.mk
 -include tools/fs.mk
 -include tests/tests.mk
+-include tools/experiment.mk
 
 # ---- ISO --------------------------------------------------------------------------------------
 iso: $(BUILD)/wdrain.iso

@@ -2,6 +2,8 @@
 #   make test-host   build every tests/unit/test_X.c into build/host/tests/test_X
 #   make test        install missing packages, build everything and the ISO, the host
 #                    tests, then run tests/run (it ends with "N passed, N failed")
+#   make test-slurm  tests/slurm/test_slurm.py: tools/experiment --slurm on a one-node Slurm cluster
+#                    it starts itself (installs slurm-wlm and munge as root; CI runs it after test)
 #   make bench-raw   tools/bench-raw (docs/bench-raw.md): raw dd bandwidth to one throttled disk
 #                    and to a ccd stripe on both buses, a report; BENCHOPTS='--disk-model scsi10k'
 # Host tests include the kernel's pure .c files directly (-Ikernel: "kern/x.c"). Not
@@ -25,9 +27,14 @@ test:
 	$(MAKE) test-host
 	tests/run --no-build
 
+test-slurm:
+	tools/install-deps
+	$(MAKE) all
+	WDRAIN_NO_BUILD=1 python3 tests/slurm/test_slurm.py
+
 bench-raw:
 	tools/install-deps
 	$(MAKE) all
 	tools/bench-raw $(BENCHOPTS)
 
-.PHONY: test test-host bench-raw
+.PHONY: test test-host test-slurm bench-raw

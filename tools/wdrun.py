@@ -7,7 +7,7 @@ same way.
 Interface:
   VMConfig(mem, smp, design, args, timeout, accel, iso, verbose, disks, bus,
            disk_size, root, keep, disk_dir, throttle, disk_model, inject,
-           qemu_args, interactive, vga, gdb)
+           qemu_args, serial2, root_image, interactive, vga, gdb)
                           what to boot; add_arguments()/config_from_args() map
                           tools/run's options onto it; check_config() refuses
                           bad combinations with a ConfigError.
@@ -47,7 +47,7 @@ controller: --bus scsi is one virtio-scsi-pci HBA (legacy interface,
 disable-modern=on) with a scsi-hd per target, the guest's da<unit>; --bus
 ahci is one ich9-ahci with an ide-hd per port, the guest's ada<unit>. With
 --root disk (the default whenever N > 0) unit 0 is a copy of build/root.img
-and the kernel gets root=da0 / root=ada0; the data disks are units 1..N.
+(or of --root-image FILE) and the kernel gets root=da0 / root=ada0; the data disks are units 1..N.
 With --root md the root stays the multiboot module md0 and the data disks
 are units 0..N-1. Data disk j (0-based) is the raw sparse image d<j>.img, the
 root copy is root.img, in one folder:
@@ -58,7 +58,7 @@ root copy is root.img, in one folder:
                           (stats and logs stay), and the images of such
                           folders left by dead processes are deleted too.
 Images are created fresh (qemu-img create -f raw) unless --keep, which reuses
-those that exist (the root copy is refreshed if build/root.img is newer).
+those that exist (the root copy is refreshed if its source image is newer).
 Each data disk's block graph, bottom up: file (or nbd to a disk-model server),
 blkdebug if an error is injected on it, raw, throttle filter if --throttle;
 every device has werror=report,rerror=report. The disk-model servers
@@ -200,9 +200,15 @@ class VMConfig:
     inject_write: tuple = ()        # "DISK:SECTOR[:once]": fail writes covering SECTOR on data disk DISK
     inject_read: tuple = ()         # the same for reads
     qemu_args: tuple = ()           # appended to QEMU's command line as they are
+    root_image: str = None          # the root file system image (None: build/root.img)
+    serial2: str = None             # host file that receives the guest's COM2 (/dev/ttyd1)
     interactive: bool = False       # serial console on the terminal (run_interactive)
     vga: bool = False               # interactive: a QEMU window with the VGA console too
     gdb: bool = False               # interactive: QEMU waits for gdb on tcp::1234
+
+    def root_source(self):
+        """The image the root disk is copied from, or that becomes md0."""
+        return Path(self.root_image).resolve() if self.root_image else BUILD / "root.img"
 
     def root_kind(self):
         return self.root or ("disk" if self.disks else "md")
@@ -303,6 +309,15 @@ def check_config(cfg):
     if "\n" in cfg.args or '"' in cfg.args:
         raise ConfigError("--args must be one line of key=value words without quotes")
     check_disk_config(cfg)
+    if cfg.root_image is not None:
+        if not Path(cfg.root_image).is_file():
+            raise ConfigError("--root-image %s: no such file" % cfg.root_image)
+        if cfg.iso and cfg.root_kind() == "md":
+            raise ConfigError("--root-image goes with a root disk or -kernel boots: the ISO carries build/root.img")
+    if cfg.serial2 is not None:
+        parent = Path(cfg.serial2).resolve().parent
+        if not cfg.serial2 or "\n" in cfg.serial2 or not parent.is_dir():
+            raise ConfigError("--serial2 '%s': give a file in an existing folder" % cfg.serial2)
     if (cfg.vga or cfg.gdb) and not cfg.interactive:
         raise ConfigError("--vga and --gdb go with --interactive")
 
@@ -359,6 +374,9 @@ def add_arguments(parser):
     d.add_argument("--root", choices=ROOT_KINDS, default=None,
                    help="disk: root file system on unit 0 (da0/ada0), data disks from unit 1; md: root on the "
                         "memory disk md0, data disks from unit 0 (default: disk if --disks > 0, else md)")
+    d.add_argument("--root-image", metavar="FILE",
+                   help="the root file system image to boot (copied to the root disk, or loaded as md0; "
+                        "default build/root.img)")
     d.add_argument("--disk-size", default="2g", metavar="SIZE",
                    help="size of each data disk, a sparse raw image (default 2g)")
     d.add_argument("--prealloc", default="off", choices=PREALLOC,
@@ -378,6 +396,8 @@ def add_arguments(parser):
                         "with EIO (every time, or once); repeatable")
     d.add_argument("--inject-read-error", action="append", default=[], metavar="DISK:SECTOR[:once]",
                    help="the same for reads")
+    parser.add_argument("--serial2", metavar="FILE",
+                        help="attach the guest's second serial port, COM2 = /dev/ttyd1, to FILE (QEMU writes it)")
     d.add_argument("--qemu-arg", action="append", default=[], metavar="ARG",
                    help="one more argument for QEMU, as is (repeatable: --qemu-arg=-device --qemu-arg=...)")
 
@@ -389,7 +409,8 @@ def config_from_args(ns):
                    root=ns.root, keep=ns.keep,
                    disk_dir=ns.disk_dir, throttle=ns.throttle, disk_model=ns.disk_model,
                    inject_write=tuple(ns.inject_write_error), inject_read=tuple(ns.inject_read_error),
-                   qemu_args=tuple(ns.qemu_arg), interactive=getattr(ns, "interactive", False),
+                   qemu_args=tuple(ns.qemu_arg), serial2=ns.serial2, root_image=ns.root_image,
+                   interactive=getattr(ns, "interactive", False),
                    vga=getattr(ns, "vga", False), gdb=getattr(ns, "gdb", False))
     check_config(cfg)
     return cfg
@@ -496,16 +517,18 @@ def boot_args(cfg, iso):
     args = cfg.kernel_args()
     cmdline = "design=" + cfg.design + (" " + args if args else "")
     # With the root on a disk there is no module: md0 would only take the guest's memory.
-    initrd = ["-initrd", str(BUILD / "root.img")] if cfg.root_kind() == "md" else []
+    initrd = ["-initrd", str(cfg.root_source())] if cfg.root_kind() == "md" else []
     return ["-kernel", str(BUILD / "kernel.elf")] + initrd + ["-append", cmdline]
 
 
 def serial_args(cfg):
+    # A second -serial is COM2 (0x2f8, IRQ 3): the guest's /dev/ttyd1, written to a host file.
+    com2 = ["-serial", "file:" + str(Path(cfg.serial2).resolve())] if cfg.serial2 else []
     if cfg.interactive:
         # COM1 and QEMU's monitor on the terminal (Ctrl-a c switches, Ctrl-a x quits).
-        return ["-serial", "mon:stdio"] + (["-S", "-gdb", "tcp::1234"] if cfg.gdb else [])
+        return ["-serial", "mon:stdio"] + com2 + (["-S", "-gdb", "tcp::1234"] if cfg.gdb else [])
     # COM1 on QEMU's stdin/stdout, which are pipes to us (no monitor: -nodefaults).
-    return ["-serial", "stdio"]
+    return ["-serial", "stdio"] + com2
 
 
 def qemu_argv(cfg, iso=None, disks=None):
@@ -651,14 +674,14 @@ class DiskSet:
             self._start_servers()
 
     def _make_root(self):
-        src = BUILD / "root.img"
+        src = self.cfg.root_source()
         if not src.exists():
-            raise DiskError("%s does not exist (run make)" % src.relative_to(ROOT))
+            raise DiskError("%s does not exist (run make)" % src)
         dst = self.root_image
         if self.cfg.keep and dst.exists():
             if dst.stat().st_mtime >= src.stat().st_mtime:
                 return
-            sys.stderr.write("tools/run: build/root.img is newer than the kept %s: copying it again\n" % dst)
+            sys.stderr.write("tools/run: %s is newer than the kept %s: copying it again\n" % (src, dst))
         tmp = dst.with_name(dst.name + ".tmp%d" % os.getpid())
         try:
             shutil.copyfile(src, tmp)

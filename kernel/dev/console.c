@@ -1,6 +1,6 @@
 /*
  * Console driver: 16550 UART on COM1 plus the VGA text screen (see console.h).
- * UART registers (PC16550D data sheet): THR/RBR at +0, IER +1, FCR/IIR +2, LCR +3, MCR +4, LSR +5.
+ * The UART's registers and set-up are in dev/ns16550.h (shared with COM2, dev/sio.c).
  * Locking: cons_lock protects the input line buffer and the tty mode; output is serialized by
  * kprintf's lock (and by cons_lock for writes from /dev/console).
  */
@@ -12,22 +12,13 @@
 #include "kern/uio.h"
 #include "dev/cdev.h"
 #include "dev/console.h"
+#include "dev/ns16550.h"
 #include "arch/x86.h"
 #include "arch/memlayout.h"
 #include "arch/intr.h"
 #include <sys/errno.h>
 #include <sys/ioctl.h>
 
-#define COM1       0x3f8
-#define UART_RBR   0
-#define UART_THR   0
-#define UART_IER   1
-#define UART_FCR   2
-#define UART_LCR   3
-#define UART_MCR   4
-#define UART_LSR   5
-#define LSR_DR     0x01     /* data ready */
-#define LSR_THRE   0x20     /* transmit holding register empty */
 #define IRQ_COM1   4
 
 #define VGA_COLS   80
@@ -50,23 +41,10 @@ static struct {
 
 void cons_early_init(void)
 {
-	outb(COM1 + UART_IER, 0);
-	outb(COM1 + UART_LCR, 0x80);        /* DLAB: set the divisor */
-	outb(COM1 + 0, 1);                  /* 115200 baud = 115200 / 1 */
-	outb(COM1 + 1, 0);
-	outb(COM1 + UART_LCR, 0x03);        /* 8N1 */
-	outb(COM1 + UART_FCR, 0x07);        /* FIFOs on and cleared */
-	outb(COM1 + UART_MCR, 0x0b);        /* DTR, RTS, OUT2 (OUT2 gates the IRQ line) */
+	ns16550_init(COM1);
 	spin_init(&cons_lock, "cons");
 	for (int i = 0; i < VGA_COLS * VGA_ROWS; i++)
 		vga[i] = VGA_ATTR | ' ';
-}
-
-static void serial_putc(int c)
-{
-	for (int i = 0; i < 100000 && !(inb(COM1 + UART_LSR) & LSR_THRE); i++)
-		pause();
-	outb(COM1 + UART_THR, c);
 }
 
 static void vga_putc(int c)
@@ -93,8 +71,8 @@ static void vga_putc(int c)
 void cons_putc(int c)
 {
 	if (c == '\n')
-		serial_putc('\r');
-	serial_putc(c);
+		ns16550_putc(COM1, '\r');
+	ns16550_putc(COM1, c);
 	vga_putc(c);
 }
 

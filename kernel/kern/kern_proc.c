@@ -205,6 +205,7 @@ void proc_fill_kinfo(struct kinfo_proc *ki, struct proc *p)
 	ki->ki_size = p->p_vmspace ? vmspace_size(p->p_vmspace) : 0;
 	ki->ki_start = p->p_start;
 	strlcpy(ki->ki_comm, p->p_comm, sizeof(ki->ki_comm));
+	ki->ki_wbytes = p->p_wbytes;
 }
 
 /* kern.proc: one kinfo_proc per process, in table order. */

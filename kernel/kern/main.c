@@ -26,6 +26,7 @@
 #include "vm/vm_page.h"
 #include "vm/vm_object.h"
 #include "dev/console.h"
+#include "dev/sio.h"
 #include "dev/md.h"
 #include "dev/storage.h"
 #include "vfs/vnode.h"
@@ -175,6 +176,7 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 	procinit();
 	vfsinit();
 	cons_init();
+	sio_init();
 	if (rootmod_end > rootmod_start)
 		md_attach_preload(P2V(rootmod_start), rootmod_end - rootmod_start);
 	apply_bootargs();

@@ -53,6 +53,7 @@ struct proc {
 	uint64_t          p_uticks, p_sticks; /* ticks charged in user / kernel mode */
 	struct rusage     p_cru;        /* resources used by waited-for children */
 	int32_t           p_inblock, p_oublock;
+	uint64_t          p_wbytes;     /* bytes written with write(2); only the process adds to it */
 	time_t            p_start;      /* wall-clock start time */
 	struct proc      *p_runnext;    /* run queue link */
 };

@@ -54,6 +54,8 @@ static int dofilerw(register_t *args, register_t *rv, enum uio_rw rw)
 	if (error != 0 && uio.uio_resid != len && (error == EINTR || error == EAGAIN))
 		error = 0;
 	*rv = len - uio.uio_resid;
+	if (rw == UIO_WRITE)
+		curproc->p_wbytes += len - uio.uio_resid;   /* kern.proc's ki_wbytes: how far a writer has got */
 	return error;
 }
 

@@ -9,7 +9,8 @@
 
 Guest(mem=128, smp=1, design=None, args='', timeout=60, iso=False, verbose=False,
       disks=0, bus='scsi', disk_size='2g', prealloc='off', root=None, keep=False,
-      disk_dir=None, throttle=0, disk_model=None, inject=(), inject_read=(), qemu_args=())
+      disk_dir=None, throttle=0, disk_model=None, inject=(), inject_read=(), qemu_args=(),
+      serial2=None)
     A context manager around tools/wdrun.VM, i.e. exactly what tools/run does;
     the disk keywords are tools/run's options (README.md, docs/testing.md):
     inject=['1:20480', 'da2:100:once'] is --inject-write-error, inject_read the
@@ -121,7 +122,7 @@ class TestSet:
 class Guest:
     def __init__(self, mem=128, smp=1, design=None, args="", timeout=60, iso=False, verbose=None,
                  disks=0, bus="scsi", disk_size="2g", prealloc="off", root=None, keep=False, disk_dir=None,
-                 throttle=0, disk_model=None, inject=(), inject_read=(), qemu_args=()):
+                 throttle=0, disk_model=None, inject=(), inject_read=(), qemu_args=(), serial2=None):
         if verbose is None:
             verbose = os.environ.get("WDTEST_VERBOSE") == "1"
         self.cfg = wdrun.VMConfig(mem=mem, smp=smp, design=design or wdrun.DEFAULT_DESIGN,
@@ -129,7 +130,8 @@ class Guest:
                                   disks=disks, bus=bus, disk_size=disk_size, prealloc=prealloc, root=root,
                                   keep=keep, disk_dir=None if disk_dir is None else str(disk_dir),
                                   throttle=throttle, disk_model=disk_model, inject_write=tuple(inject),
-                                  inject_read=tuple(inject_read), qemu_args=tuple(qemu_args))
+                                  inject_read=tuple(inject_read), qemu_args=tuple(qemu_args),
+                                  serial2=None if serial2 is None else str(serial2))
         wdrun.check_config(self.cfg)
         self.vm = wdrun.VM(self.cfg)
         self.doing = None            # the command line in progress, for failure reports

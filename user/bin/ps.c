@@ -1,20 +1,21 @@
 /*
  * ps: list every process and kernel thread (like FreeBSD's `ps ax`) from the sysctl kern.proc,
- * an array of struct kinfo_proc. Columns: PID PPID STAT WCHAN TIME COMMAND; WCHAN is the wait
- * message of a sleeping process, TIME its CPU time (minutes:seconds.hundredths), kernel
- * threads show their name in brackets. -a and -x are accepted (everything is always shown).
+ * an array of struct kinfo_proc (libutil's kinfo_getallproc). Columns: PID PPID STAT WCHAN
+ * TIME COMMAND; WCHAN is the wait message of a sleeping process, TIME its CPU time
+ * (minutes:seconds.hundredths), kernel threads show their name in brackets. -a and -x are
+ * accepted (everything is always shown).
  * usage: ps [-ax]
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <err.h>
+#include <libutil.h>
 
 int main(int argc, char **argv)
 {
-	struct kinfo_proc *kp = NULL;
-	size_t len = 0;
-	int c, tries;
+	struct kinfo_proc *kp;
+	int c, n;
 
 	while ((c = getopt(argc, argv, "ax")) != -1) {
 		if (c == '?') {
@@ -26,21 +27,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: ps [-ax]\n");
 		return 1;
 	}
-	/* the table can grow between asking its size and reading it: leave room and retry */
-	for (tries = 0;; tries++) {
-		if (sysctl("kern.proc", NULL, &len, NULL, 0) < 0)
-			err(1, "sysctl kern.proc");
-		len += 16 * sizeof *kp;
-		free(kp);
-		if (!(kp = malloc(len)))
-			errx(1, "out of memory");
-		if (sysctl("kern.proc", kp, &len, NULL, 0) == 0)
-			break;
-		if (tries == 4)
-			err(1, "sysctl kern.proc");
-	}
+	if (!(kp = kinfo_getallproc(&n)))
+		err(1, "sysctl kern.proc");
 	printf("  PID  PPID STAT WCHAN        TIME COMMAND\n");
-	for (size_t i = 0; i < len / sizeof *kp; i++) {
+	for (int i = 0; i < n; i++) {
 		struct kinfo_proc *p = &kp[i];
 		unsigned long long cs = p->ki_runtime / 10000;   /* hundredths of a second */
 		char wchan[KI_WMESGLEN + 1], time[32];

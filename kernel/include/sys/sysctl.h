@@ -45,6 +45,7 @@ struct kinfo_proc {
 	uint32_t ki_size;             /* user memory in bytes */
 	int64_t  ki_start;            /* start time, seconds since the epoch */
 	char     ki_comm[KI_NAMELEN];
+	uint64_t ki_wbytes;           /* bytes written with write(2) so far (Linux's /proc/PID/io wchar) */
 };
 
 #endif

@@ -1,0 +1,167 @@
+"""test_experiment: tools/experiment (make experiment) end to end, with sane values, no thresholds.
+
+1. EXPERIMENT=quick (both presets, 1 trial, 64 MiB): exit 0; summary.txt has the seed-style
+   table with a positive B/s for each preset, the raw ceiling and the ratio; results.csv has one
+   row per trial with positive throughputs; results.json parses and agrees; manifest.txt names
+   the git revision, QEMU and the host; each samples CSV has increasing times and about
+   duration / interval rows, and the disks' byte counters; the probe CSV has latencies; every
+   probe read went to the root disk (its read count grew by at least the probes' number); the
+   plots are PNG files; --gather of the folder writes the same table again, --replot the same
+   plots.
+2. A bad option: a usage message and exit status 2, and no folder.
+3. A trial made to fail (a --setup command that exits 1 in one preset): exit status 1, the run is FAILED in summary.txt and in
+   results.csv with the reason, and the other run of the same experiment still has its result.
+4. A sweep run two at a time (-j 2): one run per value, a sweep plot.
+"""
+# tests/run: timeout=600
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wdtest import TestSet  # noqa: E402
+import wdrun  # noqa: E402
+
+EXP = str(wdrun.ROOT / "tools" / "experiment")
+T = TestSet("experiment")
+tmp = Path(tempfile.mkdtemp(prefix="test_experiment-"))
+
+
+def experiment(*args, timeout=400):
+    r = subprocess.run([sys.executable, EXP] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=timeout, cwd=wdrun.ROOT)
+    return r.returncode, r.stdout, r.stderr
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def is_png(path):
+    with open(path, "rb") as f:
+        return f.read(8) == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 2000
+
+
+def check_samples(path, interval_s):
+    rows = read_csv(path)
+    t = [float(r["t_s"]) for r in rows]
+    T.check("%s: sample times increase" % path.name, len(t) > 2 and all(b > a for a, b in zip(t, t[1:])),
+            expected="increasing", got=t[:8])
+    if len(t) > 2:
+        expect = (t[-1] - t[0]) / interval_s
+        T.check("%s: about duration / interval samples" % path.name, 0.6 * expect <= len(t) - 1 <= 1.4 * expect + 1,
+                expected="about %.0f" % expect, got=len(t) - 1)
+    T.check("%s: the stripe's byte counter is sampled" % path.name,
+            rows and "kern.devstat.ccd0.bytes_written" in rows[0] and "rate.dd" in rows[0],
+            expected="kern.devstat.ccd0.bytes_written, rate.dd", got=list(rows[0])[:6] if rows else None)
+    return rows
+
+
+# 1. the quick experiment
+q = tmp / "quick"
+st, out, err = experiment("--quick", "--out", str(q))
+T.check("quick experiment exits 0", st == 0, expected=0, got="%d: %s" % (st, err[-600:]))
+summary = (q / "summary.txt").read_text() if (q / "summary.txt").exists() else ""
+T.check("the table is printed and saved", summary and summary in out, expected="summary.txt on stdout", got=out[-300:])
+for preset in ("stable42", "patched"):
+    line = next((ln for ln in summary.splitlines() if ln.startswith(preset + " ")), "")
+    f = line.split()
+    T.check("summary: %s has positive file and raw B/s and the seed's figure" % preset,
+            len(f) >= 7 and int(f[1].replace(",", "")) > 0 and int(f[4].replace(",", "")) > 0
+            and f[6] in ("46,676,295", "57,530,722"), expected="preset B/s min max raw frac seed", got=line)
+T.check("summary: the ratio patched/stable42 beside the seed's 1.233",
+        any(ln.startswith("patched/stable42") and ln.split()[-1] == "1.233" for ln in summary.splitlines()),
+        expected="patched/stable42 ... 1.233", got=summary[:800])
+rows = read_csv(q / "results.csv") if (q / "results.csv").exists() else []
+T.check("results.csv: one ok row per trial", [r["status"] for r in rows] == ["ok", "ok"], expected="ok ok",
+        got=[(r["id"], r["status"], r["error"]) for r in rows])
+T.check("results.csv: positive throughputs",
+        rows and all(float(r["file_Bps"]) > 0 and float(r["raw_Bps"]) > 0 for r in rows),
+        expected="> 0", got=[(r["file_Bps"], r["raw_Bps"]) for r in rows])
+try:
+    res = json.loads((q / "results.json").read_text())
+except (OSError, ValueError) as e:
+    res = {"error": str(e)}
+T.check("results.json: both presets' groups and runs",
+        [g.get("preset") for g in res.get("groups", [])] == ["stable42", "patched"] and len(res.get("runs", [])) == 2,
+        expected="groups stable42, patched; 2 runs", got=str(res)[:300])
+man = (q / "manifest.txt").read_text() if (q / "manifest.txt").exists() else ""
+T.check("manifest.txt: git revision, QEMU version, host CPU, options",
+        all(w in man for w in ("git:", "QEMU emulator", "planned on:", "size_mb", "load average")),
+        expected="git, qemu, host, options", got=man[:400])
+for r in rows:
+    samples = q / ("samples-%s.csv" % r["id"])
+    srows = check_samples(samples, 0.1) if samples.exists() else T.check("%s exists" % samples.name, False)
+    probe = q / ("probe-%s.csv" % r["id"])
+    prows = read_csv(probe) if probe.exists() else []
+    T.check("%s: probe latencies present" % probe.name,
+            len(prows) > 3 and all(p["stat_us"] and p["read_us"] and p["write_us"] for p in prows),
+            expected="rows with stat, read and write latencies", got=prows[:3])
+    if srows and prows and "kern.devstat.da0.reads" in srows[0]:
+        reads = int(srows[-1]["kern.devstat.da0.reads"]) - int(srows[0]["kern.devstat.da0.reads"])
+        T.check("%s: every probe read went to the root disk" % r["id"], reads >= len(prows),
+                expected=">= %d reads of da0" % len(prows), got=reads)
+    ok = [g for g in ("rate", "dirty", "running", "blocked", "probe") if (q / ("plot-%s-%s.png" % (r["preset"], g))).exists()
+          and is_png(q / ("plot-%s-%s.png" % (r["preset"], g)))]
+    T.check("%s: the per-preset plots are PNGs" % r["preset"], len(ok) == 5, expected="rate dirty running blocked probe", got=ok)
+cmp = sorted(p.name for p in q.glob("plot-compare-*.png") if is_png(p))
+T.check("comparison plots of both presets", {"plot-compare-rate.png", "plot-compare-dirty.png", "plot-compare-running.png",
+                                             "plot-compare-blocked.png", "plot-compare-probe-write.png"} <= set(cmp),
+        expected="compare rate, dirty, running, blocked, probe-write", got=cmp)
+if summary:
+    st, out2, err2 = experiment("--gather", str(q))
+    T.check("--gather of the folder writes the same table", st == 0 and (q / "summary.txt").read_text() == summary,
+            expected="the same summary.txt", got="%d %s" % (st, err2[-300:]))
+    os.unlink(q / "plot-compare-rate.png")
+    st, out2, err2 = experiment("--replot", str(q))
+    T.check("--replot redraws the plots", st == 0 and is_png(q / "plot-compare-rate.png"), expected="plot-compare-rate.png",
+            got="%d %s" % (st, err2[-300:]))
+
+# 2. a bad option
+st, out, err = experiment("--trials", "0", "--out", str(tmp / "bad"))
+T.check("a bad option: exit 2 with a usage message", st == 2 and "usage: tools/experiment" in err and "--trials" in err,
+        expected="2, usage", got="%d %r" % (st, err[-200:]))
+T.check("a bad option makes no folder", not (tmp / "bad").exists(), expected="no folder", got=list(tmp.iterdir()))
+st, out, err = experiment("--sweep", "vfs.hirunningspace", "--out", str(tmp / "bad"))
+T.check("a sweep without values: exit 2", st == 2 and "--sweep" in err, expected=2, got="%d %r" % (st, err[-200:]))
+
+# 3. a failing trial beside a good one
+# the setup line fails in the patched preset only (grep -v finds nothing: status 1)
+st, out, err = experiment("--presets", "stable42,patched", "--trials", "1", "--size", "8", "--no-raw",
+                          "--out", str(tmp / "fail2"), "--setup", "sysctl -n kern.design | grep -v patched")
+rows = read_csv(tmp / "fail2" / "results.csv") if (tmp / "fail2" / "results.csv").exists() else []
+by = {r["preset"]: r for r in rows}
+T.check("a trial that fails: exit status 1", st == 1, expected=1, got="%d %s" % (st, err[-300:]))
+T.check("the failed trial is reported with its reason", by.get("patched", {}).get("status") == "failed"
+        and "setup" in by["patched"]["error"], expected="patched failed in setup", got=rows)
+T.check("the other trial of the same experiment still has its result", by.get("stable42", {}).get("status") == "ok"
+        and float(by["stable42"]["file_Bps"]) > 0, expected="stable42 ok", got=rows)
+fsum = (tmp / "fail2" / "summary.txt").read_text() if (tmp / "fail2" / "summary.txt").exists() else ""
+T.check("summary.txt lists the failed run", "FAILED runs (1 of 2)" in fsum and "patched-1" in fsum,
+        expected="FAILED runs (1 of 2): patched-1", got=fsum[-400:])
+T.check("the failure is printed as it happens", "run 2/2 patched-1: FAILED" in err, expected="FAILED line on stderr",
+        got=err[-400:])
+
+# 4. a sweep, two runs at once
+s = tmp / "sweep"
+st, out, err = experiment("--presets", "patched", "--trials", "1", "--size", "8", "--no-raw", "--no-probe", "-j", "2",
+                          "--sweep", "vfs.hirunningspace=524288,2097152", "--out", str(s))
+rows = read_csv(s / "results.csv") if (s / "results.csv").exists() else []
+T.check("sweep: one ok run per value", sorted(r["point"] for r in rows if r["status"] == "ok")
+        == ["vfs.hirunningspace=2097152", "vfs.hirunningspace=524288"], expected="2 points", got=rows)
+T.check("sweep: the swept value was set in the guest", st == 0 and all(
+    (s / "runs" / r["id"] / "run.json").exists() and json.loads((s / "runs" / r["id"] / "run.json").read_text())
+    ["samples"]["file"]["first"].get("vfs.hirunningspace") == int(r["point"].split("=")[1]) for r in rows),
+    expected="vfs.hirunningspace as swept", got="%d %s" % (st, err[-300:]))
+T.check("sweep: a plot against the swept value", (s / "plot-sweep-vfs.hirunningspace.png").exists()
+        and is_png(s / "plot-sweep-vfs.hirunningspace.png"), expected="plot-sweep-vfs.hirunningspace.png",
+        got=sorted(p.name for p in s.glob("*.png")))
+
+shutil.rmtree(tmp, ignore_errors=True)
+T.done()

@@ -1,0 +1,208 @@
+"""test_slurm: tools/experiment --slurm on a real one-node Slurm cluster started by this test.
+
+`make test-slurm` runs it (and CI, after `make test`); it is not in `make test` because it
+installs Debian's slurm-wlm and munge (as root, if missing) and starts daemons, which a
+student's `make test` should not do to their machine (docs/experiments.md, "Slurm").
+
+The cluster lives in a private folder: a munge key and munged on its own socket, slurm.conf
+with this host as controller and only node, slurmctld and slurmd on free ports, all as root,
+all stopped again (by their pids) at the end. Then:
+- `tools/experiment --quick --size 16 --slurm` writes slurm.sh and runs nothing;
+- `sbatch --wait slurm.sh` runs the job array: one task per run, each a Slurm task (its log
+  runs/slurm-<i>.out names the run), each leaving its run.json;
+- `tools/experiment --gather` makes the table of the array's runs;
+- a local run of the same plan makes its table; the two tables are the same table (the same
+  lines once the numbers and the folder are masked out), with positive numbers in both.
+"""
+import csv
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wdtest import TestSet  # noqa: E402
+import wdrun  # noqa: E402
+
+PACKAGES = ["slurm-wlm", "munge"]
+PROGRAMS = ["munged", "slurmctld", "slurmd", "sbatch", "sinfo"]
+EXP = str(wdrun.ROOT / "tools" / "experiment")
+T = TestSet("slurm")
+
+
+def have_programs():
+    return all(shutil.which(p) for p in PROGRAMS)
+
+
+def install():
+    """The packages, as root; False (with a SKIP) when that cannot be done here."""
+    if have_programs():
+        return True
+    if os.geteuid() != 0:
+        T.skip("slurm cluster", "slurm-wlm and munge are not installed and this is not root: "
+               "sudo apt-get install %s" % " ".join(PACKAGES))
+        return False
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    r = subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends"] + PACKAGES, env=env,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        subprocess.run(["apt-get", "update", "-q"], env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        r = subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends"] + PACKAGES, env=env,
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return T.check("apt-get install slurm-wlm munge", r.returncode == 0 and have_programs(), expected="installed",
+                   got=r.stdout[-500:])
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Cluster:
+    def __init__(self):
+        self.dir = Path(tempfile.mkdtemp(prefix="wdslurm-"))
+        os.chmod(self.dir, 0o755)
+        self.conf = self.dir / "slurm.conf"
+        self.pids = []
+        self.env = dict(os.environ, SLURM_CONF=str(self.conf))
+
+    def start(self):
+        d = self.dir
+        m = d / "munge"
+        for sub in ("munge", "state", "spool", "log"):
+            (d / sub).mkdir()
+        os.chmod(m, 0o711)                            # munged wants its socket's folder searchable
+        (m / "munge.key").write_bytes(os.urandom(1024))
+        os.chmod(m / "munge.key", 0o600)
+        self.run(["munged", "--force", "--socket=%s" % (m / "sock"), "--key-file=%s" % (m / "munge.key"),
+                  "--pid-file=%s" % (m / "pid"), "--log-file=%s" % (m / "log"), "--seed-file=%s" % (m / "seed")])
+        self.pids.append(self.pid(m / "pid"))
+        host = socket.gethostname().split(".")[0]
+        node = subprocess.run(["slurmd", "-C"], stdout=subprocess.PIPE, text=True).stdout.splitlines()[0]
+        self.conf.write_text("\n".join([
+            "ClusterName=wdtest", "SlurmctldHost=%s" % host, "SlurmUser=root",
+            "SlurmctldPort=%d" % free_port(), "SlurmdPort=%d" % free_port(),
+            "AuthType=auth/munge", "CredType=cred/munge", "AuthInfo=socket=%s" % (m / "sock"),
+            "StateSaveLocation=%s" % (d / "state"), "SlurmdSpoolDir=%s" % (d / "spool"),
+            "SlurmctldPidFile=%s" % (d / "slurmctld.pid"), "SlurmdPidFile=%s" % (d / "slurmd.pid"),
+            "SlurmctldLogFile=%s" % (d / "log" / "slurmctld.log"), "SlurmdLogFile=%s" % (d / "log" / "slurmd.log"),
+            "ProctrackType=proctrack/linuxproc", "TaskPlugin=task/none", "SwitchType=switch/none",
+            "MpiDefault=none", "SchedulerType=sched/builtin", "SelectType=select/cons_tres",
+            "SelectTypeParameters=CR_Core", "JobAcctGatherType=jobacct_gather/none",
+            "AccountingStorageType=accounting_storage/none", "ReturnToService=2",
+            "%s State=UNKNOWN" % node, "PartitionName=wdtest Nodes=%s Default=YES MaxTime=INFINITE State=UP" % host, ""]))
+        self.run(["slurmctld", "-f", str(self.conf)])
+        self.pids.append(self.pid(d / "slurmctld.pid"))
+        self.run(["slurmd", "-f", str(self.conf)])
+        self.pids.append(self.pid(d / "slurmd.pid"))
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            r = subprocess.run(["sinfo", "-h", "-o", "%T"], env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if r.stdout.strip() == "idle":
+                return True
+            time.sleep(0.5)
+        return False
+
+    def run(self, argv):
+        r = subprocess.run(argv, env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0:
+            raise RuntimeError("%s failed: %s" % (argv[0], r.stdout))
+
+    def pid(self, path, wait=10.0):
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            try:
+                return int(Path(path).read_text().split()[0])
+            except (OSError, ValueError, IndexError):
+                time.sleep(0.1)
+        raise RuntimeError("%s did not appear" % path)
+
+    def logs(self):
+        out = []
+        for f in sorted((self.dir / "log").glob("*.log")):
+            out += ["%s: %s" % (f.name, ln) for ln in f.read_text(errors="replace").splitlines()[-8:]]
+        return out
+
+    def stop(self):
+        for pid in reversed(self.pids):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        for pid in self.pids:
+            for _ in range(50):
+                try:
+                    os.kill(pid, 0)
+                except ProcessLookupError:
+                    break
+                time.sleep(0.1)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def experiment(env, *args, timeout=600):
+    r = subprocess.run([sys.executable, EXP] + list(args), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=timeout, cwd=wdrun.ROOT)
+    return r.returncode, r.stdout, r.stderr
+
+
+def shape(table):
+    """The table with its numbers, its folder and its column widths masked: what must match."""
+    lines = [ln for ln in table.splitlines() if not ln.startswith("wdrain experiment")]
+    return [re.sub(r"\s+", " ", re.sub(r"[\d,./]+", "#", ln)).strip() for ln in lines]
+
+
+def main():
+    if not install():
+        T.done()
+        return
+    c = Cluster()
+    tmp = Path(tempfile.mkdtemp(prefix="test_slurm-"))
+    try:
+        try:
+            up = c.start()
+        except RuntimeError as e:
+            up = False
+            T.check("the one-node cluster starts", False, expected="daemons running", got=str(e))
+        if not T.check("the one-node cluster is up (sinfo: idle)", up, expected="idle", got=c.logs()):
+            return
+        env = dict(c.env, WDRAIN_NO_BUILD="1")
+        a, b = tmp / "slurm", tmp / "local"
+        st, out, err = experiment(env, "--quick", "--size", "16", "--slurm", "--out", str(a))
+        T.check("--slurm writes slurm.sh and runs nothing", st == 0 and (a / "slurm.sh").exists()
+                and not list(a.glob("runs/*/run.json")), expected="slurm.sh, no runs", got="%d %s" % (st, err[-300:]))
+        r = subprocess.run(["sbatch", "--wait", str(a / "slurm.sh")], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=900)
+        T.check("sbatch --wait runs the job array", r.returncode == 0, expected=0, got=(r.returncode, r.stdout, c.logs()))
+        logs = sorted(p.name for p in (a / "runs").glob("slurm-*.out")) if (a / "runs").exists() else []
+        T.check("one Slurm task per run", logs == ["slurm-0.out", "slurm-1.out"], expected="slurm-0.out slurm-1.out", got=logs)
+        done = [p.parent.name for p in (a / "runs").glob("*/run.json")] if (a / "runs").exists() else []
+        T.check("each task left its run's result", sorted(done) == ["patched-1", "stable42-1"], expected="2 run.json", got=done)
+        st, out, err = experiment(env, "--gather", str(a))
+        T.check("--gather makes the table of the array's runs", st == 0 and (a / "summary.txt").exists(),
+                expected=0, got="%d %s" % (st, err[-300:]))
+        st, out2, err2 = experiment(env, "--quick", "--size", "16", "--out", str(b))
+        T.check("the same experiment run locally", st == 0, expected=0, got="%d %s" % (st, err2[-300:]))
+        ta = (a / "summary.txt").read_text() if (a / "summary.txt").exists() else ""
+        tb = (b / "summary.txt").read_text() if (b / "summary.txt").exists() else ""
+        T.check("--gather gives the same table as the local run (numbers aside)", ta and shape(ta) == shape(tb),
+                expected=tb, got=ta)
+        for name, d in (("slurm", a), ("local", b)):
+            rows = list(csv.DictReader(open(d / "results.csv"))) if (d / "results.csv").exists() else []
+            vals = [(r["preset"], r["status"], r["file_Bps"]) for r in rows]
+            T.check("%s results: both presets ok with positive B/s" % name,
+                    len(rows) == 2 and all(r["status"] == "ok" and float(r["file_Bps"]) > 0 for r in rows),
+                    expected="2 ok rows, B/s > 0", got=vals)
+    finally:
+        c.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+        T.done()
+
+
+main()

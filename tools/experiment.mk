@@ -1,0 +1,21 @@
+# tools/experiment.mk: `make experiment` (included by the top Makefile; docs/experiments.md).
+#   make experiment                     the seed's experiment: both presets, 3 trials, 1.5 GB dd,
+#                                       128 MB, ccd0 over 2 modelled scsi10k disks (tools/experiment)
+#   make experiment EXPERIMENT=quick    1 trial of 64 MiB per preset (under 3 minutes)
+# Variables (each maps to one tools/experiment flag): PRESETS=stable42,patched TRIALS=N SIZE=MB
+# BS=32k MEM=MB SMP=N BUS=scsi|ahci DISKS=N DISKMODEL=PRESET or THROTTLE=MBPS
+# SET='vfs.hirunningspace=2097152 ...' SWEEP='vfs.hirunningspace=262144,1048576 ...' OUT=DIR,
+# and EXPOPTS='...' for any other flag (tools/experiment -h).
+
+EXPFLAGS = $(if $(filter quick,$(EXPERIMENT)),--quick) $(if $(PRESETS),--presets $(PRESETS)) \
+           $(if $(TRIALS),--trials $(TRIALS)) $(if $(SIZE),--size $(SIZE)) $(if $(BS),--bs $(BS)) \
+           --mem $(MEM) --smp $(SMP) --bus $(BUS) $(if $(filter-out 0,$(DISKS)),--disks $(DISKS)) \
+           $(if $(DISKMODEL),--disk-model $(DISKMODEL)) $(if $(THROTTLE),--throttle $(THROTTLE)) \
+           $(foreach s,$(SET),--set $(s)) $(foreach s,$(SWEEP),--sweep $(s)) $(if $(OUT),--out $(OUT)) $(EXPOPTS)
+
+experiment:
+	tools/install-deps
+	$(MAKE) all
+	tools/experiment $(EXPFLAGS)
+
+.PHONY: experiment

@@ -1,0 +1,36 @@
+"""wdbench: what the dd benchmarks share (tools/bench-raw, tools/experiment).
+
+  DD_RE, parse_dd(text)   dd's FreeBSD summary "X bytes transferred in S secs (R bytes/sec)"
+                          -> (bytes, seconds), or None if the text has none.
+  block_size(text)        '32k', '1m' -> ('32k', 32768); argparse.ArgumentTypeError if bad.
+  ccdconfig_line(cfg)     the seed's stripe over all of cfg's data disks:
+                          "ccdconfig ccd0 128 none /dev/da1 /dev/da2" (interleave 128 sectors).
+"""
+import argparse
+import re
+
+MiB = 1 << 20
+ILEAVE = 128                        # sectors: the seed's ccdconfig ccd0 128 none ...
+DD_RE = re.compile(r"(\d+) bytes transferred in ([\d.]+) secs \((\d+) bytes/sec\)")
+SIZE_RE = re.compile(r"(\d+)([km])$")
+
+
+def parse_dd(text):
+    m = DD_RE.search(text)
+    if m is None:
+        return None
+    return int(m.group(1)), float(m.group(2))
+
+
+def block_size(text):
+    m = SIZE_RE.fullmatch(text.strip().lower())
+    if m is None:
+        raise argparse.ArgumentTypeError("'%s': a block size is N k or N m (32k, 128k, 1m)" % text)
+    n = int(m.group(1)) * (1024 if m.group(2) == "k" else MiB)
+    if n < 512 or n % 512 or n > MiB:
+        raise argparse.ArgumentTypeError("'%s': a multiple of 512 bytes, at most 1m" % text)
+    return text.strip().lower(), n
+
+
+def ccdconfig_line(cfg):
+    return "ccdconfig ccd0 %d none %s" % (ILEAVE, " ".join("/dev/" + n for n in cfg.data_names()))

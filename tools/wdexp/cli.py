@@ -1,0 +1,246 @@
+"""cli: tools/experiment's command line (the usage text is parser()'s)."""
+import argparse
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import wdrun
+from wdbench import MiB, block_size
+
+from . import batch, plots, report
+from .plan import PRESETS, SEED_SIZE_MB, WMESGS, Options, ensure_root_image, load_plan, make_plan
+
+QUICK = {"trials": 1, "size_mb": 64, "name": "quick"}
+NAME_RE = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
+VALUE_RE = re.compile(r"[A-Za-z0-9_.:+-]+$")
+EXIT_FAILED, EXIT_USAGE = 1, 2
+
+DESCRIPTION = """\
+Run the seed's experiment (Dillon, Dec 2000): for each preset, N boots of a 128 MB guest that
+write 1.5 GB with dd onto a fresh file system on a two-disk ccd stripe of modelled 10K RPM
+SCSI disks, after a raw dd to the stripe as the ceiling; with in-guest time series (sampler),
+a latency probe beside the dd (latprobe), a seed-style table, CSV/JSON and gnuplot PNGs in
+build/experiments/<date-time>-<name>/. docs/experiments.md explains the output."""
+
+EPILOG = """\
+other modes:
+  --gather DIR        make the table, results and plots of DIR's runs (after --slurm)
+  --replot DIR        redraw DIR's plots from its CSVs
+  --run-task DIR I    run DIR's run number I (what -j workers and Slurm array tasks do)
+
+exit status: 0 if every run succeeded, 1 if one failed (the others' results are kept),
+2 for bad options. make experiment [EXPERIMENT=quick] [TRIALS=N ...] runs this."""
+
+
+def parser():
+    ap = argparse.ArgumentParser(prog="tools/experiment", description=DESCRIPTION, epilog=EPILOG,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    w = ap.add_argument_group("workload")
+    w.add_argument("--presets", metavar="LIST", help="comma-separated design presets (default %s)" % ",".join(PRESETS))
+    w.add_argument("--trials", type=int, metavar="N", help="boots per preset and sweep point (default 3)")
+    w.add_argument("--size", type=int, dest="size_mb", metavar="MB",
+                   help="MiB each dd writes (default %d = the seed's bs=32k count=49152)" % SEED_SIZE_MB)
+    w.add_argument("--bs", metavar="SIZE", help="the file dd's block size (default 32k)")
+    w.add_argument("--raw-bs", metavar="SIZE", help="the raw ceiling dd's block size (default 1m)")
+    w.add_argument("--no-raw", action="store_true", help="skip the raw ceiling dd")
+    w.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                   help="sysctl NAME=VALUE in the guest before the workload (repeatable)")
+    w.add_argument("--sweep", action="append", default=[], metavar="NAME=V1,V2,...",
+                   help="run every value of sysctl NAME; several --sweep form a grid")
+    w.add_argument("--setup", metavar="'CMD'", help="a guest shell command line run before the workload")
+    m = ap.add_argument_group("machine")
+    m.add_argument("--mem", type=int, metavar="MB", help="guest memory (default 128)")
+    m.add_argument("--smp", type=int, metavar="N", help="guest CPUs (default 1)")
+    m.add_argument("--bus", choices=sorted(wdrun.BUSES), help="disk controller (default scsi: virtio-scsi)")
+    m.add_argument("--disks", type=int, metavar="N", help="disks in the ccd stripe (default 2)")
+    d = m.add_mutually_exclusive_group()
+    d.add_argument("--disk-model", metavar="PRESET[,p=v...]",
+                   help="modelled disks, tools/diskmodel (default scsi10k; %s)" % ", ".join(wdrun.DISK_MODEL_PRESETS))
+    d.add_argument("--throttle", type=float, metavar="MBPS", help="QEMU-throttled disks instead, MBPS x 10^6 B/s each")
+    s = ap.add_argument_group("measurement")
+    s.add_argument("--interval", type=int, dest="interval_ms", metavar="MS", help="sampling interval (default 100)")
+    s.add_argument("--probe-interval", type=int, dest="probe_ms", metavar="MS", help="probe interval (default 50)")
+    s.add_argument("--no-samples", action="store_true", help="no sampler (to measure what sampling costs)")
+    s.add_argument("--no-probe", action="store_true", help="no latency probe beside the file dd")
+    s.add_argument("--wmesg", metavar="LIST", help="more wait messages to count (default: %s)" % ",".join(WMESGS))
+    s.add_argument("--timeout", type=float, metavar="SECS", help="per dd (default: 120 s + 1 s per MB)")
+    r = ap.add_argument_group("running")
+    r.add_argument("--quick", action="store_true", help="EXPERIMENT=quick: 1 trial of 64 MiB (under 3 minutes)")
+    r.add_argument("--name", help="the experiment's name (default seed, or quick)")
+    r.add_argument("--out", metavar="DIR", help="output folder (default build/experiments/<date-time>-<name>)")
+    r.add_argument("-j", type=int, dest="jobs", default=1, metavar="N",
+                   help="N VMs at once (default 1: timing is only meaningful with one VM per host)")
+    r.add_argument("--slurm", action="store_true", help="write DIR/slurm.sh, a job array of the runs, and stop")
+    r.add_argument("-v", "--verbose", action="store_true", help="copy the guests' consoles to stderr")
+    x = ap.add_mutually_exclusive_group()
+    x.add_argument("--gather", metavar="DIR", help=argparse.SUPPRESS)
+    x.add_argument("--replot", metavar="DIR", help=argparse.SUPPRESS)
+    x.add_argument("--run-task", nargs=2, metavar=("DIR", "I"), help=argparse.SUPPRESS)
+    return ap
+
+
+def parse_assignments(ap, items, what, multi):
+    out = []
+    for it in items:
+        name, sep, value = it.partition("=")
+        if not sep or not NAME_RE.match(name):
+            ap.error("%s '%s': give NAME=VALUE%s with a sysctl NAME such as vfs.hirunningspace"
+                     % (what, it, ",..." if multi else ""))
+        values = value.split(",") if multi else [value]
+        for v in values:
+            if not VALUE_RE.match(v):
+                ap.error("%s '%s': the value '%s' is not a number or a word" % (what, it, v))
+        if name in [n for n, _ in out]:
+            ap.error("%s: %s is given twice" % (what, name))
+        out.append([name, values if multi else value])
+    return out
+
+
+def options_from(ap, ns):
+    o = Options()
+    if ns.quick:
+        for k, v in QUICK.items():
+            setattr(o, k, v)
+    for k in ("trials", "size_mb", "bs", "raw_bs", "mem", "smp", "bus", "disks", "interval_ms", "probe_ms",
+              "timeout", "name"):
+        v = getattr(ns, k)
+        if v is not None:
+            setattr(o, k, v)
+    if ns.presets is not None:
+        o.presets = [p.strip() for p in ns.presets.split(",") if p.strip()]
+        for p in o.presets:
+            if p not in wdrun.DESIGNS:
+                ap.error("--presets: '%s' is not a preset (they are: %s)" % (p, ", ".join(wdrun.DESIGNS)))
+        if not o.presets or len(set(o.presets)) != len(o.presets):
+            ap.error("--presets: give each preset once")
+    if ns.throttle is not None:
+        if ns.throttle <= 0:
+            ap.error("--throttle must be positive")
+        o.throttle, o.disk_model = ns.throttle, None
+    elif ns.disk_model is not None:
+        o.disk_model = ns.disk_model
+    o.raw, o.samples, o.probe, o.setup, o.verbose = not ns.no_raw, not ns.no_samples, not ns.no_probe, ns.setup, ns.verbose
+    o.sets = parse_assignments(ap, ns.set, "--set", False)
+    o.sweeps = parse_assignments(ap, ns.sweep, "--sweep", True)
+    if set(n for n, _ in o.sets) & set(n for n, _ in o.sweeps):
+        ap.error("--set and --sweep name the same sysctl")
+    if ns.wmesg:
+        for w in ns.wmesg.split(","):
+            if not re.fullmatch(r"[a-z0-9_]{1,8}", w):
+                ap.error("--wmesg: '%s' is not a wait message (1-8 of a-z 0-9 _)" % w)
+            if w not in o.wmesgs:
+                o.wmesgs.append(w)
+    check(ap, o, ns)
+    return o
+
+
+def check(ap, o, ns):
+    for flag, v, lo in (("--trials", o.trials, 1), ("--size", o.size_mb, 1), ("--interval", o.interval_ms, 10),
+                        ("--probe-interval", o.probe_ms, 10), ("-j", ns.jobs, 1), ("--disks", o.disks, 1)):
+        if v < lo:
+            ap.error("%s %s: at least %d" % (flag, v, lo))
+    for flag, text in (("--bs", o.bs), ("--raw-bs", o.raw_bs)):
+        try:
+            n = block_size(text)[1]
+        except argparse.ArgumentTypeError as e:
+            ap.error("%s %s" % (flag, e))
+        if o.size_mb * MiB % n:
+            ap.error("--size %d MiB is not a whole number of %s blocks" % (o.size_mb, text))
+    if o.timeout is not None and o.timeout < 0:
+        ap.error("--timeout must be positive")
+    if ns.slurm and ns.jobs != 1:
+        ap.error("--slurm and -j exclude each other (Slurm decides what runs at once)")
+    if o.setup is not None and ("\n" in o.setup or not o.setup.strip()):
+        ap.error("--setup: give one non-empty command line")
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", o.name):
+        ap.error("--name '%s': letters, digits, '_', '.', '-'" % o.name)
+    try:
+        wdrun.check_config(wdrun.VMConfig(mem=o.mem, smp=o.smp, bus=o.bus, disks=o.disks, throttle=o.throttle,
+                                          disk_model=o.disk_model))
+    except wdrun.ConfigError as e:
+        ap.error(e.message)
+
+
+def log(text):
+    sys.stderr.write("experiment: %s\n" % text)
+    sys.stderr.flush()
+
+
+def finish(plan):
+    """Gather and plot; print the table. Returns the exit status."""
+    results, gs, text = report.gather(plan)
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    status = 0 if all(r["status"] == "ok" for r in results) else EXIT_FAILED
+    try:
+        drawn, skipped = plots.draw_all(plan, gs)
+    except wdrun.ConfigError as e:
+        log(e.message)
+        return EXIT_FAILED
+    log("%d plots in %s%s" % (len(drawn), plan.out, "; not drawn: " + "; ".join("%s (%s)" % s for s in skipped)
+                                                        if skipped else ""))
+    if status:
+        log("%d of %d runs failed (see summary.txt)" % (sum(r["status"] != "ok" for r in results), len(results)))
+    return status
+
+
+def new_experiment(ap, ns):
+    o = options_from(ap, ns)
+    out = Path(ns.out) if ns.out else wdrun.BUILD / "experiments" / ("%s-%s" % (time.strftime("%Y%m%d-%H%M%S"), o.name))
+    if (out / "plan.json").exists():
+        ap.error("--out %s already holds an experiment (gather it with --gather, or choose another folder)" % out)
+    out.mkdir(parents=True, exist_ok=True)
+    plan = make_plan(o, out, report.environment())
+    wdrun.ensure_built(wdrun.VMConfig())
+    ensure_root_image(plan)
+    plan.save()
+    os.environ["WDRAIN_NO_BUILD"] = "1"
+    log("%d runs (%s x %d trial(s)%s) into %s" % (len(plan.runs), ",".join(o.presets), o.trials,
+                                                   " x %d sweep points" % len(plan.points()) if o.sweeps else "", out))
+    if plan.fs_mode != "newfs":
+        log("this guest has no newfs/mount yet: the file dd goes to /data1 on the root disk, not to ccd0")
+    if ns.slurm:
+        path = batch.write_slurm(plan)
+        log("wrote %s; submit it with: sbatch %s" % (path, path))
+        log("when every task has finished: tools/experiment --gather %s" % out)
+        return 0
+    if ns.jobs > 1:
+        batch.run_parallel(plan, ns.jobs, log)
+    else:
+        batch.run_sequential(plan, log)
+    return finish(plan)
+
+
+def main(argv=None):
+    ap = parser()
+    ns = ap.parse_args(argv)
+    wdrun.install_signal_handlers()
+    try:
+        if ns.gather:
+            return finish(load_plan(ns.gather))
+        if ns.replot:
+            plan = load_plan(ns.replot)
+            results = [batch.read_result(plan, r) for r in plan.runs]
+            drawn, skipped = plots.draw_all(plan, report.groups(plan, results))
+            for name, why in skipped:
+                log("not drawn: %s (%s)" % (name, why))
+            log("%d plots redrawn in %s" % (len(drawn), plan.out))
+            return 0
+        if ns.run_task:
+            d, i = ns.run_task
+            if not i.isdigit():
+                ap.error("--run-task DIR I: I is a run number")
+            r = batch.run_task(load_plan(d), int(i))
+            return 0 if r["status"] == "ok" else EXIT_FAILED
+        return new_experiment(ap, ns)
+    except wdrun.ConfigError as e:
+        log(e.message)
+        return EXIT_USAGE
+    except wdrun.WdrunError as e:
+        wdrun.report(e, prefix="experiment: ")
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        log("interrupted; what finished is in the folder (tools/experiment --gather DIR)")
+        return 130

@@ -1,0 +1,201 @@
+"""plan: what an experiment runs, saved as plan.json in its output folder.
+
+  Options               every choice of tools/experiment (cli.py fills it in).
+  make_plan(opts, out, env)  the Plan: the sweep grid (the product of the --sweep lists) times the
+                        presets times the trials, in trial-major order (trial 1 of every
+                        point and preset first, so a slow drift of the host touches all of
+                        them alike); the file-system mode; the root image.
+  Plan.save(), load_plan(dir)
+  Run                   one run: id, preset, trial, point ({sysctl: value}), index.
+                        Its files: samples-<id>.csv (the file dd), samples-<id>-raw.csv (the
+                        raw ceiling dd), probe-<id>.csv, runs/<id>/ (run.json, console.log,
+                        serial2.txt).
+  guest_fs_mode()       "newfs" when the guest has newfs and mount (the seed's sequence), else
+                        "rootdisk": the file dd goes to /data1 on the root disk.
+  ensure_root_image(plan)  build/experiment/root*.img: build/root.img's tree plus the probe's
+                        file /var/probe/data (32 MiB that no one has read since boot).
+
+The guest command lines themselves are in trial.py; everything here is host-side bookkeeping.
+"""
+import dataclasses
+import json
+import os
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import wdrun
+from wdbench import MiB
+
+PRESETS = ("stable42", "patched")
+SEED_BPS = {"stable42": 46676295, "patched": 57530722}     # Dillon's post: dd's bytes/sec
+SEED_SIZE_MB = 1536                                         # bs=32k count=49152
+# Wait messages counted in every sample (processes asleep on each): the buffer cache's and the
+# VM's (FreeBSD's names), the disks', and wdrain's own.
+WMESGS = ("flswai", "wdrain", "newbuf", "vmwait", "biord", "biowr", "getblk", "wdfsrc", "syncwt",
+          "psleep", "qsleep")
+PROBE_FILE = "/var/probe/data"
+PROBE_MB = 32
+EXP_BUILD = wdrun.BUILD / "experiment"
+
+
+@dataclass
+class Options:
+    name: str = "seed"
+    presets: list = field(default_factory=lambda: list(PRESETS))
+    trials: int = 3
+    size_mb: int = SEED_SIZE_MB         # MiB written by each dd
+    bs: str = "32k"                     # the file dd's block size
+    raw_bs: str = "1m"                  # the raw ceiling dd's block size
+    raw: bool = True                    # run the ceiling dd
+    mem: int = 128
+    smp: int = 1
+    bus: str = "scsi"
+    disks: int = 2
+    disk_model: str = "scsi10k"         # None with throttle
+    throttle: float = 0.0
+    sets: list = field(default_factory=list)       # [[sysctl, value], ...] for every run
+    sweeps: list = field(default_factory=list)     # [[sysctl, [v1, v2, ...]], ...]
+    setup: str = None                   # a guest command line run before the workload
+    interval_ms: int = 100              # sampler
+    probe_ms: int = 50                  # latprobe
+    samples: bool = True                # run the sampler
+    probe: bool = True                  # run latprobe beside the file dd
+    wmesgs: list = field(default_factory=lambda: list(WMESGS))
+    timeout: float = 0.0                # seconds per dd; 0: from the size
+    verbose: bool = False
+
+
+@dataclass
+class Run:
+    index: int
+    id: str
+    preset: str
+    trial: int
+    point: dict
+
+    def samples_csv(self, raw=False):
+        return "samples-%s%s.csv" % (self.id, "-raw" if raw else "")
+
+    def probe_csv(self):
+        return "probe-%s.csv" % self.id
+
+    def dir(self, out):
+        return Path(out) / "runs" / self.id
+
+
+def point_tag(point):
+    """{'vfs.hirunningspace': '262144'} -> 'vfs.hirunningspace=262144' (joined by '_')."""
+    return "_".join("%s=%s" % (k, v) for k, v in point.items())
+
+
+def grid(sweeps):
+    """The product of the sweep lists, as a list of {sysctl: value} (one empty point if none)."""
+    points = [{}]
+    for name, values in sweeps:
+        points = [dict(p, **{name: v}) for p in points for v in values]
+    return points
+
+
+def guest_fs_mode():
+    def have(prog):
+        return any((wdrun.BUILD / "rootfs" / d / prog).exists() for d in ("bin", "sbin"))
+    return "newfs" if have("newfs") and have("mount") else "rootdisk"
+
+
+@dataclass
+class Plan:
+    out: str
+    options: Options
+    runs: list
+    fs_mode: str
+    root_image: str
+    created: str
+    env: dict                   # where and with what it was planned (report.environment())
+
+    def points(self):
+        seen = []
+        for r in self.runs:
+            if r.point not in seen:
+                seen.append(r.point)
+        return seen
+
+    def save(self):
+        data = {"version": 1, "created": self.created, "fs_mode": self.fs_mode,
+                "root_image": self.root_image, "env": self.env, "options": dataclasses.asdict(self.options),
+                "runs": [dataclasses.asdict(r) for r in self.runs]}
+        path = Path(self.out) / "plan.json"
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(data, indent=1) + "\n")
+        os.replace(tmp, path)
+
+
+def make_plan(opts, out, env):
+    points = grid(opts.sweeps)
+    runs = []
+    for trial in range(1, opts.trials + 1):
+        for point in points:
+            for preset in opts.presets:
+                tag = point_tag(point)
+                rid = "%s%s-%d" % (tag + "-" if tag else "", preset, trial)
+                runs.append(Run(len(runs), rid, preset, trial, point))
+    mode = guest_fs_mode()
+    return Plan(str(Path(out).resolve()), opts, runs, mode, str(root_image_path(opts, mode)),
+                time.strftime("%Y-%m-%dT%H:%M:%S%z"), env)
+
+
+def load_plan(out):
+    path = Path(out) / "plan.json"
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise wdrun.ConfigError("%s: not an experiment folder (%s)" % (out, e))
+    opts = Options(**data["options"])
+    runs = [Run(**r) for r in data["runs"]]
+    return Plan(str(Path(out).resolve()), opts, runs, data["fs_mode"], data["root_image"], data["created"],
+                data.get("env", {}))
+
+
+# ---- the root image with the probe's file ------------------------------------------------
+
+def root_size_mb(opts, mode):
+    """build/root.img's 48 MiB plus the probe file; in rootdisk mode the file dd's room too."""
+    extra = opts.size_mb + opts.size_mb // 8 + 16 if mode == "rootdisk" else 0
+    return 48 + PROBE_MB + 16 + extra
+
+
+def root_image_path(opts, mode):
+    return EXP_BUILD / ("root-%dm.img" % root_size_mb(opts, mode))
+
+
+def ensure_root_image(plan):
+    """(Re)build plan.root_image from build/rootfs when build/root.img is newer. The probe
+    file is pseudo-random (no block of it is a hole or repeats another). Atomic: a parallel
+    experiment sees the old image or the new one."""
+    img = Path(plan.root_image)
+    base = wdrun.BUILD / "root.img"
+    if img.exists() and img.stat().st_mtime >= base.stat().st_mtime:
+        return img
+    mkfs, fsck = wdrun.BUILD / "host" / "mkfs", wdrun.BUILD / "host" / "fsck"
+    stage = EXP_BUILD / ("stage-%d" % os.getpid())
+    shutil.rmtree(stage, ignore_errors=True)
+    shutil.copytree(wdrun.BUILD / "rootfs", stage)
+    probe = stage / PROBE_FILE.lstrip("/")
+    probe.parent.mkdir(parents=True, exist_ok=True)
+    with open(probe, "wb") as f:
+        for _ in range(PROBE_MB):
+            f.write(os.urandom(MiB))
+    tmp = img.with_name(img.name + ".tmp%d" % os.getpid())
+    try:
+        size = root_size_mb(plan.options, plan.fs_mode)
+        for argv in ([str(mkfs), "-s", "%dm" % size, "-d", str(stage), str(tmp)], [str(fsck), str(tmp)]):
+            r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if r.returncode != 0:
+                raise wdrun.BuildError("%s failed:\n%s" % (" ".join(argv), r.stdout))
+        os.replace(tmp, img)
+    finally:
+        tmp.unlink(missing_ok=True)
+        shutil.rmtree(stage, ignore_errors=True)
+    return img

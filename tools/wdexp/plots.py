@@ -1,0 +1,245 @@
+"""plots: PNGs drawn by gnuplot (Debian's gnuplot-nox) from an experiment folder's CSVs.
+
+  draw_all(plan, groups)  writes one gnuplot script per plot into DIR/gnuplot/ and runs it;
+                          returns (PNG names, [(plot, why it was not drawn)]).
+
+Per preset (and sweep point), from its median trial (report.median_run), over the seconds
+since the file dd started:
+  plot-[<point>-]<preset>-rate.png      MB/s written by dd and completed by each disk
+  ...-dirty.png                         vfs.numdirtybuffers, with lo/hidirtybuffers
+  ...-running.png                       vfs.runningbufspace in KB, with lo/hirunningspace
+  ...-vm.png                            free/cache/inactive pages, with the VM's targets
+  ...-blocked.png                       processes asleep per wait message (flswai, wdrain,
+                                        newbuf always; any other that was ever non-zero)
+  ...-probe.png                         latprobe's latencies (ms, log scale)
+Both presets on the same axes, one plot per metric: plot-[<point>-]compare-<metric>.png for
+rate, dirty, running, free, blocked (flswai + wdrain + newbuf) and each probe latency.
+With sweeps: plot-sweep-<sysctl>.png, the file dd's MB/s (median, min-max bars) against the
+swept value, one line per preset (and per value of the other swept sysctls).
+A plot whose counters this kernel does not have (yet) is skipped and listed as such.
+The scripts stay in DIR/gnuplot/ to be edited and re-run (`cd DIR && gnuplot gnuplot/X.gp`);
+`tools/experiment --replot DIR` writes and runs them again.
+"""
+import shutil
+import subprocess
+from pathlib import Path
+
+import wdrun
+
+from . import series
+from .plan import point_tag
+
+VM = "vm.stats.vm."
+BLOCKED = ("flswai", "wdrain", "newbuf")
+PROBES = (("stat_us", "stat"), ("read_us", "read 4 KB"), ("write_us", "create+write+fsync"))
+
+# name: (title, y label, [(column, title, scale)], [(column of a level, title, scale)])
+PER_RUN = {
+    "dirty": ("dirty buffers", "buffers", [("vfs.numdirtybuffers", "numdirtybuffers", 1)],
+              [("vfs.lodirtybuffers", "lodirtybuffers", 1), ("vfs.hidirtybuffers", "hidirtybuffers", 1)]),
+    "running": ("write I/O in flight", "KB", [("vfs.runningbufspace", "runningbufspace", 1 / 1024)],
+                [("vfs.lorunningspace", "lorunningspace", 1 / 1024), ("vfs.hirunningspace", "hirunningspace", 1 / 1024)]),
+    "vm": ("page queues", "pages", [(VM + "v_free_count", "free", 1), (VM + "v_cache_count", "cache", 1),
+                                    (VM + "v_inactive_count", "inactive", 1)],
+           [(VM + "v_free_min", "v_free_min", 1), (VM + "v_free_target", "v_free_target", 1),
+            (VM + "v_cache_min", "v_cache_min", 1), (VM + "v_inactive_target", "v_inactive_target", 1)]),
+}
+COMPARE = {"rate": ("rate.dd", "MB/s written by dd", 1), "dirty": ("vfs.numdirtybuffers", "numdirtybuffers", 1),
+           "running": ("vfs.runningbufspace", "runningbufspace (KB)", 1 / 1024),
+           "free": (VM + "v_free_count", "free pages", 1)}
+XLABEL = "seconds since the file dd started"
+
+
+def q(s):
+    return '"%s"' % str(s).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def head(png, title, ylabel, xlabel=XLABEL, logy=False):
+    return "\n".join([
+        "set terminal pngcairo size 1000,560 font 'sans,10'",
+        "set output %s" % q(png), "set datafile separator ','", "set grid", "set key outside right top",
+        "set title %s noenhanced" % q(title), "set xlabel %s" % q(xlabel), "set ylabel %s" % q(ylabel),
+        "set logscale y" if logy else "unset logscale y", ""])
+
+
+def col(name, scale=1):
+    return '(column("%s")*%r)' % (name, scale) if scale != 1 else '"%s"' % name
+
+
+class Drawer:
+    def __init__(self, plan):
+        self.out = Path(plan.out)
+        self.gpdir = self.out / "gnuplot"
+        self.drawn, self.skipped = [], []
+        self._csv = {}
+
+    def table(self, name):
+        if name not in self._csv:
+            path = self.out / name
+            self._csv[name] = series.read_csv(path) if path.exists() else ([], [])
+        return self._csv[name]
+
+    def first(self, csvname, column):
+        header, rows = self.table(csvname)
+        if column not in header:
+            return None
+        return next((v for v in series.column(header, rows, column) if v is not None), None)
+
+    def has(self, csvname, column):
+        return column in self.table(csvname)[0]
+
+    def draw(self, name, script):
+        self.gpdir.mkdir(exist_ok=True)
+        gp = self.gpdir / (name + ".gp")
+        gp.write_text(script)
+        r = subprocess.run(["gnuplot", str(gp.relative_to(self.out))], cwd=self.out, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0 or not (self.out / (name + ".png")).exists():
+            self.skipped.append((name, "gnuplot failed: " + r.stdout.strip()[-300:]))
+        else:
+            self.drawn.append(name + ".png")
+
+    def skip(self, name, why):
+        self.skipped.append((name, why))
+
+    # -- one run --
+
+    def per_run(self, prefix, run_id, label):
+        csvname = "samples-%s.csv" % run_id
+        if not self.table(csvname)[0]:
+            self.skip(prefix + "*", "no samples for %s" % run_id)
+            return
+        header, rows = self.table(csvname)
+        rates = [("rate.dd", "written by dd")] + [(h, "completed by " + h[5:]) for h in header
+                                                   if h.startswith("rate.") and h != "rate.dd"
+                                                   and any(series.column(header, rows, h))]
+        lines = ["%s using \"t_s\":%s with lines title %s" % (q(csvname), col(c), q(t)) for c, t in rates]
+        self.draw(prefix + "rate", head(prefix + "rate.png", "%s: write rate" % label, "MB/s (10^6 B/s)")
+                  + "plot " + ", \\\n     ".join(lines) + "\n")
+        for metric, (title, ylabel, cols, levels) in PER_RUN.items():
+            if not self.has(csvname, cols[0][0]):
+                self.skip(prefix + metric, "this kernel has no %s" % cols[0][0])
+                continue
+            parts = ["%s using \"t_s\":%s with lines lw 2 title %s" % (q(csvname), col(c, s), q(t))
+                     for c, t, s in cols if self.has(csvname, c)]
+            for c, t, s in levels:
+                v = self.first(csvname, c)
+                if v is not None:
+                    parts.append("%r with lines dt 2 title %s" % (v * s, q("%s = %g" % (t, v))))
+            self.draw(prefix + metric, head(prefix + metric + ".png", "%s: %s" % (label, title), ylabel)
+                      + "plot " + ", \\\n     ".join(parts) + "\n")
+        self.blocked(prefix, csvname, label)
+        self.probe(prefix, run_id, label)
+
+    def blocked(self, prefix, csvname, label):
+        header, rows = self.table(csvname)
+        names = [h for h in header if h.startswith("wchan.") and
+                 (h[6:] in BLOCKED or any(v for v in series.column(header, rows, h)))]
+        if not names:
+            self.skip(prefix + "blocked", "no wait messages were sampled")
+            return
+        parts = ["%s using \"t_s\":\"%s\" with steps title %s" % (q(csvname), h, q(h[6:])) for h in names]
+        self.draw(prefix + "blocked", head(prefix + "blocked.png", "%s: processes asleep per wait message" % label,
+                                           "processes") + "plot " + ", \\\n     ".join(parts) + "\n")
+
+    def probe(self, prefix, run_id, label):
+        csvname = "probe-%s.csv" % run_id
+        header = self.table(csvname)[0]
+        cols = [(c, t) for c, t in PROBES if c in header]
+        if not cols:
+            self.skip(prefix + "probe", "no probe data for %s" % run_id)
+            return
+        parts = ["%s using \"t_s\":(column(\"%s\")/1000.0) with points pt 7 ps 0.4 title %s" % (q(csvname), c, q(t))
+                 for c, t in cols]
+        self.draw(prefix + "probe", head(prefix + "probe.png", "%s: probe latency" % label, "ms", logy=True)
+                  + "plot " + ", \\\n     ".join(parts) + "\n")
+
+    # -- both presets --
+
+    def compare(self, prefix, runs, label):
+        """runs: [(preset, run id)] of the median trials."""
+        csvs = [(p, "samples-%s.csv" % rid) for p, rid in runs]
+        for metric, (column, ylabel, scale) in COMPARE.items():
+            have = [(p, c) for p, c in csvs if self.has(c, column)]
+            if not have:
+                self.skip(prefix + metric, "no %s in the samples" % column)
+                continue
+            parts = ["%s using \"t_s\":%s with lines lw 2 title %s" % (q(c), col(column, scale), q(p)) for p, c in have]
+            self.draw(prefix + metric, head(prefix + metric + ".png", "%s%s" % (label, ylabel), ylabel)
+                      + "plot " + ", \\\n     ".join(parts) + "\n")
+        have = [(p, c) for p, c in csvs if all(self.has(c, "wchan." + b) for b in BLOCKED)]
+        if have:
+            expr = "+".join('column("wchan.%s")' % b for b in BLOCKED)
+            parts = ["%s using \"t_s\":(%s) with steps lw 2 title %s" % (q(c), expr, q(p)) for p, c in have]
+            self.draw(prefix + "blocked", head(prefix + "blocked.png", "%swriters blocked (%s)" % (label, " + ".join(BLOCKED)),
+                                               "processes") + "plot " + ", \\\n     ".join(parts) + "\n")
+        else:
+            self.skip(prefix + "blocked", "no wait-message counts in the samples")
+        for c, t in PROBES:
+            have = [(p, "probe-%s.csv" % rid) for p, rid in runs if self.has("probe-%s.csv" % rid, c)]
+            name = prefix + "probe-" + c[:-3]
+            if not have:
+                self.skip(name, "no probe data")
+                continue
+            parts = ["%s using \"t_s\":(column(\"%s\")/1000.0) with points pt 7 ps 0.4 title %s" % (q(f), c, q(p))
+                     for p, f in have]
+            self.draw(name, head(name + ".png", "%sprobe latency: %s" % (label, t), "ms", logy=True)
+                      + "plot " + ", \\\n     ".join(parts) + "\n")
+
+    # -- sweeps --
+
+    def sweep(self, plan, gs):
+        for name, values in plan.options.sweeps:
+            others = [n for n, _ in plan.options.sweeps if n != name]
+            lines = {}
+            for g in gs:
+                if not g["file_Bps"]:
+                    continue
+                key = g["preset"] + "".join(" %s=%s" % (o, g["point"][o]) for o in others)
+                vals = [v / 1e6 for v in g["file_Bps"]]
+                lines.setdefault(key, []).append((g["point"][name], sorted(vals)[(len(vals) - 1) // 2], min(vals), max(vals)))
+            if not lines:
+                self.skip("plot-sweep-" + name, "no successful runs")
+                continue
+            numeric = all(_isnum(v) for v in values)
+            blocks, parts = [], []
+            for i, (key, pts) in enumerate(sorted(lines.items())):
+                rows = ["%s %r %r %r" % (v if numeric else values.index(v), m, lo, hi) for v, m, lo, hi in pts]
+                blocks.append("$D%d << EOD\n%s\nEOD" % (i, "\n".join(rows)))
+                parts.append("$D%d using 1:2:3:4 with yerrorlines lw 2 title %s" % (i, q(key)))
+            script = head("plot-sweep-%s.png" % name, "file dd against %s" % name, "MB/s (median, min-max)", xlabel=name)
+            script += "set datafile separator whitespace\n"
+            if numeric and all(float(v) > 0 for v in values) and max(float(v) for v in values) / min(float(v) for v in values) >= 16:
+                script += "set logscale x 2\n"
+            if not numeric:
+                script += "set xtics (%s)\n" % ", ".join("%s %d" % (q(v), j) for j, v in enumerate(values))
+            self.draw("plot-sweep-%s" % name, script + "\n".join(blocks) + "\nplot " + ", \\\n     ".join(parts) + "\n")
+
+
+def _isnum(v):
+    try:
+        float(v)
+        return True
+    except ValueError:
+        return False
+
+
+def draw_all(plan, gs):
+    if shutil.which("gnuplot") is None:
+        raise wdrun.ConfigError("gnuplot not found: install Debian's gnuplot-nox (tools/install-deps does)")
+    d = Drawer(plan)
+    sweep = bool(plan.options.sweeps)
+    for point in plan.points():
+        tag = point_tag(point)
+        prefix = "plot-" + (tag + "-" if sweep else "")
+        runs = []
+        for g in gs:
+            if g["point"] == point and g["median_run"]:
+                runs.append((g["preset"], g["median_run"]))
+                d.per_run(prefix + g["preset"] + "-", g["median_run"],
+                          "%s%s (trial of median throughput: %s)" % (tag + " " if sweep else "", g["preset"], g["median_run"]))
+        if runs:
+            d.compare(prefix + "compare-", runs, (tag + ": ") if sweep else "")
+    if sweep:
+        d.sweep(plan, gs)
+    return d.drawn, d.skipped

@@ -1,0 +1,248 @@
+"""trial: one run of an experiment in one VM.
+
+  Trial(plan, run)      what the run boots (vm_config) and types (phases)
+    .execute()          boot, run the phases one shell command line each, power off, then
+                        split the second serial port's stream into the run's CSVs and write
+                        runs/<id>/run.json; returns that result (a dict). Never raises for a
+                        failed guest: the result says "failed" and why.
+    .progress()         for the progress line, while execute() runs in another thread:
+                        (phase, bytes written by its dd, MB/s so far, bytes to write) or None.
+
+The phases, in one boot (each one shell command line; its status and dd's summary are read
+from the console):
+  set      sysctl NAME=VALUE for --set and the run's sweep point
+  setup    --setup's command line
+  ccd      ccdconfig ccd0 128 none <the data disks>         (the seed's stripe)
+  raw      dd if=/dev/zero of=/dev/ccd0 bs=<raw_bs> count=...  (the ceiling; --no-raw skips it)
+  fs       newfs /dev/ccd0 && mkdir -p /data1 && mount /dev/ccd0 /data1
+           (until the guest has newfs and mount: mkdir -p /data1 on the root disk)
+  file     dd if=/dev/zero of=/data1/test bs=<bs> count=...  (the seed's workload)
+The two dd's run under the sampler (-l raw, -l file), the file dd with latprobe beside it
+(-l probe), all writing to /dev/ttyd1; --no-samples and --no-probe leave them out.
+"""
+import json
+import os
+import platform
+import socket
+import time
+import traceback
+from pathlib import Path
+
+import wdrun
+from wdbench import MiB, block_size, ccdconfig_line, parse_dd
+
+from . import series
+from .plan import PROBE_FILE
+
+GUEST_SERIAL = "/dev/ttyd1"                  # COM2 in the guest (kernel/dev/sio.c)
+BOOT_TIMEOUT = 120.0
+PHASE_TIMEOUT = 120.0                         # the phases that are not a dd
+SLOWEST_MBPS = 1.0                            # a dd slower than this (10^6 B/s) times out
+TAIL_BYTES = 65536                            # how much of the stream progress() reads
+
+
+def host_info():
+    """Where a run ran: for the manifest, and to see a loaded host afterwards."""
+    model = ""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"host": socket.gethostname(), "cpu": model or platform.processor(), "ncpu": os.cpu_count(),
+            "loadavg": [round(x, 2) for x in os.getloadavg()]}
+
+
+class PhaseFailed(Exception):
+    pass
+
+
+class Trial:
+    def __init__(self, plan, run):
+        self.plan, self.run, self.o = plan, run, plan.options
+        self.out = Path(plan.out)
+        self.dir = run.dir(self.out)
+        self.serial = self.dir / "serial2.txt"
+        self.phase = None
+        self._dd_bytes = 0
+        self._starts = {}                 # label -> t_us of its first sample (progress)
+
+    # -- what the VM is and what it is told --
+
+    def vm_config(self):
+        o = self.o
+        per_disk = max(2 << 30, -(-(o.size_mb * MiB * 5 // 4) // o.disks))
+        per_disk = -(-per_disk // (1 << 30)) << 30                # whole GiB
+        return wdrun.VMConfig(mem=o.mem, smp=o.smp, design=self.run.preset, timeout=BOOT_TIMEOUT,
+                              verbose=o.verbose, disks=o.disks, bus=o.bus, disk_size=str(per_disk),
+                              throttle=o.throttle, disk_model=o.disk_model, serial2=str(self.serial),
+                              root_image=self.plan.root_image)
+
+    def sampler(self, cfg, label):
+        if not self.o.samples:
+            return ""
+        disks = [cfg.prefix() + "0"] + cfg.data_names() + ["ccd0"]          # the root disk too
+        names = ["kern.design", "vfs.*", "vm.*"] + ["kern.devstat.%s.*" % d for d in disks]
+        return "sampler -o %s -l %s -i %d -s %s -w %s " % (GUEST_SERIAL, label, self.o.interval_ms,
+                                                            ",".join(names), ",".join(self.o.wmesgs))
+
+    def dd_timeout(self):
+        if self.o.timeout:
+            return self.o.timeout
+        return PHASE_TIMEOUT + self.o.size_mb * MiB / (SLOWEST_MBPS * 1e6)
+
+    def phases(self, cfg):
+        """[(name, command line, timeout, bytes its dd writes or 0)]"""
+        o = self.o
+        out = []
+        sets = list(o.sets) + list(self.run.point.items())
+        if sets:
+            out.append(("set", "sysctl " + " ".join("%s=%s" % (k, v) for k, v in sets), PHASE_TIMEOUT, 0))
+        if o.setup:
+            out.append(("setup", o.setup, PHASE_TIMEOUT, 0))
+        out.append(("ccd", ccdconfig_line(cfg), PHASE_TIMEOUT, 0))
+        total = o.size_mb * MiB
+        if o.raw:
+            bs = block_size(o.raw_bs)[1]
+            out.append(("raw", "%sdd if=/dev/zero of=/dev/ccd0 bs=%d count=%d" % (self.sampler(cfg, "raw"), bs, total // bs),
+                        self.dd_timeout(), total))
+        if self.plan.fs_mode == "newfs":
+            out.append(("fs", "newfs /dev/ccd0 && mkdir -p /data1 && mount /dev/ccd0 /data1", PHASE_TIMEOUT, 0))
+        else:
+            out.append(("fs", "mkdir -p /data1", PHASE_TIMEOUT, 0))
+        bs = block_size(o.bs)[1]
+        dd = "%sdd if=/dev/zero of=/data1/test bs=%d count=%d" % (self.sampler(cfg, "file"), bs, total // bs)
+        if o.probe:
+            dd = "%s & S=$!; latprobe -o %s -l probe -i %d -p $S -s %s -r %s -w /data1; wait $S" % (
+                dd, GUEST_SERIAL, o.probe_ms, PROBE_FILE, PROBE_FILE)
+        out.append(("file", dd, self.dd_timeout(), total))
+        return out
+
+    # -- running it --
+
+    def execute(self):
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.serial.unlink(missing_ok=True)
+        result = {"id": self.run.id, "preset": self.run.preset, "trial": self.run.trial,
+                  "point": self.run.point, "status": "failed", "error": None, "phases": {},
+                  "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "host_before": host_info()}
+        t0 = time.monotonic()
+        cfg = self.vm_config()
+        vm = wdrun.VM(cfg)
+        try:
+            vm.boot()
+            for name, cmd, timeout, nbytes in self.phases(cfg):
+                self.phase, self._dd_bytes = name, nbytes
+                out, st = vm.run(cmd, timeout=timeout)
+                result["phases"][name] = {"status": st, "output": out[-2000:]}
+                if st != 0:
+                    raise PhaseFailed("%s: '%s' exited %d: %s" % (name, wdrun._short(cmd, 80), st,
+                                                                  " / ".join(out.strip().splitlines()[-3:])))
+                if nbytes:
+                    dd = parse_dd(out)
+                    if dd is None or dd[0] != nbytes or dd[1] <= 0:
+                        raise PhaseFailed("%s: dd printed no summary of %d bytes: %s"
+                                          % (name, nbytes, " / ".join(out.strip().splitlines()[-3:])))
+                    result[name] = {"bytes": dd[0], "secs": dd[1], "Bps": round(dd[0] / dd[1])}
+            self.phase = "poweroff"
+            vm.poweroff()
+            result["status"] = "ok"
+        except PhaseFailed as e:
+            result["error"] = str(e)
+        except wdrun.WdrunError as e:
+            result["error"] = "%s: %s" % (self.phase or "boot", e.message.splitlines()[0])
+            result["console_tail"] = e.tail()
+        finally:
+            vm.kill()
+            vm.disks.discard()
+            self.phase = None
+            (self.dir / "console.log").write_text(vm.console)
+        result["disk_stats"] = vm.disks.read_stats()
+        result["elapsed_s"] = round(time.monotonic() - t0, 1)
+        result["host_after"] = host_info()
+        try:
+            self.digest(result)
+        except (OSError, ValueError, IndexError, KeyError, TypeError, ZeroDivisionError):
+            if result["status"] == "ok":
+                result["status"] = "failed"
+                result["error"] = "the guest's samples could not be read:\n" + traceback.format_exc(limit=3)
+        path = self.dir / "run.json"
+        path.write_text(json.dumps(result, indent=1) + "\n")
+        return result
+
+    def progress(self):
+        if self.phase not in ("raw", "file") or not self.o.samples:
+            return None
+        try:
+            with open(self.serial, "rb") as f:
+                f.seek(max(0, os.fstat(f.fileno()).st_size - TAIL_BYTES))
+                text = f.read().decode(errors="replace")
+        except OSError:
+            return None
+        last = None
+        for line in text.splitlines():
+            f = line.split(",")
+            if f[0] == self.phase and len(f) > 2 and f[1].isdigit() and f[2].isdigit():
+                last = (int(f[1]), int(f[2]))         # t_us, wbytes
+        start = self._start_of(self.phase)
+        if last is None or start is None:
+            return self.phase, 0, 0.0, self._dd_bytes
+        dt = (last[0] - start) / 1e6
+        return self.phase, last[1], last[1] / dt / 1e6 if dt > 0 else 0.0, self._dd_bytes
+
+    def _start_of(self, label):
+        """The t_us of the label's first sample (read once from the start of the stream)."""
+        if label not in self._starts:
+            try:
+                with open(self.serial, errors="replace") as f:
+                    for line in f:
+                        fields = line.split(",")
+                        if fields[0] == label and len(fields) > 1 and fields[1].isdigit():
+                            self._starts[label] = int(fields[1])
+                            break
+            except OSError:
+                pass
+        return self._starts.get(label)
+
+    # -- after the VM: the CSVs and the numbers --
+
+    def digest(self, result):
+        if not self.serial.exists():
+            return
+        streams = series.split_stream(self.serial.read_text(errors="replace"))
+        for label, raw in (("raw", True), ("file", False)):
+            s = streams.get(label)
+            if s is None or not s.rows:
+                continue
+            t0 = int(s.rows[0][0])
+            header, rows = series.sample_table(s, t0)
+            series.write_csv(self.out / self.run.samples_csv(raw), header, rows)
+            result.setdefault("samples", {})[label] = sample_summary(s, header, rows, self.o.wmesgs)
+            if label == "file" and "probe" in streams and streams["probe"].header:
+                p = streams["probe"]
+                ph, prow = series.probe_table(p, t0)
+                series.write_csv(self.out / self.run.probe_csv(), ph, prow)
+                result["probe"] = dict(p.meta_dict("end"), wrapped="wrapped" in p.meta,
+                                       latency_us={c: latency(ph, prow, c) for c in ph[1:]})
+
+
+def latency(header, rows, name):
+    vals = series.column(header, rows, name)
+    return {"n": sum(v is not None for v in vals), "p50": series.percentile(vals, 50),
+            "p99": series.percentile(vals, 99), "max": series.percentile(vals, 100)}
+
+
+def sample_summary(stream, header, rows, wmesgs):
+    """The sampler's meta data, the counters' first values and their changes over the dd,
+    and the time spent blocked per wait message."""
+    first, last = rows[0], rows[-1]
+    skip = {"t_s"} | {h for h in header if h.startswith(("rate.", "wchan."))}
+    first_v = {h: first[i] for i, h in enumerate(header) if h not in skip and first[i] is not None}
+    delta = {h: last[i] - first[i] for i, h in enumerate(header)
+             if h not in skip and first[i] is not None and last[i] is not None}
+    return {"rows": len(rows), "duration_s": last[0], "end": stream.meta_dict("end"),
+            "start": stream.meta_dict("start"), "missing": stream.missing, "const": stream.consts,
+            "first": first_v, "delta": delta,
+            "blocked_s": {w: series.blocked_seconds(header, rows, w) for w in wmesgs}}

@@ -19,6 +19,7 @@
 #define NMSI        32
 #define T_LAPIC_TIMER 120
 #define T_IPI_HALT    121
+#define T_IPI_TLB     122     /* TLB shootdown (arch/pmap.c) */
 #define T_SPURIOUS    127
 
 int intr_establish(int irq, void (*fn)(void *), void *arg, const char *name);

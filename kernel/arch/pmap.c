@@ -1,13 +1,16 @@
 /*
  * i386 page tables (see pmap.h) and the checked user copies declared in kern/uio.h.
- * Paging structures: Intel SDM vol. 3 §4.3 (32-bit paging): a PDE with PS=1 maps 4 MB (CR4.PSE).
- * copyin/copyout check the whole user range against the current page tables before touching it,
- * so a bad pointer gives EFAULT instead of a kernel page fault. (Processes are single-threaded,
- * so the mappings cannot change under the copy.)
+ * Paging structures: Intel SDM vol. 3 §4.3 (32-bit paging): a PDE with PS=1 maps 4 MB (CR4.PSE);
+ * the accessed (A) and dirty (D) bits of a PTE are set by the processor (§4.8), and a TLB entry
+ * may outlive a PTE change until INVLPG or a CR3 load on that CPU (§4.10.4), hence the shootdowns.
+ * copyin/copyout hold each user page while they copy through the direct map, faulting it in
+ * (vm_fault) when it is not mapped, so a bad pointer gives EFAULT instead of a kernel page fault
+ * and the pagedaemon cannot take the page away mid-copy.
  */
 #include "arch/pmap.h"
 #include "arch/cpu.h"
 #include "arch/x86.h"
+#include "arch/intr.h"
 #include "arch/memlayout.h"
 #include "kern/klib.h"
 #include "kern/kmalloc.h"
@@ -20,12 +23,14 @@
 #include <sys/errno.h>
 
 static pd_entry_t *kernel_pdir;
+static struct pmap *curpmap[NCPU];          /* the user pmap each CPU has loaded */
+static volatile uint32_t tlb_pending;        /* CPUs asked to flush their TLB, a bit each */
+
+void lapic_ipi_all_others(int vector);
 
 void pmap_bootstrap(void)
 {
-	kernel_pdir = kpage_alloc(M_ZERO);
-	if (kernel_pdir == NULL)
-		panic("pmap_bootstrap: no memory for the kernel page directory");
+	kernel_pdir = kpage_alloc(M_WAITOK | M_ZERO);
 	for (uint32_t pa = 0; pa < DMAP_MAX; pa += 4u << 20)
 		kernel_pdir[PDX(KERNBASE + pa)] = pa | PTE_P | PTE_W | PTE_PS;
 	for (uint64_t pa = DEVSPACE; pa < 0x100000000ull; pa += 4u << 20)
@@ -47,70 +52,9 @@ struct pmap *pmap_create(void)
 	return pm;
 }
 
-/* The PTE for user va, allocating its page table if `alloc` (may sleep in VM_WAIT); NULL if absent. */
-static pt_entry_t *pmap_pte(struct pmap *pm, vaddr_t va, bool alloc)
-{
-	pd_entry_t *pde = &pm->pm_pdir[PDX(va)];
-	if (!(*pde & PTE_P)) {
-		if (!alloc)
-			return NULL;
-		void *pt = kpage_alloc(M_WAITOK | M_ZERO);
-		*pde = V2P(pt) | PTE_P | PTE_W | PTE_U;
-	}
-	pt_entry_t *pt = P2V(PTE_ADDR(*pde));
-	return &pt[PTX(va)];
-}
-
-/*
- * A user page is scrubbed before it goes back to the allocator. Besides not handing a process's
- * data to whoever gets the frame next, this matters under QEMU's TCG: a guest frame stays
- * write-protected while any block of code translated from it survives, and only stores over that
- * code retire the blocks. A frame that held user text and comes back as a kernel stack (written
- * at the top only) would put every stack store through the emulator's slow path for the stack's
- * lifetime; docs/bench-raw.md measured a dd ten times slower. Zeroing stores over all of it.
- */
-static void free_user_page(paddr_t pa)
-{
-	vm_page_t m = PHYS_TO_VM_PAGE(pa);
-	memset(P2V(pa), 0, PAGE_SIZE);
-	vm_page_unwire(m, false);
-	vm_page_free(m);
-}
-
-void pmap_enter(struct pmap *pm, vaddr_t va, paddr_t pa, int prot)
-{
-	KASSERT(va < KERNBASE, "pmap_enter of a kernel address");
-	pt_entry_t *pte = pmap_pte(pm, va, true);
-	if (*pte & PTE_P) {
-		if (PTE_ADDR(*pte) != pa)
-			free_user_page(PTE_ADDR(*pte));
-		pm->pm_resident--;
-	}
-	*pte = pa | PTE_P | PTE_U | ((prot & VM_PROT_WRITE) ? PTE_W : 0);
-	pm->pm_resident++;
-	invlpg(va);
-}
-
-void pmap_remove(struct pmap *pm, vaddr_t sva, vaddr_t eva)
-{
-	for (vaddr_t va = sva & ~PAGE_MASK; va < eva && va < KERNBASE; va += PAGE_SIZE) {
-		if (!(pm->pm_pdir[PDX(va)] & PTE_P)) {
-			va = (va & ~0x3fffffu) + (4u << 20) - PAGE_SIZE;   /* skip the empty 4 MB */
-			continue;
-		}
-		pt_entry_t *pte = pmap_pte(pm, va, false);
-		if (*pte & PTE_P) {
-			free_user_page(PTE_ADDR(*pte));
-			*pte = 0;
-			pm->pm_resident--;
-			invlpg(va);
-		}
-	}
-}
-
 void pmap_destroy(struct pmap *pm)
 {
-	pmap_remove(pm, 0, KERNBASE);
+	KASSERT(pm->pm_resident == 0, "pmap_destroy: pages still mapped");
 	for (uint32_t i = 0; i < PDX(KERNBASE); i++)
 		if (pm->pm_pdir[i] & PTE_P)
 			kpage_free(P2V(PTE_ADDR(pm->pm_pdir[i])));
@@ -118,40 +62,341 @@ void pmap_destroy(struct pmap *pm)
 	kfree(pm);
 }
 
+/* ---- TLB shootdown ----------------------------------------------------------------------------- */
+
+static void tlb_flush_local(void)
+{
+	lcr3(rcr3());
+}
+
+/* Flush this CPU's TLB if another CPU asked for it. Interrupts off. */
+static void tlb_serve(void)
+{
+	uint32_t bit = 1u << cpu_index();
+	if (__atomic_load_n(&tlb_pending, __ATOMIC_ACQUIRE) & bit) {
+		tlb_flush_local();
+		__atomic_and_fetch(&tlb_pending, ~bit, __ATOMIC_RELEASE);
+	}
+}
+
+void pmap_tlb_ipi(void)
+{
+	tlb_serve();
+}
+
+void pmap_spin_poll(void)
+{
+	if (tlb_pending)
+		tlb_serve();
+}
+
+/*
+ * Make the other CPUs in `cpus` drop their TLB entries and wait until they have. Called with
+ * interrupts off (under vm_page_queue_lock): while waiting it serves shootdowns aimed at this
+ * CPU, so two CPUs shooting at each other both finish.
+ */
+static void tlb_shootdown(uint32_t cpus)
+{
+	cpus &= ~(1u << cpu_index());
+	if (cpus == 0)
+		return;
+	__atomic_or_fetch(&tlb_pending, cpus, __ATOMIC_SEQ_CST);
+	lapic_ipi_all_others(T_IPI_TLB);
+	while (__atomic_load_n(&tlb_pending, __ATOMIC_ACQUIRE) & cpus) {
+		tlb_serve();
+		pause();
+	}
+}
+
+/* After changing pm's PTE for va: invalidate it here, and note the CPUs to shoot down. */
+static void pmap_invalidate(struct pmap *pm, vaddr_t va, uint32_t *shoot)
+{
+	if (curpmap[cpu_index()] == pm)
+		invlpg(va);
+	*shoot |= __atomic_load_n(&pm->pm_active, __ATOMIC_SEQ_CST);
+}
+
+/* ---- page tables and pv entries (vm_page_queue_lock held unless said otherwise) --------------- */
+
+static pt_entry_t *pmap_pte(struct pmap *pm, vaddr_t va)
+{
+	pd_entry_t pde = pm->pm_pdir[PDX(va)];
+	if (!(pde & PTE_P))
+		return NULL;
+	pt_entry_t *pt = P2V(PTE_ADDR(pde));
+	return &pt[PTX(va)];
+}
+
+/* Make sure va has a page table; may sleep, so called without the VM lock. */
+static void pmap_pt_alloc(struct pmap *pm, vaddr_t va)
+{
+	if (pm->pm_pdir[PDX(va)] & PTE_P)
+		return;
+	void *pt = kpage_alloc(M_WAITOK | M_ZERO);
+	spin_lock(&vm_page_queue_lock);
+	if (!(pm->pm_pdir[PDX(va)] & PTE_P)) {
+		pm->pm_pdir[PDX(va)] = V2P(pt) | PTE_P | PTE_W | PTE_U;
+		pt = NULL;
+	}
+	spin_unlock(&vm_page_queue_lock);
+	kpage_free(pt);
+}
+
+static struct pv_entry *pv_find(vm_page_t m, struct pmap *pm, vaddr_t va)
+{
+	struct pv_entry *pv;
+	TAILQ_FOREACH(pv, &m->pv_list, pv_list)
+		if (pv->pv_pmap == pm && pv->pv_va == va)
+			return pv;
+	return NULL;
+}
+
+/* The accessed and dirty bits of a PTE being removed or changed go into its page. */
+static void pte_sync(vm_page_t m, pt_entry_t old)
+{
+	if (old & PTE_A)
+		m->flags |= PG_REFERENCED;
+	if (old & PTE_D)
+		vm_page_dirty(m);
+}
+
+/*
+ * pv entries are kmalloc'd without the VM lock held and, once unused, kept on a pool for the
+ * next pmap_enter: kfree may call into the VM, so it is never called under the VM lock.
+ */
+static struct pv_entry *pv_pool;             /* vm_page_queue_lock */
+
+static struct pv_entry *pv_alloc(void)
+{
+	spin_lock(&vm_page_queue_lock);
+	struct pv_entry *pv = pv_pool;
+	if (pv)
+		pv_pool = pv->pv_list.tqe_next;
+	spin_unlock(&vm_page_queue_lock);
+	return pv ? pv : kmalloc(sizeof(*pv), M_WAITOK);
+}
+
+static void pv_free(struct pv_entry *pv)
+{
+	pv->pv_list.tqe_next = pv_pool;
+	pv_pool = pv;
+}
+
+/* Remove the mapping at *pte (pm, va): its A/D bits go to the page, its pv entry to the pool. */
+static void pte_remove(struct pmap *pm, vaddr_t va, pt_entry_t *pte, uint32_t *shoot)
+{
+	pt_entry_t old = __atomic_exchange_n(pte, 0, __ATOMIC_SEQ_CST);
+	vm_page_t m = PHYS_TO_VM_PAGE(PTE_ADDR(old));
+	pm->pm_resident--;
+	pmap_invalidate(pm, va, shoot);
+	pte_sync(m, old);
+	struct pv_entry *pv = pv_find(m, pm, va);
+	KASSERT(pv != NULL, "pmap: mapping without a pv entry");
+	TAILQ_REMOVE(&m->pv_list, pv, pv_list);
+	pv_free(pv);
+	if (TAILQ_EMPTY(&m->pv_list))
+		m->flags &= ~(PG_MAPPED | PG_WRITEABLE);
+}
+
+/* Write-protect the mapping at *pte; a dirty bit goes to the page first. */
+static void pte_write_protect(struct pmap *pm, vaddr_t va, pt_entry_t *pte, uint32_t *shoot)
+{
+	pt_entry_t old = __atomic_fetch_and(pte, ~(pt_entry_t)(PTE_W | PTE_D), __ATOMIC_SEQ_CST);
+	if (old & PTE_D)
+		vm_page_dirty(PHYS_TO_VM_PAGE(PTE_ADDR(old)));
+	if (old & PTE_W)
+		pmap_invalidate(pm, va, shoot);
+}
+
+void pmap_enter(struct pmap *pm, vaddr_t va, vm_page_t m, vm_prot_t prot)
+{
+	KASSERT(va < KERNBASE && (va & PAGE_MASK) == 0, "pmap_enter: bad address");
+	pmap_pt_alloc(pm, va);
+	struct pv_entry *pv = pv_alloc();
+	uint32_t shoot = 0;
+	pt_entry_t npte = VM_PAGE_TO_PHYS(m) | PTE_P | PTE_U | ((prot & VM_PROT_WRITE) ? PTE_W : 0);
+	spin_lock(&vm_page_queue_lock);
+	pt_entry_t *pte = pmap_pte(pm, va);
+	if ((*pte & PTE_P) && PTE_ADDR(*pte) == VM_PAGE_TO_PHYS(m)) {
+		/* The same page again (a protection change): keep its A/D bits and pv entry. */
+		pt_entry_t old = __atomic_exchange_n(pte, npte, __ATOMIC_SEQ_CST);
+		pte_sync(m, old);
+		pmap_invalidate(pm, va, &shoot);
+		pv_free(pv);
+	} else {
+		if (*pte & PTE_P)
+			pte_remove(pm, va, pte, &shoot);
+		pv->pv_pmap = pm;
+		pv->pv_va = va;
+		TAILQ_INSERT_TAIL(&m->pv_list, pv, pv_list);
+		*pte = npte;
+		pm->pm_resident++;
+		pmap_invalidate(pm, va, &shoot);
+	}
+	m->flags |= PG_MAPPED;
+	if (prot & VM_PROT_WRITE)
+		m->flags |= PG_WRITEABLE;
+	tlb_shootdown(shoot);
+	spin_unlock(&vm_page_queue_lock);
+}
+
+/* Remove (prot without READ) or write-protect (without WRITE) the mappings in [sva, eva). */
+static void pmap_range(struct pmap *pm, vaddr_t sva, vaddr_t eva, vm_prot_t prot)
+{
+	uint32_t shoot = 0;
+	if (eva > KERNBASE)
+		eva = KERNBASE;
+	spin_lock(&vm_page_queue_lock);
+	for (vaddr_t va = sva & ~PAGE_MASK; va < eva; va += PAGE_SIZE) {
+		pt_entry_t *pte = pmap_pte(pm, va);
+		if (pte == NULL) {
+			va = (va & ~0x3fffffu) + (4u << 20) - PAGE_SIZE;   /* skip the empty 4 MB */
+			continue;
+		}
+		if (!(*pte & PTE_P))
+			continue;
+		if (!(prot & VM_PROT_READ))
+			pte_remove(pm, va, pte, &shoot);
+		else if (!(prot & VM_PROT_WRITE))
+			pte_write_protect(pm, va, pte, &shoot);
+	}
+	tlb_shootdown(shoot);
+	spin_unlock(&vm_page_queue_lock);
+}
+
+void pmap_remove(struct pmap *pm, vaddr_t sva, vaddr_t eva)
+{
+	pmap_range(pm, sva, eva, VM_PROT_NONE);
+}
+
+void pmap_protect(struct pmap *pm, vaddr_t sva, vaddr_t eva, vm_prot_t prot)
+{
+	pmap_range(pm, sva, eva, prot);
+}
+
+/* ---- per page, through the pv list (vm_page_queue_lock held) ---------------------------------- */
+
+void pmap_page_protect(vm_page_t m, vm_prot_t prot)
+{
+	uint32_t shoot = 0;
+	struct pv_entry *pv, *next;
+	TAILQ_FOREACH_SAFE(pv, &m->pv_list, pv_list, next) {
+		pt_entry_t *pte = pmap_pte(pv->pv_pmap, pv->pv_va);
+		if (!(prot & VM_PROT_READ))
+			pte_remove(pv->pv_pmap, pv->pv_va, pte, &shoot);
+		else if (!(prot & VM_PROT_WRITE))
+			pte_write_protect(pv->pv_pmap, pv->pv_va, pte, &shoot);
+	}
+	if (!(prot & VM_PROT_WRITE))
+		m->flags &= ~PG_WRITEABLE;
+	tlb_shootdown(shoot);
+}
+
+bool pmap_is_modified(vm_page_t m)
+{
+	struct pv_entry *pv;
+	TAILQ_FOREACH(pv, &m->pv_list, pv_list)
+		if (*pmap_pte(pv->pv_pmap, pv->pv_va) & PTE_D)
+			return true;
+	return false;
+}
+
+/* Clear `bits` in every mapping of m; returns how many had any of them. */
+static int clear_bits(vm_page_t m, pt_entry_t bits)
+{
+	uint32_t shoot = 0;
+	int n = 0;
+	struct pv_entry *pv;
+	TAILQ_FOREACH(pv, &m->pv_list, pv_list) {
+		pt_entry_t *pte = pmap_pte(pv->pv_pmap, pv->pv_va);
+		if (*pte & bits) {
+			__atomic_and_fetch(pte, ~bits, __ATOMIC_SEQ_CST);
+			pmap_invalidate(pv->pv_pmap, pv->pv_va, &shoot);
+			n++;
+		}
+	}
+	tlb_shootdown(shoot);
+	return n;
+}
+
+void pmap_clear_modify(vm_page_t m)
+{
+	clear_bits(m, PTE_D);
+}
+
+void pmap_clear_reference(vm_page_t m)
+{
+	clear_bits(m, PTE_A);
+}
+
+int pmap_ts_referenced(vm_page_t m)
+{
+	return clear_bits(m, PTE_A);
+}
+
+/* ---- lookups and activation ------------------------------------------------------------------- */
+
 paddr_t pmap_extract(struct pmap *pm, vaddr_t va, bool write)
 {
 	if (va >= KERNBASE)
 		return 0;
-	pt_entry_t *pte = pmap_pte(pm, va, false);
-	if (pte == NULL || !(*pte & PTE_P) || !(*pte & PTE_U) || (write && !(*pte & PTE_W)))
+	spin_lock(&vm_page_queue_lock);
+	pt_entry_t *pte = pmap_pte(pm, va);
+	pt_entry_t e = pte ? *pte : 0;
+	spin_unlock(&vm_page_queue_lock);
+	if (!(e & PTE_P) || !(e & PTE_U) || (write && !(e & PTE_W)))
 		return 0;
-	return PTE_ADDR(*pte) | (va & PAGE_MASK);
+	return PTE_ADDR(e) | (va & PAGE_MASK);
+}
+
+vm_page_t pmap_extract_and_hold(struct pmap *pm, vaddr_t va, bool write)
+{
+	if (va >= KERNBASE)
+		return NULL;
+	vm_page_t m = NULL;
+	spin_lock(&vm_page_queue_lock);
+	pt_entry_t *pte = pmap_pte(pm, va);
+	if (pte && (*pte & PTE_P) && (!write || (*pte & PTE_W))) {
+		m = PHYS_TO_VM_PAGE(PTE_ADDR(*pte));
+		m->hold_count++;
+		/* The kernel's access through the direct map bypasses these bits: set them for it. */
+		__atomic_or_fetch(pte, write ? (PTE_A | PTE_D) : PTE_A, __ATOMIC_SEQ_CST);
+	}
+	spin_unlock(&vm_page_queue_lock);
+	return m;
 }
 
 void pmap_activate(struct pmap *pm, uint32_t kstacktop)
 {
 	pushcli();
 	struct cpu *c = mycpu();
-	c->ts.esp0 = kstacktop;
+	uint32_t bit = 1u << c->index;
+	struct pmap *old = curpmap[c->index];
+	if (old)
+		__atomic_and_fetch(&old->pm_active, ~bit, __ATOMIC_SEQ_CST);
+	if (pm)
+		__atomic_or_fetch(&pm->pm_active, bit, __ATOMIC_SEQ_CST);
+	curpmap[c->index] = pm;
+	if (kstacktop)
+		c->ts.esp0 = kstacktop;
 	lcr3(V2P(pm ? pm->pm_pdir : kernel_pdir));
 	popcli();
 }
 
 /*
- * Checked user copies. Each page of the range is looked up (and, for a not-yet-touched stack
- * page, faulted in by vm_fault) before it is copied through the direct map.
+ * Checked user copies. Each page of the range is looked up and held (faulted in by vm_fault
+ * first if need be) while it is copied through the direct map.
  */
-static void *user_page(const void *uaddr, bool write)
+static vm_page_t user_page_hold(const void *uaddr, bool write)
 {
 	struct proc *p = curproc;
 	if (p == NULL || p->p_vmspace == NULL)
 		return NULL;
-	struct pmap *pm = p->p_vmspace->vm_pmap;
-	vaddr_t va = (vaddr_t)uaddr;
-	paddr_t pa = pmap_extract(pm, va, write);
-	if (pa == 0 && vm_fault(p, va, write) == 0)
-		pa = pmap_extract(pm, va, write);
-	return pa ? P2V(pa) : NULL;
+	vaddr_t va = (vaddr_t)uaddr & ~PAGE_MASK;
+	vm_page_t m = pmap_extract_and_hold(p->p_vmspace->vm_pmap, va, write);
+	if (m == NULL && vm_fault(p, va, write ? VM_PROT_WRITE : VM_PROT_READ) == 0)
+		m = vm_fault_hold(p->p_vmspace, va, write ? VM_PROT_WRITE : VM_PROT_READ);
+	return m;
 }
 
 static int user_copy(void *uaddr, void *kaddr, size_t len, bool to_user)
@@ -160,13 +405,15 @@ static int user_copy(void *uaddr, void *kaddr, size_t len, bool to_user)
 		return EFAULT;
 	while (len > 0) {
 		size_t n = MIN(len, PAGE_SIZE - ((vaddr_t)uaddr & PAGE_MASK));
-		char *k = user_page(uaddr, to_user);
-		if (k == NULL)
+		vm_page_t m = user_page_hold(uaddr, to_user);
+		if (m == NULL)
 			return EFAULT;
+		char *k = (char *)P2V(VM_PAGE_TO_PHYS(m)) + ((vaddr_t)uaddr & PAGE_MASK);
 		if (to_user)
 			memcpy(k, kaddr, n);
 		else
 			memcpy(kaddr, k, n);
+		vm_page_unhold(m);
 		uaddr = (char *)uaddr + n;
 		kaddr = (char *)kaddr + n;
 		len -= n;
@@ -187,14 +434,25 @@ int copyout(const void *kaddr, void *uaddr, size_t len)
 int copyinstr(const void *uaddr, char *kaddr, size_t maxlen, size_t *done)
 {
 	const char *u = uaddr;
-	for (size_t i = 0; i < maxlen; i++) {
+	size_t i = 0;
+	while (i < maxlen) {
 		if ((vaddr_t)(u + i) >= KERNBASE)
 			return EFAULT;
-		const char *k = user_page(u + i, false);
-		if (k == NULL)
+		vm_page_t m = user_page_hold(u + i, false);
+		if (m == NULL)
 			return EFAULT;
-		kaddr[i] = *k;
-		if (*k == 0) {
+		const char *k = (const char *)P2V(VM_PAGE_TO_PHYS(m));
+		size_t off = (vaddr_t)(u + i) & PAGE_MASK;
+		bool found = false;
+		for (; off < PAGE_SIZE && i < maxlen; off++, i++) {
+			kaddr[i] = k[off];
+			if (k[off] == 0) {
+				found = true;
+				break;
+			}
+		}
+		vm_page_unhold(m);
+		if (found) {
 			if (done)
 				*done = i + 1;
 			return 0;
@@ -208,8 +466,11 @@ bool useracc(const void *uaddr, size_t len, bool write)
 	vaddr_t va = (vaddr_t)uaddr;
 	if (va >= KERNBASE || len > KERNBASE - va)
 		return false;
-	for (vaddr_t p = va & ~PAGE_MASK; p < va + len; p += PAGE_SIZE)
-		if (user_page((void *)p, write) == NULL)
+	for (vaddr_t p = va & ~PAGE_MASK; p < va + len; p += PAGE_SIZE) {
+		vm_page_t m = user_page_hold((void *)p, write);
+		if (m == NULL)
 			return false;
+		vm_page_unhold(m);
+	}
 	return true;
 }

@@ -12,6 +12,7 @@
 #include "arch/intr.h"
 #include "arch/x86.h"
 #include "vm/vm_fault.h"
+#include "arch/pmap.h"
 #include <sys/syscall.h>
 #include <sys/signal.h>
 
@@ -104,16 +105,25 @@ static void clock_catch_up(void)
 	} while ((int32_t)(now - ticks) > 0);
 }
 
+/*
+ * An exception in user mode. A page fault goes to vm_fault first (demand paging, copy on
+ * write); one it cannot resolve, and every other exception, kills the process with a console
+ * line naming it ("pid 12 (prog): segmentation fault at 0x00000000, eip 0x00400123").
+ */
 static void user_exception(struct trapframe *tf)
 {
 	struct proc *p = curproc;
+	uint32_t addr = tf->trapno == T_PGFLT ? rcr2() : 0;   /* before anything can fault again */
 	sti();                             /* resolving a fault may sleep */
-	if (tf->trapno == T_PGFLT && vm_fault(p, rcr2(), (tf->err & 2) != 0) == 0)
-		return;
-	kprintf("pid %d (%s): %s at eip %08x", p->p_pid, p->p_comm, trap_name(tf->trapno), tf->eip);
-	if (tf->trapno == T_PGFLT)
-		kprintf(" addr %08x", rcr2());
-	kprintf(", killed\n");
+	if (tf->trapno == T_PGFLT) {
+		if (vm_fault(p, addr, (tf->err & 2) ? VM_PROT_WRITE : VM_PROT_READ) == 0)
+			return;
+		kprintf("pid %d (%s): segmentation fault at 0x%08x, eip 0x%08x\n", p->p_pid, p->p_comm,
+		        addr, tf->eip);
+	} else {
+		kprintf("pid %d (%s): %s at eip %08x, killed\n", p->p_pid, p->p_comm, trap_name(tf->trapno),
+		        tf->eip);
+	}
 	proc_kill(p->p_pid, signal_for_trap(tf->trapno));
 }
 
@@ -141,6 +151,9 @@ void trap(struct trapframe *tf)
 			cli();
 			hlt();
 		}
+	} else if (tf->trapno == T_IPI_TLB) {
+		pmap_tlb_ipi();
+		lapic_eoi();
 	} else if (tf->trapno == T_SPURIOUS) {
 		/* Spurious LAPIC interrupt: no EOI (Intel SDM vol. 3 §10.9). */
 	} else if (tf->trapno >= T_IRQ0) {

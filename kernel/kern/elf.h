@@ -11,6 +11,7 @@
 #define EM_386      3
 #define PT_LOAD     1
 #define PF_X        1
+#define PF_X        1
 #define PF_W        2
 #define PF_R        4
 

@@ -20,6 +20,8 @@
 #include "arch/pmap.h"
 #include "arch/memlayout.h"
 #include "vm/vm_map.h"
+#include "vm/vm_object.h"
+#include "vm/vm_fault.h"
 #include "vfs/vnode.h"
 #include <sys/errno.h>
 #include <sys/stat.h>
@@ -90,29 +92,58 @@ static int check_ehdr(const struct elf_ehdr *eh)
 	return 0;
 }
 
-/* Map and read one PT_LOAD segment into the new address space (through the direct map). */
+/* Zero [va, end) of address space vm (not the current one), page by page through the direct map. */
+static int zero_user(struct vmspace *vm, vaddr_t va, vaddr_t end)
+{
+	while (va < end) {
+		uint32_t n = MIN(end - va, PAGE_SIZE - (va & PAGE_MASK));
+		vm_page_t m = vm_fault_hold(vm, va, VM_PROT_WRITE);
+		if (m == NULL)
+			return ENOMEM;
+		memset((char *)P2V(VM_PAGE_TO_PHYS(m)) + (va & PAGE_MASK), 0, n);
+		vm_page_unhold(m);
+		va += n;
+	}
+	return 0;
+}
+
+/*
+ * Map one PT_LOAD segment (FreeBSD's elf_load_section): the pages holding file data are mapped
+ * copy-on-write from the file's vnode object, so text is paged in on demand and shared by every
+ * process running the program; the rest (bss) is anonymous, zero-filled on demand. The bytes of
+ * the last file page past p_filesz belong to bss and are zeroed (in the process's own copy).
+ */
 static int load_segment(struct vmspace *vm, struct vnode *vp, const struct elf_phdr *ph)
 {
-	uint32_t start = ph->p_vaddr, end = ph->p_vaddr + ph->p_memsz;
-	if (ph->p_filesz > ph->p_memsz || end < start || start < USERBASE || end > USERTOP - USTACKMAX ||
-	    ph->p_offset + ph->p_filesz < ph->p_offset)
+	uint32_t start = ph->p_vaddr, end = ph->p_vaddr + ph->p_memsz, fend = ph->p_vaddr + ph->p_filesz;
+	if (ph->p_filesz > ph->p_memsz || end < start || start < USERBASE || end > VM_MMAP_BASE ||
+	    ph->p_offset + ph->p_filesz < ph->p_offset || (ph->p_offset & PAGE_MASK) != (start & PAGE_MASK))
 		return ENOEXEC;
-	int error = vm_map_zero(vm, start, end);
-	if (error)
-		return error;
-	uint32_t done = 0;
-	while (done < ph->p_filesz) {
-		uint32_t va = start + done;
-		uint32_t n = MIN(ph->p_filesz - done, PAGE_SIZE - (va & PAGE_MASK));
-		char *k = P2V(pmap_extract(vm->vm_pmap, va, false));
-		error = read_exact(vp, k, n, ph->p_offset + done);
-		if (error)
+	vm_prot_t prot = ((ph->p_flags & PF_R) ? VM_PROT_READ : 0) | ((ph->p_flags & PF_W) ? VM_PROT_WRITE : 0) |
+	                 ((ph->p_flags & PF_X) ? VM_PROT_EXECUTE : 0);
+	vaddr_t va = start & ~PAGE_MASK, fpages = roundup(fend, PAGE_SIZE), top = roundup(end, PAGE_SIZE);
+	int error = 0;
+	if (ph->p_filesz > 0) {
+		vm_object_t obj = vp->v_object;
+		if (obj == NULL)
+			return ENOEXEC;
+		vm_object_reference(obj);
+		error = vm_map_insert(vm, obj, ph->p_offset & ~PAGE_MASK, va, fpages, prot, VM_PROT_ALL,
+		                      VM_INHERIT_COPY, MAP_ENTRY_COW | MAP_ENTRY_NEEDS_COPY);
+		if (error) {
+			vm_object_deallocate(obj);
 			return error;
-		done += n;
+		}
+		if (fend < fpages && top > fend && (prot & VM_PROT_WRITE))
+			error = zero_user(vm, fend, fpages);
+	} else {
+		fpages = va;
 	}
-	if (end > vm->vm_daddr)
-		vm->vm_daddr = vm->vm_brk = roundup(end, PAGE_SIZE);
-	return 0;
+	if (!error && top > fpages)
+		error = vm_map_insert(vm, NULL, 0, fpages, top, prot, VM_PROT_ALL, VM_INHERIT_COPY, MAP_ENTRY_COW);
+	if (!error && top > vm->vm_daddr)
+		vm->vm_daddr = vm->vm_brk = top;
+	return error;
 }
 
 static int load_elf(struct vmspace *vm, struct vnode *vp, uint32_t *entry)
@@ -142,22 +173,37 @@ static int load_elf(struct vmspace *vm, struct vnode *vp, uint32_t *entry)
 	return 0;
 }
 
-/* Build the initial stack; returns the user stack pointer in *spp. */
+/* Copy len bytes to user address va of address space vm (not the current one). */
+static int copyout_vm(struct vmspace *vm, const void *src, vaddr_t va, size_t len)
+{
+	for (size_t done = 0; done < len;) {
+		uint32_t n = MIN(len - done, PAGE_SIZE - ((va + done) & PAGE_MASK));
+		vm_page_t m = vm_fault_hold(vm, va + done, VM_PROT_WRITE);
+		if (m == NULL)
+			return ENOMEM;
+		memcpy((char *)P2V(VM_PAGE_TO_PHYS(m)) + ((va + done) & PAGE_MASK), (const char *)src + done, n);
+		vm_page_unhold(m);
+		done += n;
+	}
+	return 0;
+}
+
+/*
+ * The stack: an anonymous entry covering all of [USERTOP - USTACKMAX, USERTOP), zero-filled as
+ * it is touched (so "growing the stack" is demand zero), holding argc, the argv and envp
+ * pointer arrays and the strings at its top. Returns the user stack pointer in *spp.
+ */
 static int build_stack(struct vmspace *vm, struct exec_args *ea, uint32_t *spp)
 {
 	int nptr = ea->argc + 1 + ea->envc + 1;
 	uint32_t strings = USERTOP - roundup(ea->used, 4);
 	uint32_t sp = strings - 4 * (nptr + 1);
 	sp &= ~15u;
-	int error = vm_map_zero(vm, sp & ~PAGE_MASK, USERTOP);
+	int error = vm_map_insert(vm, NULL, 0, USERTOP - USTACKMAX, USERTOP, VM_PROT_READ | VM_PROT_WRITE,
+	                          VM_PROT_ALL, VM_INHERIT_COPY, MAP_ENTRY_COW);
 	if (error)
 		return error;
-	vm->vm_stack = sp & ~PAGE_MASK;
-	/* The words (argc and the pointer arrays) are built in a kernel buffer, then both they and
-	 * the strings are written through the direct map, page by page. */
 	uint32_t *words = kmalloc(4 * (1 + nptr), M_WAITOK);
-	if (words == NULL)
-		return ENOMEM;
 	words[0] = ea->argc;
 	uint32_t off = 0;
 	int w = 1;
@@ -170,20 +216,12 @@ static int build_stack(struct vmspace *vm, struct exec_args *ea, uint32_t *spp)
 	if (ea->envc == 0)
 		words[w++] = 0;
 	words[w++] = 0;
-	struct { uint32_t va; const char *src; uint32_t len; } parts[2] = {
-		{ sp, (const char *)words, 4 * w }, { strings, ea->buf, ea->used },
-	};
-	for (int p = 0; p < 2; p++) {
-		for (uint32_t done = 0; done < parts[p].len;) {
-			uint32_t va = parts[p].va + done;
-			uint32_t n = MIN(parts[p].len - done, PAGE_SIZE - (va & PAGE_MASK));
-			memcpy(P2V(pmap_extract(vm->vm_pmap, va, true)), parts[p].src + done, n);
-			done += n;
-		}
-	}
+	error = copyout_vm(vm, words, sp, 4 * w);
+	if (!error)
+		error = copyout_vm(vm, ea->buf, strings, ea->used);
 	kfree(words);
 	*spp = sp;
-	return 0;
+	return error;
 }
 
 /* If vp is a "#!" script, put "interp [arg] path" in front of the arguments (replacing argv[0]). */

@@ -77,6 +77,8 @@ void proc_rusage(struct proc *p, struct rusage *ru)
 	add_timeval_ns(&ru->ru_stime, p->p_runtime - user_ns);
 	ru->ru_inblock = p->p_inblock;
 	ru->ru_oublock = p->p_oublock;
+	ru->ru_minflt = p->p_minflt;
+	ru->ru_majflt = p->p_majflt;
 	ru->ru_maxrss = p->p_vmspace ? vmspace_size(p->p_vmspace) / 1024 : 0;
 }
 
@@ -86,6 +88,8 @@ static void ruadd(struct rusage *to, const struct rusage *from)
 	add_timeval_ns(&to->ru_stime, (uint64_t)from->ru_stime.tv_sec * 1000000000ull + from->ru_stime.tv_usec * 1000ull);
 	to->ru_inblock += from->ru_inblock;
 	to->ru_oublock += from->ru_oublock;
+	to->ru_minflt += from->ru_minflt;
+	to->ru_majflt += from->ru_majflt;
 	if (from->ru_maxrss > to->ru_maxrss)
 		to->ru_maxrss = from->ru_maxrss;
 }

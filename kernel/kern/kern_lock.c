@@ -5,6 +5,7 @@
 #include "kern/sleep.h"
 #include "arch/cpu.h"
 #include "arch/x86.h"
+#include "arch/pmap.h"
 
 void spin_init(struct spinlock *lk, const char *name)
 {
@@ -18,8 +19,10 @@ void spin_lock(struct spinlock *lk)
 	pushcli();
 	if (spin_held(lk))
 		panic("spin_lock: %s already held by this CPU", lk->name ? lk->name : "?");
-	while (xchg(&lk->locked, 1) != 0)
+	while (xchg(&lk->locked, 1) != 0) {
+		pmap_spin_poll();              /* a TLB shootdown must not wait for us (arch/pmap.h) */
 		pause();
+	}
 	__sync_synchronize();
 	lk->cpu = mycpu();
 }

@@ -40,14 +40,26 @@ static int bucket_index(size_t size)
 	return b;
 }
 
-/* 2^order pages from the VM at the level `flags` allows, or NULL (M_NOWAIT only). */
+/*
+ * 2^order pages from the VM at the level `flags` allows, or NULL (M_NOWAIT only), zeroed.
+ * Why zeroed: under QEMU's TCG a frame stays write-protected while any block of code translated
+ * from it survives, and only stores over that code retire the blocks. A frame that held user
+ * text and comes back as a kernel stack (written at the top only) would put every stack store
+ * through the emulator's slow path for the stack's lifetime (docs/bench-raw.md measured a dd
+ * ten times slower). Pages for processes are always stored over in full (zero-filled, copied,
+ * or read from the file), so they need nothing more.
+ */
 static vm_page_t kmem_pages(int order, int flags)
 {
 	for (;;) {
 		vm_page_t m = vm_page_alloc_kmem(order, (flags & M_WAITOK) ? VM_ALLOC_SYSTEM
 		                                                            : VM_ALLOC_INTERRUPT);
-		if (m != NULL || !(flags & M_WAITOK))
+		if (m != NULL) {
+			memset(P2V(VM_PAGE_TO_PHYS(m)), 0, (size_t)PAGE_SIZE << order);
 			return m;
+		}
+		if (!(flags & M_WAITOK))
+			return NULL;
 		VM_WAIT;
 	}
 }

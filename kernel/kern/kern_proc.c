@@ -203,6 +203,8 @@ void proc_fill_kinfo(struct kinfo_proc *ki, struct proc *p)
 	uint64_t rt = p->p_runtime;
 	ki->ki_runtime = rt / 1000;
 	ki->ki_size = p->p_vmspace ? vmspace_size(p->p_vmspace) : 0;
+	ki->ki_minflt = p->p_minflt;
+	ki->ki_majflt = p->p_majflt;
 	ki->ki_start = p->p_start;
 	strlcpy(ki->ki_comm, p->p_comm, sizeof(ki->ki_comm));
 	ki->ki_wbytes = p->p_wbytes;

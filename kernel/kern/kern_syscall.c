@@ -32,7 +32,9 @@ static sy_call_t *const sysent[SYS_MAXSYSCALL] = {
 	[SYS_reboot] = sys_reboot,       [SYS_getdents] = sys_getdents,
 	[SYS_ioctl] = sys_ioctl,         [SYS_mount] = sys_mount,
 	[SYS_unmount] = sys_unmount,     [SYS_getrusage] = sys_getrusage,
-	[SYS_fcntl] = sys_fcntl,
+	[SYS_fcntl] = sys_fcntl,         [SYS_mmap] = sys_mmap,
+	[SYS_munmap] = sys_munmap,       [SYS_mprotect] = sys_mprotect,
+	[SYS_msync] = sys_msync,
 };
 
 void syscall(struct trapframe *tf)

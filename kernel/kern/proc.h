@@ -54,6 +54,7 @@ struct proc {
 	struct rusage     p_cru;        /* resources used by waited-for children */
 	int32_t           p_inblock, p_oublock;
 	uint64_t          p_wbytes;     /* bytes written with write(2); only the process adds to it */
+	int32_t           p_minflt, p_majflt; /* (c) page faults without / with I/O (vm_fault) */
 	time_t            p_start;      /* wall-clock start time */
 	struct proc      *p_runnext;    /* run queue link */
 };

@@ -29,6 +29,7 @@
 #include "vfs/devfs.h"
 #include "dev/disk.h"
 #include <sys/mount.h>
+#include "vm/vm_object.h"
 #include <sys/errno.h>
 
 #define MAXVFSCONF 8
@@ -362,6 +363,7 @@ int vfs_sync_all(int waitfor)
 	struct mount *mp;
 	int error;
 
+	vm_object_sync_all();                  /* dirty mmap'd pages into the files first */
 	sleeplock_acquire(&mountlist_lock);
 	for (mp = mountlist; mp != NULL; mp = mp->mnt_next) {
 		error = mp->mnt_op->vfs_sync(mp, waitfor);
@@ -382,6 +384,7 @@ void vfs_sync_lazy(void)
 {
 	struct mount *mp;
 
+	vm_object_sync_all();                  /* FreeBSD's syncer: vfs_msync, then the sync */
 	sleeplock_acquire(&mountlist_lock);
 	for (mp = mountlist; mp != NULL; mp = mp->mnt_next)
 		mp->mnt_op->vfs_sync(mp, MNT_NOWAIT);

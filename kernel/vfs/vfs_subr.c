@@ -24,6 +24,8 @@
 #include "vfs/devfs.h"
 #include "dev/null.h"
 #include "fs/wdfs/wdfs.h"
+#include "vm/vnode_pager.h"
+#include "vm/vm_pager.h"
 #include <sys/errno.h>
 
 extern uint32_t physmem_pages;
@@ -378,6 +380,25 @@ int VOP_STRATEGY(struct vnode *vp, struct buf *bp)
 int VOP_BMAP(struct vnode *vp, daddr_t lblkno, daddr_t *blknop)
 {
 	return VOP_CALL_OR(vp, vop_bmap, ENODEV, vp, lblkno, blknop);
+}
+
+/* No getpages of its own: the generic one reads each page with VOP_READ (vm/vnode_pager.c). */
+int VOP_GETPAGES(struct vnode *vp, struct vm_page **m, int count, int reqpage)
+{
+	if (vp->v_op->vop_getpages == NULL)
+		return vnode_pager_generic_getpages(vp, m, count, reqpage);
+	return vp->v_op->vop_getpages(vp, m, count, reqpage);
+}
+
+/* No putpages: the file system cannot write pages with the vnode locked; every page fails. */
+int VOP_PUTPAGES(struct vnode *vp, struct vm_page **m, int count, int flags, int *rtvals)
+{
+	if (vp->v_op->vop_putpages == NULL) {
+		for (int i = 0; i < count; i++)
+			rtvals[i] = VM_PAGER_ERROR;
+		return VM_PAGER_ERROR;
+	}
+	return vp->v_op->vop_putpages(vp, m, count, flags, rtvals);
 }
 
 /* ---- start-up -------------------------------------------------------------------------------- */

@@ -21,6 +21,7 @@
 #include <sys/fcntl.h>
 #include <sys/stat.h>
 #include <sys/dirent.h>
+#include "vm/vm_object.h"
 #include <sys/errno.h>
 
 /* ---- helpers --------------------------------------------------------------------------------- */
@@ -536,7 +537,10 @@ int sys_fsync(register_t *args, register_t *rv)
 	error = getvnode((int)args[0], &fp);
 	if (error != 0)
 		return error;
-	error = VOP_FSYNC(fp->f_vnode, MNT_WAIT);
+	if (fp->f_vnode->v_object != NULL)
+		error = vm_object_page_clean(fp->f_vnode->v_object, 0, 0, OBJPC_SYNC);
+	if (error == 0)
+		error = VOP_FSYNC(fp->f_vnode, MNT_WAIT);
 	fdrop(fp);
 	return error;
 }

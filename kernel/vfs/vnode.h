@@ -29,6 +29,7 @@ struct buf;
 struct disk;
 struct cdevsw;
 struct pipe;
+struct vm_page;
 
 enum vtype { VNON, VREG, VDIR, VBLK, VCHR, VFIFO };
 
@@ -87,6 +88,12 @@ struct vop_vector {
 	/* Buffer I/O: map bp->b_lblkno to b_blkno and hand it to the disk (or complete it). */
 	int (*vop_strategy)(struct vnode *vp, struct buf *bp);
 	int (*vop_bmap)(struct vnode *vp, daddr_t lblkno, daddr_t *blknop);
+	/* Pages of vp->v_object (CONTRACT.md "The vnode pager"). getpages: make the busy pages
+	 * m[0..count) valid from the file (holes and past EOF zeroed), no vnode lock held; NULL:
+	 * the generic version (VOP_READ into each page). putpages: write the soft-busy pages and
+	 * mark them clean, called with vp->v_lock held; rtvals[i] = VM_PAGER_*; NULL: cannot. */
+	int (*vop_getpages)(struct vnode *vp, struct vm_page **m, int count, int reqpage);
+	int (*vop_putpages)(struct vnode *vp, struct vm_page **m, int count, int flags, int *rtvals);
 };
 
 /* A NULL vop means "not supported": the VOP_ wrappers below then return EOPNOTSUPP-ish errors
@@ -109,6 +116,8 @@ int VOP_CLOSE(struct vnode *vp, int fflag);
 int VOP_IOCTL(struct vnode *vp, u_long cmd, void *data, int fflag);
 int VOP_STRATEGY(struct vnode *vp, struct buf *bp);
 int VOP_BMAP(struct vnode *vp, daddr_t lblkno, daddr_t *blknop);
+int VOP_GETPAGES(struct vnode *vp, struct vm_page **m, int count, int reqpage);
+int VOP_PUTPAGES(struct vnode *vp, struct vm_page **m, int count, int flags, int *rtvals);
 
 void vfsinit(void);                      /* vnode table, buffer cache, devfs, root mount */
 int  getnewvnode(struct mount *mp, struct vop_vector *ops, struct vnode **vpp); /* usecount 1 */

@@ -1,89 +1,213 @@
-/* User address spaces (see vm_map.h) and the page-fault handler (vm_fault.h). */
+/*
+ * User address spaces (see vm_map.h): map entries over VM objects, after FreeBSD 4.x
+ * vm/vm_map.c (vm_map_insert, vm_map_findspace, vm_map_clip_start/end, vm_map_delete,
+ * vm_map_protect, vmspace_fork) on a plain sorted list instead of FreeBSD's splay tree: a
+ * wdrain process has a handful of entries.
+ */
 #include "vm/vm_map.h"
-#include "vm/vm_fault.h"
+#include "vm/vm_object.h"
 #include "arch/pmap.h"
 #include "arch/memlayout.h"
 #include "kern/kmalloc.h"
 #include "kern/klib.h"
-#include "kern/proc.h"
-#include "vm/vm_page.h"
 #include <sys/errno.h>
 
 struct vmspace *vmspace_alloc(void)
 {
 	struct vmspace *vm = kmalloc(sizeof(*vm), M_WAITOK | M_ZERO);
+	TAILQ_INIT(&vm->vm_entries);
 	vm->vm_pmap = pmap_create();
 	vm->vm_taddr = vm->vm_daddr = vm->vm_brk = USERBASE;
-	vm->vm_stack = USERTOP;
 	return vm;
+}
+
+static vm_pindex_t entry_pages(struct vm_map_entry *e)
+{
+	return (e->end - e->start) >> PAGE_SHIFT;
+}
+
+static void entry_free(struct vm_map_entry *e)
+{
+	vm_object_deallocate(e->object);
+	kfree(e);
+}
+
+struct vm_map_entry *vm_map_lookup_entry(struct vmspace *vm, vaddr_t va)
+{
+	struct vm_map_entry *e;
+	TAILQ_FOREACH(e, &vm->vm_entries, link) {
+		if (va < e->start)
+			return NULL;
+		if (va < e->end)
+			return e;
+	}
+	return NULL;
+}
+
+bool vm_map_check_free(struct vmspace *vm, vaddr_t start, vaddr_t end)
+{
+	struct vm_map_entry *e;
+	TAILQ_FOREACH(e, &vm->vm_entries, link)
+		if (e->start < end && start < e->end)
+			return false;
+	return true;
+}
+
+int vm_map_insert(struct vmspace *vm, vm_object_t obj, vm_ooffset_t offset, vaddr_t start,
+                  vaddr_t end, vm_prot_t prot, vm_prot_t maxprot, int inherit, int eflags)
+{
+	KASSERT((start & PAGE_MASK) == 0 && (end & PAGE_MASK) == 0 && start < end, "vm_map_insert: bad range");
+	if (start < USERBASE || end > USERTOP || !vm_map_check_free(vm, start, end))
+		return ENOMEM;
+	struct vm_map_entry *n = kmalloc(sizeof(*n), M_WAITOK | M_ZERO), *e;
+	n->start = start;
+	n->end = end;
+	n->object = obj;
+	n->offset = offset;
+	n->protection = prot;
+	n->max_protection = maxprot;
+	n->inheritance = inherit;
+	n->eflags = eflags;
+	TAILQ_FOREACH(e, &vm->vm_entries, link)
+		if (e->start >= end)
+			break;
+	if (e)
+		TAILQ_INSERT_BEFORE(e, n, link);
+	else
+		TAILQ_INSERT_TAIL(&vm->vm_entries, n, link);
+	return 0;
+}
+
+int vm_map_findspace(struct vmspace *vm, size_t len, vaddr_t *addr)
+{
+	vaddr_t top = USERTOP - USTACKMAX - PAGE_SIZE;   /* a guard page below the stack */
+	vaddr_t start = VM_MMAP_BASE;
+	struct vm_map_entry *e;
+	if (len == 0 || len > top - VM_MMAP_BASE)
+		return ENOMEM;
+	TAILQ_FOREACH(e, &vm->vm_entries, link) {
+		if (e->end <= start)
+			continue;
+		if (e->start >= start + len)
+			break;
+		start = e->end;
+		if (start > top - len)
+			return ENOMEM;
+	}
+	if (start > top - len)
+		return ENOMEM;
+	*addr = start;
+	return 0;
+}
+
+/* Split e at va (e->start < va < e->end): e keeps [start, va), a new entry takes [va, end). */
+static void entry_split(struct vmspace *vm, struct vm_map_entry *e, vaddr_t va)
+{
+	struct vm_map_entry *n = kmalloc(sizeof(*n), M_WAITOK);
+	*n = *e;
+	n->start = va;
+	n->offset = e->offset + (va - e->start);
+	e->end = va;
+	vm_object_reference(n->object);
+	TAILQ_INSERT_AFTER(&vm->vm_entries, e, n, link);
+}
+
+/* Clip the entries overlapping [start, end) so that none straddles either end. */
+static void map_clip(struct vmspace *vm, vaddr_t start, vaddr_t end)
+{
+	struct vm_map_entry *e;
+	TAILQ_FOREACH(e, &vm->vm_entries, link) {
+		if (e->start < start && start < e->end)
+			entry_split(vm, e, start);
+		else if (e->start < end && end < e->end)
+			entry_split(vm, e, end);
+	}
+}
+
+void vm_map_delete(struct vmspace *vm, vaddr_t start, vaddr_t end)
+{
+	struct vm_map_entry *e, *next;
+	map_clip(vm, start, end);
+	pmap_remove(vm->vm_pmap, start, end);
+	TAILQ_FOREACH_SAFE(e, &vm->vm_entries, link, next) {
+		if (e->start >= start && e->end <= end) {
+			TAILQ_REMOVE(&vm->vm_entries, e, link);
+			entry_free(e);
+		}
+	}
+}
+
+int vm_map_protect(struct vmspace *vm, vaddr_t start, vaddr_t end, vm_prot_t prot)
+{
+	struct vm_map_entry *e;
+	vaddr_t next = start;
+	/* All of [start, end) must be mapped, and prot within each entry's maximum. */
+	TAILQ_FOREACH(e, &vm->vm_entries, link) {
+		if (e->end <= start || e->start >= end)
+			continue;
+		if (e->start > next)
+			return ENOMEM;
+		if (prot & ~e->max_protection)
+			return EACCES;
+		next = e->end;
+	}
+	if (next < end)
+		return ENOMEM;
+	map_clip(vm, start, end);
+	TAILQ_FOREACH(e, &vm->vm_entries, link)
+		if (e->start >= start && e->end <= end)
+			e->protection = prot;
+	/* Lowering takes effect now; raising on the next fault (a COW entry stays read-only). */
+	pmap_protect(vm->vm_pmap, start, end, prot);
+	return 0;
 }
 
 void vmspace_free(struct vmspace *vm)
 {
+	vm_map_delete(vm, 0, USERTOP);
 	pmap_destroy(vm->vm_pmap);
 	kfree(vm);
 }
 
 /*
- * A user page: a wired page in no object (until the fault handler pages user memory, a
- * process's pages stay resident), or NULL when an ordinary allocation must fail (ENOMEM).
+ * fork: shared entries share their object; private ones share it copy-on-write (both entries
+ * need a copy, the parent's pages are write-protected); the child's page tables start empty
+ * and fill on demand.
  */
-static vm_page_t user_page_alloc(void)
-{
-	vm_page_t m = vm_page_alloc(NULL, 0, VM_ALLOC_NORMAL);
-	if (m == NULL)
-		return NULL;
-	vm_page_wire(m);
-	vm_page_wakeup(m);
-	return m;
-}
-
-int vm_map_zero(struct vmspace *vm, vaddr_t start, vaddr_t end)
-{
-	/* A request that cannot fit in free memory fails at once instead of draining it all. */
-	if ((end - (start & ~PAGE_MASK)) / PAGE_SIZE > vm_page_avail())
-		return ENOMEM;
-	for (vaddr_t va = start & ~PAGE_MASK; va < end; va += PAGE_SIZE) {
-		if (pmap_extract(vm->vm_pmap, va, false))
-			continue;
-		vm_page_t m = user_page_alloc();
-		if (m == NULL)
-			return ENOMEM;
-		vm_page_zero_fill(m);
-		pmap_enter(vm->vm_pmap, va, VM_PAGE_TO_PHYS(m), VM_PROT_READ | VM_PROT_WRITE);
-	}
-	return 0;
-}
-
-/* Copy the pages of [start, end) from one address space into another. */
-static int copy_range(struct vmspace *from, struct vmspace *to, vaddr_t start, vaddr_t end)
-{
-	for (vaddr_t va = start; va < end; va += PAGE_SIZE) {
-		paddr_t pa = pmap_extract(from->vm_pmap, va, false);
-		if (pa == 0)
-			continue;
-		vm_page_t m = user_page_alloc();
-		if (m == NULL)
-			return ENOMEM;
-		memcpy(P2V(VM_PAGE_TO_PHYS(m)), P2V(pa), PAGE_SIZE);
-		pmap_enter(to->vm_pmap, va, VM_PAGE_TO_PHYS(m), VM_PROT_READ | VM_PROT_WRITE);
-	}
-	return 0;
-}
-
 struct vmspace *vmspace_fork(struct vmspace *vm)
 {
 	struct vmspace *n = vmspace_alloc();
 	n->vm_taddr = vm->vm_taddr;
 	n->vm_daddr = vm->vm_daddr;
 	n->vm_brk = vm->vm_brk;
-	n->vm_stack = vm->vm_stack;
-	if (copy_range(vm, n, vm->vm_taddr, roundup(vm->vm_brk, PAGE_SIZE)) ||
-	    copy_range(vm, n, vm->vm_stack, USERTOP)) {
-		vmspace_free(n);
-		return NULL;
+	struct vm_map_entry *e;
+	TAILQ_FOREACH(e, &vm->vm_entries, link) {
+		if (e->inheritance == VM_INHERIT_NONE)
+			continue;
+		if (e->object == NULL && e->inheritance == VM_INHERIT_SHARE)
+			e->object = vm_object_allocate(OBJT_DEFAULT, entry_pages(e));
+		int eflags = e->eflags;
+		if (e->inheritance == VM_INHERIT_COPY && e->object != NULL) {
+			e->eflags |= MAP_ENTRY_NEEDS_COPY;
+			eflags = e->eflags;
+			pmap_protect(vm->vm_pmap, e->start, e->end, e->protection & ~VM_PROT_WRITE);
+		}
+		vm_object_reference(e->object);
+		vm_map_insert(n, e->object, e->offset, e->start, e->end, e->protection,
+		              e->max_protection, e->inheritance, eflags);
 	}
 	return n;
+}
+
+/* The heap entry ending at `end`, if it can simply grow (its object private, no copy pending). */
+static struct vm_map_entry *heap_entry(struct vmspace *vm, vaddr_t end)
+{
+	struct vm_map_entry *e = vm_map_lookup_entry(vm, end - 1);
+	if (e == NULL || e->end != end || (e->eflags & MAP_ENTRY_NEEDS_COPY))
+		return NULL;
+	if (e->object != NULL && (e->object->ref_count != 1 || e->object->type == OBJT_VNODE))
+		return NULL;
+	return e;
 }
 
 int vm_brk(struct vmspace *vm, intptr_t incr, vaddr_t *oldbrk)
@@ -92,22 +216,31 @@ int vm_brk(struct vmspace *vm, intptr_t incr, vaddr_t *oldbrk)
 	*oldbrk = old;
 	if (incr == 0)
 		return 0;
+	vaddr_t oend = roundup(old, PAGE_SIZE);
 	if (incr < 0) {
 		if ((vaddr_t)-incr > old - vm->vm_daddr)
 			return EINVAL;
 		vaddr_t nbrk = old + incr;
-		pmap_remove(vm->vm_pmap, roundup(nbrk, PAGE_SIZE), roundup(old, PAGE_SIZE));
+		if (roundup(nbrk, PAGE_SIZE) < oend)
+			vm_map_delete(vm, roundup(nbrk, PAGE_SIZE), oend);
 		vm->vm_brk = nbrk;
 		return 0;
 	}
-	/* Leave a gap of at least a page below the stack's furthest extent. */
-	if ((vaddr_t)incr > USERTOP - USTACKMAX - PAGE_SIZE - old)
+	if ((vaddr_t)incr > VM_MMAP_BASE - old)
 		return ENOMEM;
-	vaddr_t nbrk = old + incr;
-	int error = vm_map_zero(vm, roundup(old, PAGE_SIZE), roundup(nbrk, PAGE_SIZE));
-	if (error) {
-		pmap_remove(vm->vm_pmap, roundup(old, PAGE_SIZE), roundup(nbrk, PAGE_SIZE));
-		return error;
+	vaddr_t nbrk = old + incr, nend = roundup(nbrk, PAGE_SIZE);
+	if (nend > oend) {
+		if (!vm_map_check_free(vm, oend, nend))
+			return ENOMEM;
+		struct vm_map_entry *e = oend > vm->vm_daddr ? heap_entry(vm, oend) : NULL;
+		if (e) {
+			e->end = nend;
+			if (e->object)
+				e->object->size = entry_pages(e) + OFF_TO_IDX(e->offset);
+		} else if (vm_map_insert(vm, NULL, 0, oend, nend, VM_PROT_READ | VM_PROT_WRITE,
+		                         VM_PROT_ALL, VM_INHERIT_COPY, MAP_ENTRY_COW)) {
+			return ENOMEM;
+		}
 	}
 	vm->vm_brk = nbrk;
 	return 0;
@@ -116,18 +249,4 @@ int vm_brk(struct vmspace *vm, intptr_t incr, vaddr_t *oldbrk)
 uint32_t vmspace_size(struct vmspace *vm)
 {
 	return vm->vm_pmap->pm_resident * PAGE_SIZE;
-}
-
-int vm_fault(struct proc *p, vaddr_t va, bool write)
-{
-	struct vmspace *vm = p->p_vmspace;
-	if (vm == NULL || va >= USERTOP || va < USERTOP - USTACKMAX)
-		return EFAULT;
-	if (pmap_extract(vm->vm_pmap, va, false))
-		return EFAULT;                    /* mapped: a protection fault */
-	vaddr_t page = va & ~PAGE_MASK;
-	if (vm_map_zero(vm, page, vm->vm_stack))
-		return EFAULT;
-	vm->vm_stack = page;
-	return 0;
 }

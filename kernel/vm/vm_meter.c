@@ -43,6 +43,15 @@ VMMETER(v_pdwakeups, "Pagedaemon wakeups");
 VMMETER(v_pdpages, "Pages scanned by the pagedaemon");
 VMMETER(v_tfree, "Pages freed");
 VMMETER(v_vmwaits, "Sleeps in VM_WAIT (\"vmwait\")");
+VMMETER(v_vm_faults, "Page faults resolved");
+VMMETER(v_cow_faults, "Copy-on-write faults");
+VMMETER(v_zfod, "Pages zero-filled on demand");
+VMMETER(v_vnodein, "Vnode pager page-in operations");
+VMMETER(v_vnodepgsin, "Pages paged in from files");
+VMMETER(v_vnodeout, "Vnode pager page-out operations");
+VMMETER(v_vnodepgsout, "Pages written to files by the vnode pager");
+SYSCTL_DECL_OID(sysctl_vm_object_collapses, "vm.stats.object.collapses", CTLTYPE_INT | CTLFLAG_RD,
+                &vm_object_collapses, 0, NULL, "I", "Backing objects merged into their shadow");
 
 struct page_census {
 	u_int managed, free, cache, inactive, active, wired, kmem, transient, inobject;

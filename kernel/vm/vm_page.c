@@ -14,6 +14,7 @@
 #include "kern/kmalloc.h"
 #include "arch/memlayout.h"
 #include "arch/multiboot.h"
+#include "arch/pmap.h"
 
 struct spinlock vm_page_queue_lock = { .name = "vmpage" };
 struct vmmeter vmcnt;
@@ -110,8 +111,10 @@ void vm_page_startup(const struct multiboot_info *mbi, const paddr_t (*reserved)
 	size_t bytes = roundup(vm_page_array_size * sizeof(struct vm_page), PAGE_SIZE);
 	vm_page_array = P2V(avail);
 	memset(vm_page_array, 0, bytes);
-	for (uint32_t i = 0; i < vm_page_array_size; i++)
+	for (uint32_t i = 0; i < vm_page_array_size; i++) {
 		vm_page_array[i].phys_addr = i * PAGE_SIZE;
+		TAILQ_INIT(&vm_page_array[i].pv_list);
+	}
 
 	paddr_t all[nreserved + 1][2];
 	for (int i = 0; i < nreserved; i++) {
@@ -583,16 +586,11 @@ void vm_page_copy(vm_page_t src, vm_page_t dst)
 
 /* ---- mappings ---------------------------------------------------------------------------------- */
 
-/*
- * Remove (VM_PROT_NONE) or write-protect (VM_PROT_READ) every mapping of m. Object pages are
- * entered into page tables only by the fault handler, which sets PG_MAPPED / PG_WRITEABLE and
- * records a pv entry (pmap.c); until that lands no object page is ever mapped, which is what
- * the assertion states.
- */
+/* Remove (VM_PROT_NONE) or write-protect (VM_PROT_READ) every mapping of m (its pv list). */
 void vm_page_protect_locked(vm_page_t m, vm_prot_t prot)
 {
-	KASSERT(!(m->flags & (PG_MAPPED | PG_WRITEABLE)), "vm_page_protect: mapped object page");
-	(void)prot;
+	if (prot == VM_PROT_NONE ? (m->flags & PG_MAPPED) : (m->flags & PG_WRITEABLE))
+		pmap_page_protect(m, prot);
 }
 
 void vm_page_protect(vm_page_t m, vm_prot_t prot)
@@ -602,8 +600,16 @@ void vm_page_protect(vm_page_t m, vm_prot_t prot)
 	spin_unlock(&vm_page_queue_lock);
 }
 
-/* Pull the pmap's modified bits into m->dirty (none can be set while nothing maps m). */
+/* Pull the pmap's modified bits into m->dirty. Lock held. */
+void vm_page_test_dirty_locked(vm_page_t m)
+{
+	if (m->dirty != VM_PAGE_BITS_ALL && (m->flags & PG_WRITEABLE) && pmap_is_modified(m))
+		vm_page_dirty(m);
+}
+
 void vm_page_test_dirty(vm_page_t m)
 {
-	KASSERT(!(m->flags & PG_WRITEABLE), "vm_page_test_dirty: mapped object page");
+	spin_lock(&vm_page_queue_lock);
+	vm_page_test_dirty_locked(m);
+	spin_unlock(&vm_page_queue_lock);
 }

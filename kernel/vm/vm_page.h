@@ -50,6 +50,7 @@
 enum pqueue { PQ_NONE, PQ_FREE, PQ_CACHE, PQ_INACTIVE, PQ_ACTIVE, PQ_COUNT };
 
 TAILQ_HEAD(pglist, vm_page);
+struct pv_entry;
 
 /* kmalloc's own state of a page it owns (kern_malloc.c; kmem_lock). */
 struct vm_page_kmem {
@@ -78,6 +79,7 @@ struct vm_page {
 	uint8_t           order;          /* physical allocator: block order (vm_phys.c) */
 	uint8_t           pstate;         /* physical allocator: PHYS_* (vm_phys.c) */
 	struct vm_page_kmem km;           /* kmalloc's bucket state (kmem_lock) */
+	TAILQ_HEAD(, pv_entry) pv_list;   /* the page's mappings (arch/pmap.c) */
 };
 
 /* flags */
@@ -140,6 +142,13 @@ struct vmmeter {
 	u_int v_pdpages;                  /* pages scanned by the pagedaemon */
 	u_int v_tfree;                    /* pages freed */
 	u_int v_vmwaits;                  /* wdrain: sleeps in VM_WAIT */
+	u_int v_vm_faults;                /* page faults resolved */
+	u_int v_cow_faults;               /* copy-on-write faults (a page copied) */
+	u_int v_zfod;                     /* pages zero-filled on demand */
+	u_int v_vnodein;                  /* vnode pager page-ins (operations) */
+	u_int v_vnodepgsin;               /* pages paged in from files */
+	u_int v_vnodeout;                 /* vnode pager page-outs (operations) */
+	u_int v_vnodepgsout;              /* pages written to files */
 };
 extern struct vmmeter vmcnt;
 
@@ -199,6 +208,7 @@ void      vm_page_free_locked(vm_page_t m);
 void      vm_page_unqueue(vm_page_t m);
 void      vm_page_requeue(vm_page_t m);         /* to the tail of its own queue */
 void      vm_page_protect_locked(vm_page_t m, vm_prot_t prot);
+void      vm_page_test_dirty_locked(vm_page_t m);
 void      vm_page_object_init(void);            /* the page hash (vm_object_init) */
 
 /* Free-memory tests (design-notes §1.4; FreeBSD 4.x vm_page.h / vmmeter.h), all on free+cache. */

@@ -2,6 +2,7 @@
  * The vnode pager (see vnode_pager.h): one OBJT_VNODE object per regular file.
  */
 #include "vm/vnode_pager.h"
+#include "vm/vm_pager.h"
 #include "kern/klib.h"
 #include "arch/memlayout.h"
 #include "kern/sleep.h"
@@ -29,6 +30,7 @@ void vnode_pager_dealloc(struct vnode *vp)
 	vm_object_t obj = vp->v_object;
 	if (obj == NULL)
 		return;
+	vm_object_page_clean(obj, 0, 0, OBJPC_SYNC);   /* dirty mmap'd data must reach the file */
 	vp->v_object = NULL;
 	vm_object_terminate(obj);
 }
@@ -68,4 +70,41 @@ void vnode_pager_setsize(struct vnode *vp, off_t size)
 	}
 	obj->un_pager.vnp.vnp_size = size;
 	obj->size = size_to_pages(size);
+}
+
+bool vnode_pager_haspage(vm_object_t obj, vm_pindex_t pindex)
+{
+	return IDX_TO_OFF(pindex) < obj->un_pager.vnp.vnp_size;
+}
+
+int vnode_pager_getpages(vm_object_t obj, vm_page_t *m, int count, int reqpage)
+{
+	vmcnt.v_vnodein++;
+	vmcnt.v_vnodepgsin += count;
+	return VOP_GETPAGES(obj->handle, m, count, reqpage);
+}
+
+void vnode_pager_putpages(vm_object_t obj, vm_page_t *m, int count, int flags, int *rtvals)
+{
+	vmcnt.v_vnodeout++;
+	vmcnt.v_vnodepgsout += count;
+	VOP_PUTPAGES(obj->handle, m, count, flags, rtvals);
+}
+
+int vnode_pager_generic_getpages(struct vnode *vp, vm_page_t *m, int count, int reqpage)
+{
+	int result = VM_PAGER_OK;
+	for (int i = 0; i < count; i++) {
+		char *va = P2V(VM_PAGE_TO_PHYS(m[i]));
+		size_t resid;
+		int error = vn_rdwr(UIO_READ, vp, va, PAGE_SIZE, IDX_TO_OFF(m[i]->pindex), UIO_SYSSPACE,
+		                    0, &resid);
+		if (error) {
+			result = VM_PAGER_ERROR;
+			continue;
+		}
+		memset(va + PAGE_SIZE - resid, 0, resid);     /* past EOF */
+		vm_page_set_validclean(m[i]);
+	}
+	return result;
 }

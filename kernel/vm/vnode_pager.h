@@ -5,11 +5,19 @@
  *                                   VREG vnode (wdfs_vget, wdfs_create). No reference is taken:
  *                                   the object lives as long as the vnode; each mapping holds a
  *                                   reference that also holds the vnode (vm_object_reference).
- *   vnode_pager_dealloc(vp)       - free the pages and the object, from VOP_RECLAIM (so no
- *                                   mapping can remain: each would hold a vnode reference).
+ *   vnode_pager_dealloc(vp)       - write the dirty pages, then free them and the object, from
+ *                                   VOP_RECLAIM (no mapping can remain: each holds the vnode).
  *   vnode_pager_setsize(vp, size) - the file's size changed: on a shrink the pages past the new
  *                                   end are freed and the tail of a partial last page is zeroed.
- * Locking: called with the vnode's lock held (or the vnode not yet visible / being reclaimed).
+ *   vnode_pager_haspage(obj, pindex)  - the file has data (or a hole) there: pindex < size
+ *   vnode_pager_getpages(obj, m, count, reqpage) - VOP_GETPAGES; VM_PAGER_OK or _ERROR
+ *   vnode_pager_putpages(obj, m, count, flags, rtvals) - VOP_PUTPAGES; vnode lock held
+ *   vnode_pager_generic_getpages(vp, m, count, reqpage) - the interim generic getpages: each
+ *                                   page read with VOP_READ through the buffer cache, the part
+ *                                   past EOF zeroed (the buffer-cache issue replaces it with a
+ *                                   read from the disk blocks into the pages once VMIO lands)
+ * Locking: alloc/dealloc/setsize with the vnode's lock held (or the vnode not yet visible /
+ * being reclaimed); getpages without it; putpages with it.
  */
 #ifndef _VM_VNODE_PAGER_H_
 #define _VM_VNODE_PAGER_H_
@@ -21,5 +29,9 @@ struct vnode;
 vm_object_t vnode_pager_alloc(struct vnode *vp, off_t size);
 void        vnode_pager_dealloc(struct vnode *vp);
 void        vnode_pager_setsize(struct vnode *vp, off_t size);
+bool        vnode_pager_haspage(vm_object_t obj, vm_pindex_t pindex);
+int         vnode_pager_getpages(vm_object_t obj, vm_page_t *m, int count, int reqpage);
+void        vnode_pager_putpages(vm_object_t obj, vm_page_t *m, int count, int flags, int *rtvals);
+int         vnode_pager_generic_getpages(struct vnode *vp, vm_page_t *m, int count, int reqpage);
 
 #endif

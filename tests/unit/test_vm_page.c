@@ -62,6 +62,18 @@ int sysctl_handle_string(struct sysctl_req *req, char *buf, size_t bufsize) { re
 #include "vm/vm_object.c"
 #include "vm/vnode_pager.c"
 #include "vm/vm_meter.c"
+#include "vm/vm_pager.c"
+
+int vget(struct vnode *vp) { vrefs++; return 0; }
+void sleeplock_acquire(struct sleeplock *sl) { }
+void sleeplock_release(struct sleeplock *sl) { }
+/* Nothing here maps a page or does I/O: these must not be reached. */
+void pmap_page_protect(vm_page_t m, vm_prot_t prot) { panic("pmap_page_protect"); }
+bool pmap_is_modified(vm_page_t m) { panic("pmap_is_modified"); }
+int VOP_GETPAGES(struct vnode *vp, vm_page_t *m, int count, int reqpage) { panic("VOP_GETPAGES"); }
+int VOP_PUTPAGES(struct vnode *vp, vm_page_t *m, int count, int flags, int *rtvals) { panic("VOP_PUTPAGES"); }
+int vn_rdwr(enum uio_rw rw, struct vnode *vp, void *base, size_t len, off_t offset, enum uio_seg seg,
+            int ioflag, size_t *residp) { panic("vn_rdwr"); }
 #include "vm/vm_pageout.c"
 
 /* ---- the synthetic machine: NPAGES frames, the first 256 and a hole not managed ---- */
@@ -73,8 +85,10 @@ static void machine_init(void)
 {
 	vm_page_array_size = NPAGES;
 	vm_page_array = calloc(NPAGES, sizeof(struct vm_page));
-	for (uint32_t i = 0; i < NPAGES; i++)
+	for (uint32_t i = 0; i < NPAGES; i++) {
 		vm_page_array[i].phys_addr = i * PAGE_SIZE;
+		TAILQ_INIT(&vm_page_array[i].pv_list);
+	}
 	memset(&vmcnt, 0, sizeof(vmcnt));
 	vm_page_queues_init();
 	for (uint32_t i = 256; i < NPAGES; i++) {

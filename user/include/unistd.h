@@ -1,7 +1,7 @@
 /*
  * unistd.h: the system call wrappers (user/libc, lib/syscalls.c) and a few helpers.
  * Every wrapper returns -1 and sets errno on failure, as POSIX. wdrain-specific calls
- * (sysctl, getdents, reboot, mount, getrusage, wait4) are declared here too, since their
+ * (sysctl, getdents, reboot, mount, getrusage, wait4, mmap & co.) are declared here too, since their
  * <sys/...> headers belong to the kernel and hold only the ABI.
  */
 #ifndef _UNISTD_H_
@@ -42,6 +42,12 @@ pid_t getppid(void);
 void *sbrk(intptr_t increment);                       /* (void *)-1 on failure */
 int   getrusage(int who, struct rusage *ru);
 int   reboot(int howto);
+
+/* memory mappings (<sys/mman.h> has the flags) */
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t pos);   /* MAP_FAILED on failure */
+int   munmap(void *addr, size_t len);
+int   mprotect(void *addr, size_t len, int prot);
+int   msync(void *addr, size_t len, int flags);
 
 /* descriptors */
 ssize_t read(int fd, void *buf, size_t n);

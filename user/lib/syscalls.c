@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <sys/syscall.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 
 int errno;
 
@@ -69,6 +70,17 @@ void *sbrk(intptr_t increment)
 
 	return r == -1 ? (void *)-1 : (void *)r;
 }
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t pos)
+{
+	struct mmap_args a = { addr, len, prot, flags, fd, pos };
+	long r = ret(syscall5(SYS_mmap, (long)&a, 0, 0, 0, 0));
+
+	return r == -1 ? MAP_FAILED : (void *)r;
+}
+int munmap(void *addr, size_t len)      { return SC2(SYS_munmap, addr, len); }
+int mprotect(void *addr, size_t len, int prot) { return SC3(SYS_mprotect, addr, len, prot); }
+int msync(void *addr, size_t len, int flags)   { return SC3(SYS_msync, addr, len, flags); }
 
 ssize_t read(int fd, void *buf, size_t n)        { return SC3(SYS_read, fd, buf, n); }
 ssize_t write(int fd, const void *buf, size_t n) { return SC3(SYS_write, fd, buf, n); }

@@ -40,6 +40,11 @@ static const struct ucase {
 	{ "kern_proc", t_kern_proc },
 	{ "printf", t_printf },                 { "strtol", t_strtol },
 	{ "malloc", t_malloc },                 { "qsort", t_qsort },
+	{ "mmap_anon", t_mmap_anon },           { "mmap_badargs", t_mmap_badargs },
+	{ "munmap_badargs", t_munmap_badargs }, { "mprotect", t_mprotect },
+	{ "msync_badargs", t_msync_badargs },   { "mmap_file", t_mmap_file },
+	{ "cow_fork", t_cow_fork },             { "mmap_anon_shared", t_mmap_anon_shared },
+	{ "faults", t_faults },
 	{ NULL, NULL },
 };
 

@@ -21,6 +21,8 @@
 #include "dev/disk.h"
 #include "fs/wdfs/wdfs.h"
 #include "vm/vnode_pager.h"
+#include "vm/vm_pager.h"
+#include "arch/memlayout.h"
 #include <sys/errno.h>
 #include <sys/stat.h>
 
@@ -641,21 +643,17 @@ static int write_block(struct wdfs_inode *ip, daddr_t lbn, uint32_t on, size_t n
 /*
  * wdfs_write (FFS's ffs_write): allocate each block before dirtying its buffer, so ENOSPC is
  * found before any data is accepted for it. A short write returns what was written; blocks
- * allocated for the failed part are freed again.
+ * allocated for the failed part are freed again. wdfs_write_locked is the body, with the
+ * inode locked (wdfs_putpages calls it so).
  */
-static int wdfs_write(struct vnode *vp, struct uio *uio, int ioflag)
+static int wdfs_write_locked(struct wdfs_inode *ip, struct uio *uio, int ioflag)
 {
-	struct wdfs_inode *ip = VTOI(vp);
+	struct vnode *vp = ip->i_vnode;
 	struct wdfs_mount *wm = ip->i_wm;
 	uint32_t bs = wm->wm_bsize;
 	size_t resid0 = uio->uio_resid;
 	int error = 0;
 
-	if (vp->v_type == VDIR)
-		return EISDIR;
-	if (wm->wm_rdonly)
-		return EROFS;
-	ILOCK(ip);
 	if (ioflag & IO_APPEND)
 		uio->uio_offset = (off_t)ip->i_din.di_size;
 	if (uio->uio_offset < 0)
@@ -687,8 +685,54 @@ static int wdfs_write(struct vnode *vp, struct uio *uio, int ioflag)
 		if (!error)
 			error = e;
 	}
+	return error;
+}
+
+static int wdfs_write(struct vnode *vp, struct uio *uio, int ioflag)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	int error;
+
+	if (vp->v_type == VDIR)
+		return EISDIR;
+	if (ip->i_wm->wm_rdonly)
+		return EROFS;
+	ILOCK(ip);
+	error = wdfs_write_locked(ip, uio, ioflag);
 	IUNLOCK(ip);
 	return error;
+}
+
+/*
+ * wdfs_putpages, the interim version (CONTRACT.md: the buffer-cache issue replaces it with one
+ * that writes the pages through VMIO buffers): each page's bytes up to EOF are written like a
+ * write(2) from the kernel (through the buffer cache, blocks allocated as needed), synchronously
+ * with VM_PAGER_PUT_SYNC. Called with v_lock held (the inode lock). A written page is clean.
+ */
+static int wdfs_putpages(struct vnode *vp, struct vm_page **m, int count, int flags, int *rtvals)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	int result = VM_PAGER_OK;
+
+	for (int i = 0; i < count; i++) {
+		off_t off = IDX_TO_OFF(m[i]->pindex);
+		rtvals[i] = VM_PAGER_OK;
+		if ((uint64_t)off >= ip->i_din.di_size) {
+			vm_page_undirty(m[i]);                 /* past EOF: nothing of it is the file's */
+			continue;
+		}
+		struct iovec iov = { P2V(VM_PAGE_TO_PHYS(m[i])),
+		                     (size_t)MIN((uint64_t)PAGE_SIZE, ip->i_din.di_size - (uint64_t)off) };
+		struct uio uio = { &iov, 1, off, iov.iov_len, UIO_SYSSPACE, UIO_WRITE };
+		if (ip->i_wm->wm_rdonly ||
+		    wdfs_write_locked(ip, &uio, (flags & VM_PAGER_PUT_SYNC) ? IO_SYNC : 0) != 0 ||
+		    uio.uio_resid != 0) {
+			rtvals[i] = result = VM_PAGER_ERROR;
+			continue;
+		}
+		vm_page_undirty(m[i]);
+	}
+	return result;
 }
 
 static int wdfs_getattr(struct vnode *vp, struct stat *st)
@@ -886,4 +930,5 @@ struct vop_vector wdfs_vnodeops = {
 	.vop_reclaim  = wdfs_reclaim,
 	.vop_strategy = wdfs_strategy,
 	.vop_bmap     = wdfs_bmap,
+	.vop_putpages = wdfs_putpages,
 };

@@ -13,6 +13,8 @@ struct rusage {
 	int32_t ru_maxrss;      /* KB */
 	int32_t ru_inblock;     /* block input operations */
 	int32_t ru_oublock;     /* block output operations */
+	int32_t ru_minflt;      /* page faults served without I/O */
+	int32_t ru_majflt;      /* page faults that read a page (a page-in) */
 };
 
 #endif

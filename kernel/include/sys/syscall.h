@@ -55,7 +55,9 @@
 #define SYS_mmap         42   /* mmap(struct mmap_args *) */
 #define SYS_munmap       43   /* munmap(addr, len) */
 #define SYS_fcntl        44   /* fcntl(fd, cmd, arg) */
+#define SYS_mprotect     45   /* mprotect(addr, len, prot) */
+#define SYS_msync        46   /* msync(addr, len, flags) */
 
-#define SYS_MAXSYSCALL   45
+#define SYS_MAXSYSCALL   47
 
 #endif

@@ -42,7 +42,9 @@ struct kinfo_proc {
 	int16_t  ki_cpu;              /* CPU it runs on, or -1 */
 	char     ki_wmesg[KI_WMESGLEN]; /* wait channel message when sleeping */
 	uint64_t ki_runtime;          /* CPU time in microseconds */
-	uint32_t ki_size;             /* user memory in bytes */
+	uint32_t ki_size;             /* user memory in bytes (resident) */
+	int32_t  ki_minflt;           /* page faults without I/O */
+	int32_t  ki_majflt;           /* page faults with a page-in */
 	int64_t  ki_start;            /* start time, seconds since the epoch */
 	char     ki_comm[KI_NAMELEN];
 	uint64_t ki_wbytes;           /* bytes written with write(2) so far (Linux's /proc/PID/io wchar) */

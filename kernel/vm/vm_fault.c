@@ -1,0 +1,186 @@
+/*
+ * The page-fault handler (see vm_fault.h), after FreeBSD 4.x vm/vm_fault.c: look the address
+ * up in the map, then walk the shadow chain of the entry's object from the front ("first")
+ * object down:
+ *   - a resident page ends the walk (wait if it is busy, then retry the whole fault);
+ *   - an object whose pager has the page (a file, swap) pages it in, into that object;
+ *   - otherwise go to the backing object; at the end of the chain, zero-fill a page in the
+ *     first object (demand zero: heap, stack, bss, anonymous mmap).
+ * A page found below the first object is copied into the first object on a write (copy on
+ * write) and mapped read-only on a read, so the first write comes back here. An entry that
+ * still needs its copy gets its shadow object on the first write (vm_object_shadow).
+ * The pages stay on the page queues (active), mapped by the pmap, not wired.
+ */
+#include "vm/vm_fault.h"
+#include "vm/vm_map.h"
+#include "vm/vm_object.h"
+#include "vm/vm_pager.h"
+#include "arch/pmap.h"
+#include "arch/memlayout.h"
+#include "kern/klib.h"
+#include "kern/proc.h"
+#include "kern/sleep.h"
+#include <sys/errno.h>
+
+/* Outcome of looking for the page in one object. */
+enum lookup { FOUND, NEXT, RETRY };
+
+/*
+ * Look for (obj, pindex): resident and not busy → busy it, FOUND; busy → sleep, RETRY;
+ * absent but the pager has it → allocate, page in, FOUND (or RETRY after VM_WAIT);
+ * otherwise NEXT. *major counts a page-in; *error is set when the page-in failed.
+ */
+static enum lookup fault_lookup(vm_object_t obj, vm_pindex_t pindex, vm_page_t *mp, bool *major,
+                               int *error)
+{
+	spin_lock(&vm_page_queue_lock);
+	vm_page_t m = vm_page_lookup_locked(obj, pindex);
+	if (m != NULL) {
+		if ((m->flags & PG_BUSY) || m->busy) {
+			m->flags |= PG_WANTED;
+			msleep(m, &vm_page_queue_lock, 0, "vmpfw", 0);
+			spin_unlock(&vm_page_queue_lock);
+			return RETRY;
+		}
+		m->flags |= PG_BUSY;
+		spin_unlock(&vm_page_queue_lock);
+		if (m->valid) {
+			*mp = m;
+			return FOUND;
+		}
+		vm_page_wakeup(m);                 /* an invalid page (truncated, or a failed read) */
+		vm_page_free(m);
+		return RETRY;
+	}
+	bool paged = vm_pager_has_page(obj, pindex);
+	spin_unlock(&vm_page_queue_lock);
+	if (!paged)
+		return NEXT;
+	m = vm_page_alloc(obj, pindex, VM_ALLOC_NORMAL);
+	if (m == NULL) {
+		VM_WAIT;
+		return RETRY;
+	}
+	if (vm_pager_get_pages(obj, &m, 1, 0) != VM_PAGER_OK) {
+		vm_page_wakeup(m);
+		vm_page_free(m);
+		*error = EIO;
+		return RETRY;
+	}
+	*major = true;
+	*mp = m;
+	return FOUND;
+}
+
+/* A new valid page for (obj, pindex), busy, zeroed if `zero`; NULL after a VM_WAIT (retry). */
+static vm_page_t fault_page_alloc(vm_object_t obj, vm_pindex_t pindex, bool zero)
+{
+	vm_page_t m = vm_page_alloc(obj, pindex, VM_ALLOC_NORMAL);
+	if (m == NULL) {
+		VM_WAIT;
+		return NULL;
+	}
+	if (zero) {
+		vm_page_zero_fill(m);
+		vmcnt.v_zfod++;
+	}
+	m->valid = VM_PAGE_BITS_ALL;
+	return m;
+}
+
+/* The fault itself, in address space vm; *major tells whether it paged in. */
+static int fault_vmspace(struct vmspace *vm, vaddr_t va, vm_prot_t fault_type, bool *major)
+{
+	if (vm == NULL || va >= USERTOP)
+		return EFAULT;
+	va &= ~PAGE_MASK;
+	for (;;) {
+		struct vm_map_entry *e = vm_map_lookup_entry(vm, va);
+		if (e == NULL || (fault_type & ~e->protection))
+			return EFAULT;
+		if ((e->eflags & MAP_ENTRY_NEEDS_COPY) && (fault_type & VM_PROT_WRITE)) {
+			vm_object_shadow(&e->object, &e->offset, (e->end - e->start) >> PAGE_SHIFT);
+			e->eflags &= ~MAP_ENTRY_NEEDS_COPY;
+		}
+		if (e->object == NULL)
+			e->object = vm_object_allocate(OBJT_DEFAULT, (e->end - e->start) >> PAGE_SHIFT);
+		vm_object_t first = e->object, obj = first;
+		vm_pindex_t first_pindex = OFF_TO_IDX(e->offset + (va - e->start)), pindex = first_pindex;
+		vm_page_t m = NULL;
+		int error = 0;
+		enum lookup r;
+		while ((r = fault_lookup(obj, pindex, &m, major, &error)) == NEXT && obj->backing_object) {
+			pindex += OFF_TO_IDX(obj->backing_object_offset);
+			obj = obj->backing_object;
+		}
+		if (error)
+			return error;
+		if (r == RETRY)
+			continue;
+		vm_prot_t prot = e->protection;
+		if (r == NEXT && first->type == OBJT_VNODE)
+			return EFAULT;                         /* a shared file mapping past EOF */
+		if (r == NEXT) {                           /* end of the chain: demand zero */
+			m = fault_page_alloc(first, first_pindex, true);
+			if (m == NULL)
+				continue;
+			obj = first;
+		}
+		if (obj != first) {
+			if (fault_type & VM_PROT_WRITE) {      /* copy on write */
+				vm_page_t copy = fault_page_alloc(first, first_pindex, false);
+				if (copy == NULL) {
+					vm_page_wakeup(m);
+					continue;
+				}
+				vm_page_copy(m, copy);
+				vm_page_wakeup(m);
+				vm_page_activate(m);
+				m = copy;
+				vmcnt.v_cow_faults++;
+			} else {
+				prot &= ~VM_PROT_WRITE;
+			}
+		}
+		if (e->eflags & MAP_ENTRY_NEEDS_COPY)
+			prot &= ~VM_PROT_WRITE;
+		if ((prot & VM_PROT_WRITE) && first->type == OBJT_VNODE) {
+			spin_lock(&vm_page_queue_lock);
+			first->flags |= OBJ_MIGHTBEDIRTY;
+			spin_unlock(&vm_page_queue_lock);
+		}
+		pmap_enter(vm->vm_pmap, va, m, prot);
+		if (fault_type & VM_PROT_WRITE)
+			vm_page_dirty(m);
+		vm_page_activate(m);
+		vm_page_wakeup(m);
+		vmcnt.v_vm_faults++;
+		if (obj != first)
+			vm_object_collapse(first);
+		return 0;
+	}
+}
+
+int vm_fault(struct proc *p, vaddr_t va, vm_prot_t fault_type)
+{
+	bool major = false;
+	int error = fault_vmspace(p->p_vmspace, va, fault_type, &major);
+	if (error == 0 && major)
+		p->p_majflt++;
+	else if (error == 0)
+		p->p_minflt++;
+	return error;
+}
+
+vm_page_t vm_fault_hold(struct vmspace *vm, vaddr_t va, vm_prot_t fault_type)
+{
+	bool write = (fault_type & VM_PROT_WRITE) != 0, major;
+	for (int tries = 0; tries < 4; tries++) {
+		vm_page_t m = pmap_extract_and_hold(vm->vm_pmap, va & ~PAGE_MASK, write);
+		if (m != NULL)
+			return m;
+		if (fault_vmspace(vm, va, fault_type, &major) != 0)
+			return NULL;
+	}
+	return NULL;                                   /* paged out again each time: give up */
+}

@@ -1,0 +1,268 @@
+/*
+ * ut_vm.c: usertests cases for the virtual memory calls (docs/vm.md): mmap, munmap, mprotect,
+ * msync with good and bad arguments, copy-on-write fork, shared and private file mappings, and
+ * the fault counts of getrusage.
+ */
+#include "usertests.h"
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <sys/resource.h>
+
+#define PG 4096
+
+/* Run fn(arg) in a child; its exit code, or 128 + the signal that killed it. */
+static int in_child(void (*fn)(void *), void *arg)
+{
+	int code;
+	pid_t pid = fork();
+	if (pid == 0) {
+		fn(arg);
+		_exit(0);
+	}
+	if (pid < 0)
+		return -1;
+	ut_waitexit(pid, &code);
+	return code;
+}
+
+static void poke(void *p)
+{
+	*(volatile char *)p = 1;
+}
+
+static void peek(void *p)
+{
+	(void)*(volatile char *)p;
+}
+
+/* Read n bytes at offset off (the libc has no pread). */
+static int read_at(int fd, void *buf, size_t n, off_t off)
+{
+	if (lseek(fd, off, SEEK_SET) != off)
+		return -1;
+	return (int)read(fd, buf, n);
+}
+
+/* A scratch file of n bytes of pattern `seed`; its descriptor (O_RDWR) or -1. */
+static int make_file(const char *path, size_t n, unsigned seed)
+{
+	static unsigned char buf[4 * PG];
+	int fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0644);
+	if (fd < 0)
+		return -1;
+	for (size_t off = 0; off < n; off += sizeof buf) {
+		size_t k = n - off < sizeof buf ? n - off : sizeof buf;
+		ut_fill(buf, k, off, seed);
+		if (ut_writeall(fd, buf, k) != 0)
+			return -1;
+	}
+	return fd;
+}
+
+UT_CASE(t_mmap_anon)
+{
+	const size_t n = 1 << 20;
+	unsigned char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_ANON | MAP_PRIVATE, -1, 0);
+	CHECK(p != MAP_FAILED, "mmap anon: %s", strerror(errno));
+	CHECK(((unsigned long)p & (PG - 1)) == 0, "mmap returned unaligned %p", p);
+	for (size_t i = 0; i < n; i += PG)
+		CHECK(p[i] == 0 && p[i + PG - 1] == 0, "anonymous page at +%zu not zero", i);
+	ut_fill(p, n, 0, 7);
+	CHECK((ut_verify(p, n, 0, 7) == -1), "anonymous memory lost its contents");
+	unsigned char *q = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_ANON | MAP_PRIVATE, -1, 0);
+	CHECK(q != MAP_FAILED && (q + PG <= p || q >= p + n), "a second mapping overlaps the first");
+	CHECK(munmap(p, n) == 0, "munmap: %s", strerror(errno));
+	CHECK(in_child(peek, p) == 128 + SIGSEGV, "reading an unmapped page did not give SIGSEGV");
+	CHECK(munmap(q, PG) == 0, "munmap: %s", strerror(errno));
+}
+
+UT_CASE(t_mmap_badargs)
+{
+	int fd = make_file("/tmp/ut/mm_bad", PG, 1);
+	CHECK(fd >= 0, "create: %s", strerror(errno));
+	int rd = open("/tmp/ut/mm_bad", O_RDONLY), wr = open("/tmp/ut/mm_bad", O_WRONLY);
+	int pfd[2];
+	CHECK(rd >= 0 && wr >= 0 && pipe(pfd) == 0, "open/pipe: %s", strerror(errno));
+	int dfd = open("/tmp", O_RDONLY);
+	const int RW = PROT_READ | PROT_WRITE;
+	EXPECT_ERR(mmap(NULL, 0, RW, MAP_ANON | MAP_PRIVATE, -1, 0), EINVAL);
+	EXPECT_ERR(mmap(NULL, PG, RW, MAP_ANON, -1, 0), EINVAL);                 /* neither kind */
+	EXPECT_ERR(mmap(NULL, PG, RW, MAP_ANON | MAP_SHARED | MAP_PRIVATE, -1, 0), EINVAL);
+	EXPECT_ERR(mmap(NULL, PG, 0x80, MAP_ANON | MAP_PRIVATE, -1, 0), EINVAL);  /* bad prot */
+	EXPECT_ERR(mmap(NULL, PG, RW, MAP_ANON | MAP_PRIVATE | 0x40000, -1, 0), EINVAL);
+	EXPECT_ERR(mmap(NULL, PG, RW, MAP_ANON | MAP_PRIVATE, 3, 0), EINVAL);     /* anon with an fd */
+	EXPECT_ERR(mmap(NULL, PG, RW, MAP_SHARED, fd, 100), EINVAL);              /* unaligned offset */
+	EXPECT_ERR(mmap(NULL, PG, RW, MAP_SHARED, fd, -PG), EINVAL);
+	EXPECT_ERR(mmap((void *)0x50000100, PG, RW, MAP_ANON | MAP_PRIVATE | MAP_FIXED, -1, 0), EINVAL);
+	EXPECT_ERR(mmap((void *)0x7fffe000, 4 * PG, RW, MAP_ANON | MAP_PRIVATE | MAP_FIXED, -1, 0), EINVAL);
+	EXPECT_ERR(mmap((void *)0x80000000, PG, RW, MAP_ANON | MAP_PRIVATE | MAP_FIXED, -1, 0), EINVAL);
+	EXPECT_ERR(mmap((void *)0, PG, RW, MAP_ANON | MAP_PRIVATE | MAP_FIXED, -1, 0), EINVAL);
+	EXPECT_ERR(mmap(NULL, 0x78000000, RW, MAP_ANON | MAP_PRIVATE, -1, 0), ENOMEM); /* no room */
+	EXPECT_ERR(mmap(NULL, PG, RW, MAP_SHARED, 99, 0), EBADF);
+	EXPECT_ERR(mmap(NULL, PG, RW, MAP_SHARED, pfd[0], 0), ENODEV);
+	EXPECT_ERR(mmap(NULL, PG, PROT_READ, MAP_SHARED, dfd, 0), ENODEV);
+	EXPECT_ERR(mmap(NULL, PG, RW, MAP_SHARED, rd, 0), EACCES);                /* read-only fd */
+	EXPECT_ERR(mmap(NULL, PG, PROT_READ, MAP_SHARED, wr, 0), EACCES);         /* write-only fd */
+	void *p = mmap(NULL, PG, RW, MAP_PRIVATE, rd, 0);                         /* private: fine */
+	CHECK(p != MAP_FAILED, "MAP_PRIVATE|PROT_WRITE of a read-only fd: %s", strerror(errno));
+	munmap(p, PG);
+	p = mmap(NULL, PG, PROT_READ, MAP_SHARED, rd, 0);
+	CHECK(p != MAP_FAILED, "read-only shared mapping: %s", strerror(errno));
+	EXPECT_ERR(mprotect(p, PG, RW), EACCES);                                  /* above maxprot */
+	munmap(p, PG);
+	close(fd), close(rd), close(wr), close(dfd), close(pfd[0]), close(pfd[1]);
+	unlink("/tmp/ut/mm_bad");
+}
+
+UT_CASE(t_munmap_badargs)
+{
+	EXPECT_ERR(munmap((void *)0x50000001, PG), EINVAL);
+	EXPECT_ERR(munmap((void *)0x50000000, 0), EINVAL);
+	EXPECT_ERR(munmap((void *)0x7fffe000, 4 * PG), EINVAL);
+	EXPECT_ERR(munmap((void *)0x80000000, PG), EINVAL);
+	CHECK(munmap((void *)0x50000000, 16 * PG) == 0, "munmap of nothing: %s", strerror(errno));
+	/* Unmapping the middle of a mapping leaves both ends. */
+	char *p = mmap(NULL, 3 * PG, PROT_READ | PROT_WRITE, MAP_ANON | MAP_PRIVATE, -1, 0);
+	CHECK(p != MAP_FAILED, "mmap: %s", strerror(errno));
+	p[0] = 1, p[PG] = 2, p[2 * PG] = 3;
+	CHECK(munmap(p + PG, PG) == 0, "munmap middle: %s", strerror(errno));
+	CHECK(p[0] == 1 && p[2 * PG] == 3, "the ends of a split mapping lost their contents");
+	CHECK(in_child(peek, p + PG) == 128 + SIGSEGV, "the unmapped middle is still readable");
+	munmap(p, 3 * PG);
+}
+
+UT_CASE(t_mprotect)
+{
+	char *p = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE, MAP_ANON | MAP_PRIVATE, -1, 0);
+	CHECK(p != MAP_FAILED, "mmap: %s", strerror(errno));
+	p[0] = 'a', p[PG] = 'b';
+	CHECK(mprotect(p, PG, PROT_READ) == 0, "mprotect read-only: %s", strerror(errno));
+	CHECK(p[0] == 'a', "a read-only page lost its contents");
+	CHECK(in_child(poke, p) == 128 + SIGSEGV, "writing a read-only page did not give SIGSEGV");
+	CHECK(in_child(poke, p + PG) == 0, "the page after the protected one is not writable");
+	CHECK(mprotect(p, PG, PROT_NONE) == 0, "mprotect none: %s", strerror(errno));
+	CHECK(in_child(peek, p) == 128 + SIGSEGV, "reading a PROT_NONE page did not give SIGSEGV");
+	CHECK(mprotect(p, 2 * PG, PROT_READ | PROT_WRITE) == 0, "mprotect back: %s", strerror(errno));
+	p[0] = 'c';
+	CHECK(p[0] == 'c' && p[PG] == 'b', "contents after mprotect back");
+	EXPECT_ERR(mprotect(p + 1, PG, PROT_READ), EINVAL);
+	EXPECT_ERR(mprotect(p, PG, 0x40), EINVAL);
+	EXPECT_ERR(mprotect(p, 3 * PG, PROT_READ), ENOMEM);       /* runs past the mapping */
+	EXPECT_ERR(mprotect((void *)0x7fffe000, 4 * PG, PROT_READ), EINVAL);
+	munmap(p, 2 * PG);
+	EXPECT_ERR(mprotect(p, PG, PROT_READ), ENOMEM);           /* not mapped at all */
+}
+
+UT_CASE(t_msync_badargs)
+{
+	char *p = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_ANON | MAP_PRIVATE, -1, 0);
+	CHECK(p != MAP_FAILED, "mmap: %s", strerror(errno));
+	EXPECT_ERR(msync(p, PG, MS_ASYNC | MS_INVALIDATE), EINVAL);
+	EXPECT_ERR(msync(p, PG, 0x100), EINVAL);
+	EXPECT_ERR(msync(p + 8, PG, MS_SYNC), EINVAL);
+	EXPECT_ERR(msync(p, 2 * PG, MS_SYNC), ENOMEM);
+	CHECK(msync(p, PG, MS_SYNC) == 0, "msync of anonymous memory: %s", strerror(errno));
+	munmap(p, PG);
+}
+
+/* A shared mapping writes the file; a private one never does. */
+UT_CASE(t_mmap_file)
+{
+	const size_t n = 3 * PG + 100;
+	static unsigned char buf[4 * PG];
+	int fd = make_file("/tmp/ut/mm_file", n, 3);
+	CHECK(fd >= 0, "create: %s", strerror(errno));
+	unsigned char *s = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(s != MAP_FAILED, "mmap shared: %s", strerror(errno));
+	CHECK((ut_verify(s, n, 0, 3) == -1), "the shared mapping does not show the file");
+	ut_fill(s, n, 0, 4);
+	CHECK(msync(s, n, MS_SYNC) == 0, "msync: %s", strerror(errno));
+	CHECK(read_at(fd, buf, n, 0) == (ssize_t)n && (ut_verify(buf, n, 0, 4) == -1),
+	      "read() after msync does not see the shared mapping's writes");
+	CHECK(s[n] == 0, "the tail of the last page past EOF is not zero");
+	unsigned char *pv = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	CHECK(pv != MAP_FAILED, "mmap private: %s", strerror(errno));
+	CHECK((ut_verify(pv, n, 0, 4) == -1), "the private mapping does not show the file");
+	ut_fill(pv, n, 0, 5);
+	CHECK((ut_verify(pv, n, 0, 5) == -1), "the private mapping lost its own writes");
+	CHECK((ut_verify(s, n, 0, 4) == -1), "a private mapping's writes showed in the shared one");
+	CHECK(msync(pv, n, MS_SYNC) == 0, "msync private: %s", strerror(errno));
+	CHECK(read_at(fd, buf, n, 0) == (ssize_t)n && (ut_verify(buf, n, 0, 4) == -1),
+	      "a private mapping's writes reached the file");
+	munmap(pv, n);
+	/* Past the end of the file, inside the mapping: the access fails. */
+	unsigned char *big = mmap(NULL, 8 * PG, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(big != MAP_FAILED, "mmap past EOF: %s", strerror(errno));
+	int code = in_child(peek, big + 6 * PG);
+	CHECK(code == 128 + SIGSEGV || code == 128 + SIGBUS, "reading past EOF gave %d", code);
+	munmap(big, 8 * PG);
+	munmap(s, n);
+	close(fd);
+	unlink("/tmp/ut/mm_file");
+}
+
+static unsigned char *cow_region;
+
+static void cow_child(void *arg)
+{
+	size_t n = (size_t)arg;
+	if (!(ut_verify(cow_region, n, 0, 8) == -1))
+		_exit(2);
+	ut_fill(cow_region, n, 0, 9);
+	_exit((ut_verify(cow_region, n, 0, 9) == -1) ? 0 : 3);
+}
+
+/* fork shares memory copy-on-write: neither side sees the other's writes. */
+UT_CASE(t_cow_fork)
+{
+	const size_t n = 2 << 20;
+	cow_region = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_ANON | MAP_PRIVATE, -1, 0);
+	CHECK(cow_region != MAP_FAILED, "mmap: %s", strerror(errno));
+	ut_fill(cow_region, n, 0, 8);
+	int code = in_child(cow_child, (void *)n);
+	CHECK(code == 0, "child: %s", code == 2 ? "did not see the parent's data" : "lost its own writes");
+	CHECK((ut_verify(cow_region, n, 0, 8) == -1), "the child's writes showed in the parent");
+	/* Then the parent writes after the child is gone: its own copy still. */
+	ut_fill(cow_region, n, 0, 10);
+	CHECK((ut_verify(cow_region, n, 0, 10) == -1), "parent's writes after fork lost");
+	munmap(cow_region, n);
+}
+
+static volatile unsigned *shared_word;
+
+static void shared_child(void *arg)
+{
+	*shared_word = 0x5eed;
+}
+
+/* MAP_SHARED|MAP_ANON memory is shared with children; MAP_PRIVATE is not. */
+UT_CASE(t_mmap_anon_shared)
+{
+	shared_word = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_ANON | MAP_SHARED, -1, 0);
+	CHECK(shared_word != MAP_FAILED, "mmap: %s", strerror(errno));
+	CHECK(in_child(shared_child, NULL) == 0, "child failed");
+	CHECK(*shared_word == 0x5eed, "the child's write to shared memory is not seen (%#x)", *shared_word);
+	munmap((void *)shared_word, PG);
+	shared_word = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_ANON | MAP_PRIVATE, -1, 0);
+	*shared_word = 1;
+	CHECK(in_child(shared_child, NULL) == 0, "child failed");
+	CHECK(*shared_word == 1, "a child's write to private memory showed in the parent");
+	munmap((void *)shared_word, PG);
+}
+
+/* Touching new pages counts minor faults; text cannot be written. */
+UT_CASE(t_faults)
+{
+	struct rusage a, b;
+	const int pages = 64;
+	char *p = mmap(NULL, pages * PG, PROT_READ | PROT_WRITE, MAP_ANON | MAP_PRIVATE, -1, 0);
+	CHECK(p != MAP_FAILED, "mmap: %s", strerror(errno));
+	CHECK(getrusage(RUSAGE_SELF, &a) == 0, "getrusage: %s", strerror(errno));
+	for (int i = 0; i < pages; i++)
+		p[i * PG] = 1;
+	CHECK(getrusage(RUSAGE_SELF, &b) == 0, "getrusage: %s", strerror(errno));
+	CHECK(b.ru_minflt - a.ru_minflt >= pages, "%d new pages touched, ru_minflt grew by %d", pages,
+	      b.ru_minflt - a.ru_minflt);
+	munmap(p, pages * PG);
+	CHECK(in_child(poke, (void *)t_faults) == 128 + SIGSEGV, "writing the program's text did not give SIGSEGV");
+}

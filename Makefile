@@ -33,6 +33,10 @@ KCFLAGS := -m32 -march=i686 -O2 -g -std=gnu11 -ffreestanding -fno-pie -fno-pic -
            -fno-omit-frame-pointer -fno-builtin -fno-strict-aliasing -mno-sse -mno-mmx -mno-80387 \
            -nostdinc -isystem $(GCCINC) -Ikernel/include -Ikernel $(WARN) -MMD -MP
 KASFLAGS := -m32 -g -Ikernel/include -Ikernel -D__ASSEMBLER__ -MMD -MP
+# The kernel's self-checks (FreeBSD's INVARIANTS) are on unless INVARIANTS=0 (after make clean).
+ifneq ($(INVARIANTS),0)
+KCFLAGS += -DINVARIANTS
+endif
 HOSTCFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter $(if $(filter 1,$(WERROR)),-Werror,)
 
 all: $(BUILD)/kernel.elf $(BUILD)/root.img

@@ -22,7 +22,9 @@
 #include "kern/time.h"
 #include "kern/klib.h"
 #include "kern/sysctl.h"
+#include "kern/watchdog.h"
 #include "arch/acpi.h"
+#include "arch/cpu.h"
 #include "arch/machdep.h"
 #include "arch/x86.h"
 
@@ -80,6 +82,7 @@ static uint64_t hpet_start(void)
 	return 1000000000000000ull / period_fs;
 }
 
+#define PIT_CH0     0x40
 #define PIT_CH2     0x42
 #define PIT_CMD     0x43
 #define PIT_GATE    0x61              /* bit 0: channel 2 gate, bit 1: speaker */
@@ -342,4 +345,23 @@ void clock_init(void)
 	microuptime(&up);
 	boottime.tv_sec = now - up.tv_sec - (up.tv_usec > 0);
 	boottime.tv_usec = up.tv_usec > 0 ? 1000000 - up.tv_usec : 0;
+}
+
+/*
+ * The watchdog's NMI source (kern/kern_watchdog.c): the i8254's channel 0 as a rate generator
+ * (mode 2) with the largest divisor, 65536: 1193182 / 65536 = 18.2 Hz, on ISA IRQ 0, which the
+ * IOAPIC delivers to the boot CPU as an NMI. (Channel 2 stays clock_init's reference counter.)
+ * 0, or -1 if the IOAPIC does not have IRQ 0's GSI.
+ */
+int watchdog_arch_start(void)
+{
+	int gsi = (int)acpi.isa[0].gsi;
+
+	if (!ioapic_has_gsi(gsi))
+		return -1;
+	outb(PIT_CMD, 0x34);              /* channel 0, lo/hi byte, mode 2 (rate generator), binary */
+	outb(PIT_CH0, 0);                 /* reload value 0 = 65536 */
+	outb(PIT_CH0, 0);
+	ioapic_program_nmi(gsi, cpus[0].apicid);
+	return 0;
 }

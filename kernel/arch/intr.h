@@ -35,5 +35,6 @@ void lapic_eoi(void);
 int  lapic_id(void);
 void lapic_startap(uint8_t apicid, uint32_t addr);
 void lapic_ipi_all_others(int vector);
+void lapic_nmi(uint8_t apicid);
 
 #endif

@@ -25,6 +25,7 @@
 #define IOAPICVER    0x01
 #define IOREDTBL     0x10
 
+#define RTE_DELMODE_NMI   (4u << 8)     /* delivery mode 100b (82093AA data sheet §3.2.4) */
 #define RTE_POLARITY_LOW  (1u << 13)
 #define RTE_TRIGGER_LEVEL (1u << 15)
 #define RTE_MASKED        (1u << 16)
@@ -76,6 +77,16 @@ void ioapic_program(int gsi, int vector, int apicid, bool level, bool activelow)
 	spin_lock(&ioapic_lock);
 	ioapic_write(IOREDTBL + 2 * pin + 1, (uint32_t)apicid << 24);
 	ioapic_write(IOREDTBL + 2 * pin, lo);
+	spin_unlock(&ioapic_lock);
+}
+
+/* GSI `gsi` as an NMI to one CPU: edge-triggered, active-high, the vector ignored. */
+void ioapic_program_nmi(int gsi, int apicid)
+{
+	int pin = gsi - (int)acpi.ioapic_gsibase;
+	spin_lock(&ioapic_lock);
+	ioapic_write(IOREDTBL + 2 * pin + 1, (uint32_t)apicid << 24);
+	ioapic_write(IOREDTBL + 2 * pin, RTE_DELMODE_NMI);
 	spin_unlock(&ioapic_lock);
 }
 

@@ -10,6 +10,7 @@
  *   lapic_startap(apicid, addr) - INIT-SIPI-SIPI an AP to real-mode code at `addr` (4 KB aligned,
  *                   below 1 MB).
  *   lapic_ipi_all_others(vector) - a fixed IPI to every CPU but this one.
+ *   lapic_nmi(apicid) - an NMI to one CPU.
  * Registers and IPIs: Intel SDM vol. 3A ch. 10 "Advanced Programmable Interrupt Controller"
  * (ch. 11 in editions from 2023): register map table 10-1, LVT §10.5.1, timer §10.5.4, ICR §10.6.1,
  * EOI §10.8.5, spurious vector §10.9; start-up sequence §8.4.4.1 and MP spec 1.4 appendix B.4.
@@ -46,6 +47,7 @@
 #define TDCR_DIV16    0x3
 
 #define ICR_FIXED     0x000
+#define ICR_NMI       0x400
 #define ICR_INIT      0x500
 #define ICR_STARTUP   0x600
 #define ICR_BUSY      0x1000      /* delivery status: send pending */
@@ -178,6 +180,13 @@ void lapic_startap(uint8_t apicid, uint32_t addr)
 			return;
 		DELAY(200);
 	}
+}
+
+/* An NMI to one CPU (the watchdog's way into a CPU that has interrupts off). */
+void lapic_nmi(uint8_t apicid)
+{
+	if (lapic_base)
+		lapic_icr(apicid, ICR_ASSERT | ICR_NMI);
 }
 
 void lapic_ipi_all_others(int vector)

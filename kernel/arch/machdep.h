@@ -24,5 +24,6 @@ void ap_main(void);                                    /* kern/main.c: where an 
 uint64_t tsc_freq_hz(void);                            /* calibrated TSC rate (clock.c) */
 void ioapic_program(int gsi, int vector, int apicid, bool level, bool activelow);
 bool ioapic_has_gsi(int gsi);
+void ioapic_program_nmi(int gsi, int apicid);
 
 #endif

@@ -7,6 +7,7 @@
 #include "kern/klib.h"
 #include "kern/proc.h"
 #include "kern/time.h"
+#include "kern/watchdog.h"
 #include "arch/trap.h"
 #include "arch/cpu.h"
 #include "arch/intr.h"
@@ -132,6 +133,10 @@ void trap(struct trapframe *tf)
 	struct proc *p = curproc;
 	bool from_user = (tf->cs & 3) == DPL_USER;
 
+	if (tf->trapno == T_NMI) {
+		watchdog_nmi(tf);              /* and back at once: an NMI handler must not switch */
+		return;
+	}
 	if (tf->trapno == T_SYSCALL) {
 		p->p_tf = tf;
 		syscall(tf);

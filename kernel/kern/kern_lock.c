@@ -3,6 +3,7 @@
 #include "kern/klib.h"
 #include "kern/proc.h"
 #include "kern/sleep.h"
+#include "kern/sysctl.h"
 #include "arch/cpu.h"
 #include "arch/x86.h"
 #include "arch/pmap.h"
@@ -76,17 +77,34 @@ void sleeplock_init(struct sleeplock *sl, const char *name)
 
 void sleeplock_acquire(struct sleeplock *sl)
 {
+	struct proc *p = curproc;
+
 	spin_lock(&sl->lk);
+#ifdef INVARIANTS
+	if (sl->locked && p != NULL && sl->pid == p->p_pid)
+		panic("sleeplock %s: acquired again by process %d, which holds it", sl->name, p->p_pid);
+#endif
 	while (sl->locked)
 		msleep(sl, &sl->lk, 0, sl->name, 0);
 	sl->locked = true;
-	sl->pid = curproc ? curproc->p_pid : 0;
+	sl->pid = p ? p->p_pid : 0;
+	if (p)
+		p->p_sleeplocks++;
 	spin_unlock(&sl->lk);
 }
 
 void sleeplock_release(struct sleeplock *sl)
 {
+	struct proc *p = curproc;
+
 	spin_lock(&sl->lk);
+#ifdef INVARIANTS
+	if (!sl->locked || sl->pid != (p ? p->p_pid : 0))
+		panic("sleeplock %s: released by process %d but %s", sl->name, p ? p->p_pid : 0,
+		      sl->locked ? "another holds it" : "it is not held");
+#endif
+	if (p)
+		p->p_sleeplocks--;
 	sl->locked = false;
 	sl->pid = 0;
 	wakeup(sl);
@@ -100,3 +118,38 @@ bool sleeplock_held(struct sleeplock *sl)
 	spin_unlock(&sl->lk);
 	return r;
 }
+
+/* INVARIANTS: called where no lock may be held, e.g. on the way back to user mode. */
+void lock_assert_none_held(const char *where)
+{
+#ifdef INVARIANTS
+	struct proc *p = curproc;
+
+	pushcli();
+	int ncli = mycpu()->ncli - 1;
+	popcli();
+	if (ncli != 0)
+		panic("%s: %d spin locks held", where, ncli);
+	if (p != NULL && p->p_sleeplocks != 0)
+		panic("%s: process %d (%s) holds %d sleep locks", where, p->p_pid, p->p_comm, p->p_sleeplocks);
+#else
+	(void)where;
+#endif
+}
+
+#ifdef INVARIANTS
+/* debug.invariants.leak_sleeplock=1 returns to user mode holding a sleep lock: the check panics. */
+static int leak_sleeplock_handler(struct sysctl_req *req)
+{
+	static struct sleeplock leaked = { .name = "leaked", .lk = { .name = "leaked" } };
+	int v = 0;
+	int error = sysctl_handle_int(req, &v);
+
+	if (error || req->newptr == NULL || v == 0)
+		return error;
+	sleeplock_acquire(&leaked);
+	return 0;
+}
+SYSCTL_PROC(debug_invariants_leak, "debug.invariants.leak_sleeplock", CTLTYPE_INT | CTLFLAG_RW, NULL, 0,
+            leak_sleeplock_handler, "I", "Set to return to user mode holding a sleep lock (tests INVARIANTS)");
+#endif

@@ -11,6 +11,7 @@
 #include "kern/lock.h"
 #include "kern/proc.h"
 #include "kern/ksyms.h"
+#include "kern/watchdog.h"
 #include "kern/sysctl.h"
 #include "arch/x86.h"
 #include "arch/cpu.h"
@@ -69,6 +70,7 @@ void panic(const char *fmt, ...)
 		for (;;)
 			hlt();               /* another CPU is already panicking */
 	}
+	watchdog_stop();
 	if (ncpu > 1)
 		lapic_ipi_all_others(T_IPI_HALT);
 	kprintf("\npanic: ");

@@ -10,6 +10,7 @@
 #include "arch/x86.h"
 #include "arch/intr.h"
 #include "arch/cpu.h"
+#include "kern/watchdog.h"
 #include "vfs/vfs.h"
 #include <sys/reboot.h>
 #include <sys/errno.h>
@@ -23,6 +24,7 @@ int sys_reboot(register_t *args, register_t *rv)
 	if (howto & ~(RB_HALT | RB_POWEROFF))
 		return EINVAL;
 	int error = vfs_shutdown();
+	watchdog_stop();
 	if (error)
 		kprintf("reboot: file systems not cleanly unmounted (error %d)\n", error);
 	if (ncpu > 1)

@@ -16,6 +16,7 @@
 #include "kern/proc.h"
 #include "kern/sleep.h"
 #include "kern/time.h"
+#include "kern/watchdog.h"
 #include "arch/cpu.h"
 #include "arch/x86.h"
 #include "arch/pmap.h"
@@ -71,6 +72,7 @@ void scheduler(void)
 	c->proc = NULL;
 	for (;;) {
 		sti();
+		watchdog_pass();
 		spin_lock(&proc_lock);
 		struct proc *p = pick_next();
 		if (p == NULL) {

@@ -5,6 +5,7 @@
  */
 #include "kern/types.h"
 #include "kern/proc.h"
+#include "kern/lock.h"
 #include "kern/syscall.h"
 #include "arch/trap.h"
 #include "arch/x86.h"
@@ -46,6 +47,7 @@ void syscall(struct trapframe *tf)
 	int error = ENOSYS;
 	if (num < SYS_MAXSYSCALL && sysent[num])
 		error = sysent[num](args, &rv);
+	lock_assert_none_held("system call return");
 	/* execve replaced the frame: its eax starts at 0 like every other register. */
 	if (num != SYS_execve || error)
 		tf->eax = error ? (uint32_t)-error : rv;

@@ -7,6 +7,10 @@
  *       lock's name as its wait message, so `ps` shows what it waits for.
  * Interrupt nesting: spin_lock/spin_unlock keep a per-CPU count (xv6's pushcli/popcli); interrupts
  * come back on only when the outermost lock is released and they were on before.
+ * INVARIANTS (the default build; FreeBSD's option of that name): a sleep lock taken again by its
+ * holder or released by another process panics, and each process counts the sleep locks it
+ * holds, so a system call that returns to user mode still holding one panics at once
+ * (lock_assert_none_held, kern_syscall.c) instead of deadlocking someone later.
  */
 #ifndef _KERN_LOCK_H_
 #define _KERN_LOCK_H_
@@ -39,5 +43,6 @@ void sleeplock_init(struct sleeplock *sl, const char *name);
 void sleeplock_acquire(struct sleeplock *sl);
 void sleeplock_release(struct sleeplock *sl);
 bool sleeplock_held(struct sleeplock *sl);   /* held by the current process */
+void lock_assert_none_held(const char *where); /* INVARIANTS: no spin or sleep lock held here */
 
 #endif

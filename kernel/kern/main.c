@@ -14,6 +14,7 @@
 #include "kern/exec.h"
 #include "kern/file.h"
 #include "kern/time.h"
+#include "kern/watchdog.h"
 #include "arch/cpu.h"
 #include "arch/trap.h"
 #include "arch/intr.h"
@@ -184,6 +185,7 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 	userinit();
 	smp_start_aps();
 	cpus[0].started = true;
+	watchdog_start();
 	scheduler();
 }
 

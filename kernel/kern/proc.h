@@ -57,6 +57,7 @@ struct proc {
 	int32_t           p_minflt, p_majflt; /* (c) page faults without / with I/O (vm_fault) */
 	time_t            p_start;      /* wall-clock start time */
 	struct proc      *p_runnext;    /* run queue link */
+	int               p_sleeplocks; /* (c) sleep locks it holds (INVARIANTS: 0 back in user mode) */
 };
 
 #define P_KTHREAD  0x0001     /* kernel thread */

@@ -28,6 +28,9 @@
 
 extern char **environ;
 
+/* any system call by number (FreeBSD's syscall(2)); the arguments are words */
+int syscall(int number, ...);
+
 /* processes */
 void  _exit(int status) __attribute__((noreturn));
 pid_t fork(void);

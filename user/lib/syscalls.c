@@ -44,6 +44,19 @@ static long ret(long r)
 #define SC4(n, a, b, c, d)       ret(syscall5((n), (long)(a), (long)(b), (long)(c), (long)(d), 0))
 #define SC5(n, a, b, c, d, e)    ret(syscall5((n), (long)(a), (long)(b), (long)(c), (long)(d), (long)(e)))
 
+/* syscall(2): any system call by number, with up to five word-sized arguments (FreeBSD's). */
+int syscall(int number, ...)
+{
+	va_list ap;
+	long a[5];
+
+	va_start(ap, number);
+	for (int i = 0; i < 5; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	return ret(syscall5(number, a[0], a[1], a[2], a[3], a[4]));
+}
+
 void _exit(int status)
 {
 	for (;;)

@@ -1,14 +1,37 @@
-# wdrain top-level Makefile.
-#   make            build the kernel, the userland and the root file system image
-#   make iso        the GRUB ISO (build/wdrain.iso)
-#   make qemu       boot it in QEMU (serial console on this terminal; Ctrl-a x quits)
-#   make qemu-nox   the same without any window
-#   make qemu-gdb   boot and wait for gdb (run `gdb` in this directory: .gdbinit connects)
-#   make test       every test; ends with "N passed, N failed"
-#   make experiment the seed's experiment, tables and plots (EXPERIMENT=quick: a small one)
-#   make clean
-# WERROR=1 makes warnings errors (CI sets it). MEM=128 SMP=1 DESIGN=patched ACCEL=tcg choose the VM;
-# DISKS=N BUS=scsi|ahci THROTTLE=MBPS DISKMODEL=PRESET KEEP=1 add data disks (see README).
+# wdrain top-level Makefile. This header is what `make help` prints.
+#
+# Targets:
+#   make             the kernel, the userland and the root file system image (= make all)
+#   make qemu        boot through GRUB's menu in QEMU with the serial console on this terminal
+#                    (Ctrl-a x quits; a window too if there is a display). The root file system
+#                    is on a virtio-SCSI disk, build/qemu/root.img, kept between runs. Input that
+#                    is not a terminal is typed at the shell prompt; at its end the guest powers off
+#   make qemu-nox    the same without a window
+#   make qemu-gdb    the same, stopped until gdb connects (run `gdb` here: .gdbinit connects)
+#   make test        every test; the last line is "N passed, N failed"
+#   make experiment  the seed's experiment, tables and plots (EXPERIMENT=quick: a small one;
+#                    its variables: tools/experiment.mk, docs/experiments.md)
+#   make iso         build/wdrain.iso, which boots on its own (root on the memory disk md0)
+#   make deps        install the Debian packages (tools/install-deps); qemu and test do it first
+#   make test-host   the host unit tests (build/host/tests/)
+#   make test-slurm  tools/experiment --slurm on a one-node Slurm cluster (CI runs it after test)
+#   make bench-raw   raw dd bandwidth to throttled disks (docs/bench-raw.md), BENCHOPTS=...
+#   make clean       remove build/, make qemu's kept disks included
+#   make help        this text
+#
+# Variables (make VAR=value ...):
+#   WERROR=1         compiler warnings are errors (CI sets it)
+#   INVARIANTS=0     build the kernel without its self-checks (after make clean)
+#   MEM=128 SMP=1    the guest's RAM in MB and CPUs
+#   DESIGN=patched   GRUB's default menu entry: patched or stable42
+#   ACCEL=tcg        QEMU accelerator: tcg or kvm
+#   ROOT=disk        make qemu's root: disk (da0, a copy of build/root.img) or md (the memory
+#                    disk md0, loaded by GRUB: it takes 48 MB of the guest's RAM)
+#   FRESH=1          make qemu starts again from a fresh copy of build/root.img and empty data disks
+#   DISKS=0          data disks for make qemu (after the root disk), kept in build/qemu/ too
+#   BUS=scsi         their controller: scsi (virtio-SCSI, da*) or ahci (ada*)
+#   THROTTLE=MBPS    limit each data disk to MBPS MB/s, or DISKMODEL=PRESET to model a drive
+#   TOOLPREFIX=i686-linux-gnu-   the cross toolchain's prefix
 
 BUILD   ?= build
 TOOLPREFIX ?= i686-linux-gnu-
@@ -85,27 +108,32 @@ $(BUILD)/wdrain.iso: $(BUILD)/kernel.elf $(BUILD)/root.img tools/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/iso 2>$(BUILD)/grub-mkrescue.log || (cat $(BUILD)/grub-mkrescue.log; false)
 
 # ---- running ----------------------------------------------------------------------------------
-# make qemu DISKS=2 BUS=scsi|ahci [THROTTLE=30 | DISKMODEL=scsi10k] [KEEP=1]: boot through the GRUB ISO
-# with the root on the first disk and DISKS empty data disks (tools/run --interactive does the work).
+# make qemu / qemu-nox / qemu-gdb: tools/run --interactive does the work (README "make qemu").
+# tools/install-deps runs first and the build is a sub-make, so whatever the makefiles ask the
+# cross toolchain while they are read (GCCINC, LIBGCC; ULIBGCC in user.mk, APBOOT_LDFLAGS in
+# arch.mk) is asked when that sub-make reads them, after the toolchain is installed. (As prerequisites, deps and the build would share this make, which
+# read the Makefile before deps ran: the first make qemu on a fresh machine failed, issue 10.)
+ROOT  ?= disk
 DISKS ?= 0
 BUS   ?= scsi
 RUNOPTS = --mem $(MEM) --smp $(SMP) --accel $(ACCEL) --design $(DESIGN) --disks $(DISKS) --bus $(BUS) \
-          $(if $(THROTTLE),--throttle $(THROTTLE)) $(if $(DISKMODEL),--disk-model $(DISKMODEL)) $(if $(KEEP),--keep)
+          $(if $(THROTTLE),--throttle $(THROTTLE)) $(if $(DISKMODEL),--disk-model $(DISKMODEL))
+QEMUOPTS = --interactive --iso --root $(ROOT) --disk-dir $(BUILD)/qemu $(if $(FRESH),,--keep) $(RUNOPTS)
 
 deps:
 	@tools/install-deps
 
-qemu: deps iso
-	WDRAIN_NO_BUILD=1 tools/run --interactive --iso --vga $(RUNOPTS)
+qemu: QEMUMODE = --vga
+qemu-gdb: QEMUMODE = --gdb
+qemu qemu-nox qemu-gdb:
+	@tools/install-deps
+	$(MAKE) all
+	WDRAIN_NO_BUILD=1 tools/run $(QEMUMODE) $(QEMUOPTS)
 
-qemu-nox: deps iso
-	WDRAIN_NO_BUILD=1 tools/run --interactive --iso $(RUNOPTS)
-
-qemu-gdb: deps iso
-	@echo "*** now run 'gdb' in another terminal (the .gdbinit connects to port 1234)"
-	WDRAIN_NO_BUILD=1 tools/run --interactive --iso --gdb $(RUNOPTS)
+help:
+	@sed -n '/^#/!q; s/^# \{0,1\}//; p' $(firstword $(MAKEFILE_LIST))
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all iso deps qemu qemu-nox qemu-gdb clean test
+.PHONY: all iso deps qemu qemu-nox qemu-gdb help clean test

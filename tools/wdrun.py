@@ -17,15 +17,21 @@ Interface:
                           copy when needed) unless WDRAIN_NO_BUILD=1.
   qemu_argv(cfg, iso, disks)
                           the QEMU command line, built from small pieces.
-  VM(cfg)                 one guest:
-    vm.boot()             start QEMU, wait for the shell prompt "# ".
+  VM(cfg, echo=None)      one guest (echo: a binary stream that gets a copy of the
+                          console as it arrives; -v makes it stderr):
+    vm.boot()             start QEMU, wait for the shell prompt "# ";
+                          vm.boot_seconds is how long that took (-v prints it).
     vm.run(cmd, timeout)  run one shell command line; returns (output, status).
     vm.poweroff()         `poweroff` in the guest, wait for QEMU to exit.
     vm.kill()             stop QEMU now (safe to call any time, many times).
     vm.console            everything the guest printed so far ("\r\n" -> "\n").
     vm.disks              its DiskSet (image paths, stats files).
+    vm.type_lines(queue)  type lines into the booted guest as a person would,
+                          then power off (piped input to make qemu).
   run_interactive(cfg)    the same VM with the serial console on the terminal
-                          (tools/run --interactive, for make qemu).
+                          (tools/run --interactive, for make qemu); input that
+                          is not a terminal is held until the prompt and typed
+                          (run_piped). Both note the time to the first prompt.
   GuestError              base of GuestPanic, GuestTimeout, GuestExited: the
                           guest could not give an answer. .message says why,
                           .tail() gives the last console lines.
@@ -39,8 +45,9 @@ output is what comes between the echo and the `@@RC=N@@` marker; N is the
 status. Then the harness waits for the next prompt. A line that starts with
 "panic:" anywhere in the console means the kernel panicked.
 
-Every wait has a deadline; QEMU is started in its own session with a parent-
-death signal and killed on every exit path of the caller.
+Every wait for the guest has a deadline (interactive sessions wait for their
+person, or for piped input as slowly as it comes); QEMU is started in its own
+session with a parent-death signal and killed on every exit path of the caller.
 
 Disks (DiskSet). With --disks N the guest gets N empty data disks on one
 controller: --bus scsi is one virtio-scsi-pci HBA (legacy interface,
@@ -58,7 +65,9 @@ root copy is root.img, in one folder:
                           (stats and logs stay), and the images of such
                           folders left by dead processes are deleted too.
 Images are created fresh (qemu-img create -f raw) unless --keep, which reuses
-those that exist (the root copy is refreshed if its source image is newer).
+those that exist (the root copy is refreshed if its source image is newer; a
+kept root copy is first repaired with the host's fsck -y, since a QEMU that
+was killed leaves it not clean, which wdfs refuses to mount read-write).
 Each data disk's block graph, bottom up: file (or nbd to a disk-model server),
 blkdebug if an error is injected on it, raw, throttle filter if --throttle;
 every device has werror=report,rerror=report. The disk-model servers
@@ -75,6 +84,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import queue
 import re
 import select
 import shlex
@@ -83,6 +93,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,6 +116,8 @@ PANIC_GRACE = 3.0               # seconds to keep reading after a panic (trap fr
 INPUT_CHUNK = 16                # bytes written to the serial port at a time...
 INPUT_PAUSE = 0.01              # ...and the pause between chunks
 MAX_LINE = 4095                 # the tty's canonical line limit (team brief)
+
+INPUT_IDLE = 2.0                # piped input: seconds of guest silence after which the next line is typed ahead
 
 POWEROFF_CMD = "poweroff"
 POWEROFF_TIMEOUT = 10.0         # seconds for QEMU to exit after poweroff before it is killed
@@ -322,11 +335,21 @@ def check_config(cfg):
         raise ConfigError("--vga and --gdb go with --interactive")
 
 
+MD_ROOT_SPARE_MB = 16          # RAM a guest needs besides a memory-disk root image (the kernel needs 8 MB)
+
+
 def check_disk_config(cfg):
     if cfg.bus not in BUSES:
         raise ConfigError("--bus %s: use scsi or ahci" % cfg.bus)
     if cfg.root is not None and cfg.root not in ROOT_KINDS:
         raise ConfigError("--root %s: use disk or md" % cfg.root)
+    image = cfg.root_source()
+    if cfg.root_kind() == "md" and image.exists():
+        need = -(-image.stat().st_size // 2**20) + MD_ROOT_SPARE_MB
+        if cfg.mem < need:
+            raise ConfigError("--mem %d: the root on md0 needs --mem %d or more (its %d MB image is loaded into "
+                              "RAM); put the root on a disk (--root disk) instead"
+                              % (cfg.mem, need, need - MD_ROOT_SPARE_MB))
     if cfg.disks < 0:
         raise ConfigError("--disks %d: give 0 or more" % cfg.disks)
     units = cfg.disks + cfg.first_data_unit()
@@ -426,18 +449,26 @@ def _make(targets):
         raise BuildError("build failed: %s (exit %d)" % (" ".join(cmd), r.returncode))
 
 
+def boots_default_iso(cfg):
+    """True if cfg boots build/wdrain.iso as `make iso` made it: GRUB, the default
+    design, no extra kernel words, the root on md0, no menu. Any other GRUB boot
+    gets its own ISO from custom_iso()."""
+    return cfg.iso and cfg.design == DEFAULT_DESIGN and not cfg.kernel_args() and not cfg.interactive
+
+
 def ensure_built(cfg):
-    """Build what cfg boots. WDRAIN_NO_BUILD=1 (set by tests/run after its own
-    build) skips make but still checks that the files exist."""
+    """Build what cfg boots. WDRAIN_NO_BUILD=1 (set by tests/run and make qemu
+    after their own build) skips make but still checks that the files exist."""
+    default_iso = boots_default_iso(cfg)
     if os.environ.get("WDRAIN_NO_BUILD") != "1":
-        _make(["all", "iso"] if cfg.iso else ["all"])
-    need = [BUILD / "wdrain.iso"] if cfg.iso else [BUILD / "kernel.elf", BUILD / "root.img"]
+        _make(["all", "iso"] if default_iso else ["all"])
+    need = [BUILD / "wdrain.iso"] if default_iso else [BUILD / "kernel.elf", BUILD / "root.img"]
     for f in need:
         if not f.exists():
-            raise BuildError("%s does not exist (run make%s)" % (f.relative_to(ROOT), " iso" if cfg.iso else ""))
-    if cfg.iso and (cfg.design != DEFAULT_DESIGN or cfg.kernel_args()):
-        return custom_iso(cfg)
-    return BUILD / "wdrain.iso" if cfg.iso else None
+            raise BuildError("%s does not exist (run make%s)" % (f.relative_to(ROOT), " iso" if default_iso else ""))
+    if default_iso:
+        return BUILD / "wdrain.iso"
+    return custom_iso(cfg) if cfg.iso else None
 
 
 def grub_cfg_for(text, design, args, menu=False, module=True):
@@ -471,22 +502,26 @@ def grub_cfg_for(text, design, args, menu=False, module=True):
 
 
 def custom_iso(cfg):
-    """build/run/<design>-<hash>.iso: the ISO with another default entry.
-    Rebuilt only when its inputs are newer; written atomically."""
+    """build/run/<design>-<hash>.iso: the ISO with another default entry, other
+    kernel words, the menu kept (interactive) or not, and without the root image
+    when the root is on a disk (GRUB then reads only the kernel, and the guest
+    keeps the 48 MB md0 would take). Rebuilt only when its inputs are newer;
+    written atomically."""
     src = ROOT / "tools" / "grub.cfg"
     if not src.exists():
         raise BuildError("tools/grub.cfg does not exist")
-    text = grub_cfg_for(src.read_text(), cfg.design, cfg.kernel_args(), menu=cfg.interactive,
-                        module=cfg.root_kind() == "md")
+    module = cfg.root_kind() == "md"
+    text = grub_cfg_for(src.read_text(), cfg.design, cfg.kernel_args(), menu=cfg.interactive, module=module)
     tag = "%s-%s" % (cfg.design, hashlib.sha1(text.encode()).hexdigest()[:8])
     rundir = BUILD / "run"
     iso = rundir / (tag + ".iso")
-    inputs = [src, BUILD / "kernel.elf", BUILD / "root.img", BUILD / "wdrain.iso"]
+    files = ["kernel.elf", "root.img"] if module else ["kernel.elf"]
+    inputs = [src] + [BUILD / name for name in files]
     if iso.exists() and all(iso.stat().st_mtime >= f.stat().st_mtime for f in inputs if f.exists()):
         return iso
     tree = rundir / ("iso-" + tag)
     (tree / "boot" / "grub").mkdir(parents=True, exist_ok=True)
-    for name in ("kernel.elf", "root.img"):
+    for name in files:
         shutil.copyfile(BUILD / name, tree / "boot" / name)
     (tree / "boot" / "grub" / "grub.cfg").write_text(text)
     tmp = rundir / (tag + ".iso.tmp%d" % os.getpid())
@@ -505,10 +540,20 @@ def qemu_binary():
     return os.environ.get("WDRAIN_QEMU", "qemu-system-i386")
 
 
+def have_display():
+    """Is there a display for a QEMU window (X11 or Wayland)?"""
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def machine_args(cfg):
-    display = ["-vga", "std"] if cfg.vga else ["-display", "none"]
+    # A GRUB boot gets a VGA card: GRUB's multiboot loader asks the VGA BIOS for VBE information
+    # (grub-core/loader/i386/multiboot_mbi.c, retrieve_video_parameters -> fill_vbe_info) and,
+    # with no card, prints "error: Can't get controller info." before booting. A -kernel boot
+    # needs none. The window (--vga) opens only where there is a display to open it on.
+    vga = ["-vga", "std"] if cfg.iso or cfg.vga else []
+    display = [] if cfg.vga and have_display() else ["-display", "none"]
     return ["-machine", "pc", "-accel", cfg.accel, "-m", str(cfg.mem), "-smp", str(cfg.smp),
-            "-nodefaults", "-no-reboot"] + display + ["-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+            "-nodefaults", "-no-reboot"] + vga + display + ["-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
 
 
 def boot_args(cfg, iso):
@@ -680,6 +725,7 @@ class DiskSet:
         dst = self.root_image
         if self.cfg.keep and dst.exists():
             if dst.stat().st_mtime >= src.stat().st_mtime:
+                self._fsck_root()
                 return
             sys.stderr.write("tools/run: %s is newer than the kept %s: copying it again\n" % (src, dst))
         tmp = dst.with_name(dst.name + ".tmp%d" % os.getpid())
@@ -689,6 +735,25 @@ class DiskSet:
         except OSError as e:
             tmp.unlink(missing_ok=True)
             raise DiskError("cannot copy the root image to %s: %s" % (dst, e.strerror))
+
+    def _fsck_root(self):
+        """A kept root may not have been unmounted (QEMU killed, Ctrl-a x): wdfs then refuses
+        to mount it read-write, so repair it first, as FreeBSD's /etc/rc runs fsck at boot."""
+        fsck = BUILD / "host" / "fsck"
+        if not fsck.exists():
+            raise DiskError("%s does not exist (run make)" % fsck.relative_to(ROOT))
+        r = subprocess.run([str(fsck), "-y", str(self.root_image)], stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode == 0:
+            return
+        report = "".join("tools/run: fsck: " + ln + "\n" for ln in r.stdout.splitlines())
+        if r.returncode == 1:
+            sys.stderr.write("tools/run: the kept root %s was not cleanly unmounted; fsck -y repaired it:\n%s"
+                             % (self.root_image, report))
+            return
+        raise DiskError("the kept root %s is damaged beyond repair (fsck -y exit %d):\n%sdelete it, or boot once "
+                        "without --keep (make qemu FRESH=1), for a fresh copy of its source image"
+                        % (self.root_image, r.returncode, report))
 
     def _make_data(self, img, size):
         if self.cfg.keep and img.exists():
@@ -895,10 +960,14 @@ def compose(cmdline):
 class VM:
     """One QEMU running wdrain; see the module comment for the protocol."""
 
-    def __init__(self, cfg):
+    def __init__(self, cfg, echo=None):
+        """echo: a binary stream that gets a copy of the console as it arrives (default:
+        stderr with cfg.verbose, else none)."""
         self.cfg = cfg
         self.disks = DiskSet(cfg)
         self.proc = None
+        self.echo = echo if echo is not None else (sys.stderr.buffer if cfg.verbose else None)
+        self.boot_seconds = None      # from QEMU's start to the first prompt's arrival
         self._text = ""               # console so far, "\r\n" -> "\n"
         self._cr = False              # last byte read was "\r"
         self._dec = codecs.getincrementaldecoder("utf-8")(errors="replace")
@@ -939,7 +1008,9 @@ class VM:
         iso = ensure_built(self.cfg)
         self.disks.prepare()
         self.start(iso)
+        started = time.monotonic()
         self._wait_prompt(0, self.cfg.timeout, "the shell prompt after boot")
+        self.boot_seconds = self._last_data - started
         self._usable = True
 
     def kill(self):
@@ -1028,7 +1099,7 @@ class VM:
     # -- console plumbing --
 
     def _send(self, text, expect_exit=False):
-        data = text.encode()
+        data = text.encode() if isinstance(text, str) else text
         for i in range(0, len(data), INPUT_CHUNK):
             try:
                 self.proc.stdin.write(data[i:i + INPUT_CHUNK])
@@ -1063,9 +1134,9 @@ class VM:
             self._check_panic()
 
     def _add(self, data):
-        if self.cfg.verbose:
-            sys.stderr.buffer.write(data)
-            sys.stderr.flush()
+        if self.echo is not None:
+            self.echo.write(data)
+            self.echo.flush()
         s = self._dec.decode(data)
         if self._cr:
             s = "\r" + s
@@ -1120,8 +1191,7 @@ class VM:
         self._what = what
         deadline = time.monotonic() + timeout
         while True:
-            if (len(self._text) > since and self._text.endswith(PROMPT)
-                    and time.monotonic() - self._last_data >= PROMPT_QUIET):
+            if self._at_prompt(since):
                 self._pos = len(self._text)
                 return
             left = deadline - time.monotonic()
@@ -1129,6 +1199,58 @@ class VM:
                 self._failed = True
                 raise GuestTimeout(timeout, what, self._text)
             self._pump(min(left, 0.05))
+
+    def _at_prompt(self, since):
+        return (len(self._text) > since and self._text.endswith(PROMPT)
+                and self._quiet() >= PROMPT_QUIET)
+
+    def _quiet(self):
+        """Seconds since the guest last printed anything."""
+        return time.monotonic() - self._last_data
+
+    # -- typed input (run_interactive with piped input) --
+
+    def type_lines(self, lines):
+        """Type the lines from the queue `lines` (bytes each, None after the last) into the
+        booted guest as a person would: each one when the guest is at a new prompt, or has
+        printed nothing for INPUT_IDLE seconds (a program reading its input, a long
+        command: the tty holds the line until it is read). Then finish_input()."""
+        self._usable = False
+        since = self._pos - len(PROMPT)        # the boot prompt is the first line's
+        while True:
+            self._what = "the guest to be ready for more input"
+            while not (self._at_prompt(since) or self._quiet() >= INPUT_IDLE):
+                self._pump(0.05)
+            line = self._next_line(lines)
+            if line is None:
+                return self.finish_input(since)
+            since = len(self._text)
+            self._send(line)
+
+    def _next_line(self, lines):
+        while True:
+            try:
+                return lines.get_nowait()
+            except queue.Empty:
+                self._pump(0.05)
+
+    def finish_input(self, since):
+        """The input has ended: wait for the last command to return to the prompt, then
+        power off (if the input powered the guest off itself, _pump raises GuestExited).
+        Returns 0, or EXIT_GUEST_FAILED if the guest printed nothing for cfg.timeout
+        seconds without coming back to the prompt (QEMU is then stopped)."""
+        self._what = "the guest to finish the last command of the input"
+        while True:
+            if self._at_prompt(since):
+                sys.stderr.write("tools/run: end of input: powering the guest off\n")
+                self.poweroff()
+                return 0
+            if self._quiet() >= self.cfg.timeout:
+                sys.stderr.write("tools/run: end of input, but the guest has printed nothing for %g s and is not "
+                                 "at the shell prompt: stopping QEMU\n" % self.cfg.timeout)
+                self.kill()
+                return EXIT_GUEST_FAILED
+            self._pump(0.05)
 
 
 def _short(s, n=60):
@@ -1162,10 +1284,18 @@ def _interactive_child():
     _die_with_parent()
 
 
+BOOT_NOTE = "tools/run: shell prompt %.1f s after QEMU started"
+
+
 def run_interactive(cfg):
-    """Boot cfg with the serial console (and QEMU's monitor) on this terminal, as
-    `make qemu` does; returns QEMU's exit status. The disks are the same as for a
-    scripted run; Ctrl-C goes to the guest, Ctrl-a x quits."""
+    """Boot cfg for a person, as `make qemu` does; returns the exit status. The
+    disks are the same as for a scripted run. On a terminal (or with --gdb), QEMU
+    reads it itself (-serial mon:stdio: Ctrl-C goes to the guest, Ctrl-a x
+    quits) and its output comes through us, so that the time to the first prompt
+    can be noted just before that prompt; the status is QEMU's. Input that is not
+    a terminal is typed into the guest once it is at its prompt (run_piped)."""
+    if not sys.stdin.isatty() and not cfg.gdb:
+        return run_piped(cfg)
     disks = DiskSet(cfg)
     try:
         iso = ensure_built(cfg)
@@ -1175,25 +1305,90 @@ def run_interactive(cfg):
             for ln in disks.describe():
                 sys.stderr.write("tools/run: " + ln + "\n")
             sys.stderr.write("tools/run: " + " ".join(shlex.quote(a) for a in argv) + "\n")
+        if cfg.vga and not have_display():
+            sys.stderr.write("tools/run: --vga: no display (DISPLAY and WAYLAND_DISPLAY are unset), so no window\n")
         if cfg.gdb:
             sys.stderr.write("*** now run 'gdb' in another terminal (the .gdbinit connects to port 1234)\n")
         # While QEMU runs, a Ctrl-C that reaches us (not in raw mode) is QEMU's business.
         old = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             try:
-                proc = subprocess.Popen(argv, cwd=ROOT, preexec_fn=_interactive_child)
+                proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, preexec_fn=_interactive_child)
             except OSError as e:
                 raise WdrunError("cannot start %s: %s" % (argv[0], e.strerror))
             try:
+                _relay_console(proc.stdout.fileno(), time.monotonic())
                 return proc.wait()
             finally:
                 if proc.poll() is None:
                     proc.kill()
                     proc.wait()
+                proc.stdout.close()
         finally:
             signal.signal(signal.SIGINT, old)
     finally:
         disks.stop()
+
+
+def _relay_console(fd, started):
+    """Copy QEMU's output (fd) to our stdout until it ends. A "# " that ends the output
+    is held back until PROMPT_QUIET seconds of silence prove it the first prompt; then
+    BOOT_NOTE goes to stderr, before it. (QEMU has put the terminal in raw mode: "\r\n".)"""
+    out = sys.stdout.buffer
+    prompt = PROMPT.encode()
+    held = b""                     # a trailing "# " that may be the first prompt
+    arrived = 0.0                  # when it arrived
+    noted = False
+    while True:
+        r, _, _ = select.select([fd], [], [], PROMPT_QUIET if held else None)
+        if r:
+            data = os.read(fd, 65536)
+            if not data:
+                out.write(held)
+                out.flush()
+                return
+            data, held = held + data, b""
+            if not noted and data.endswith(prompt):
+                data, held = data[:-len(prompt)], prompt
+                arrived = time.monotonic()
+        else:
+            sys.stderr.write(BOOT_NOTE % (arrived - started) + "\r\n")
+            sys.stderr.flush()
+            data, held, noted = held, b"", True
+        out.write(data)
+        out.flush()
+
+
+def run_piped(cfg):
+    """tools/run --interactive with input that is not a terminal (`printf 'ls\\n' | make qemu`):
+    the console is copied to stdout, and each input line is typed once the guest is ready
+    for it (VM.type_lines): nothing is lost to GRUB's menu or to the boot. At the end of
+    the input the guest is powered off, so QEMU exits. Returns 0 when the guest powered
+    off, EXIT_GUEST_FAILED if it panicked, failed to boot or hung."""
+    lines = queue.Queue()
+    threading.Thread(target=_read_lines, args=(sys.stdin.buffer, lines), daemon=True).start()
+    vm = VM(cfg, echo=sys.stdout.buffer)
+    try:
+        vm.boot()
+        sys.stderr.write(BOOT_NOTE % vm.boot_seconds + "\n")
+        return vm.type_lines(lines)
+    except GuestExited as e:
+        if e.code == 0:
+            return 0
+        sys.stderr.write("tools/run: %s\n" % e.message)
+        return EXIT_GUEST_FAILED
+    except GuestError as e:
+        sys.stderr.write("tools/run: %s\n" % e.message)
+        return EXIT_GUEST_FAILED
+    finally:
+        vm.kill()
+
+
+def _read_lines(stream, lines):
+    """Thread: stream's lines into the queue, then None. A last line without its newline gets one."""
+    for line in iter(stream.readline, b""):
+        lines.put(line if line.endswith(b"\n") else line + b"\n")
+    lines.put(None)
 
 
 def main(argv=None):
@@ -1228,6 +1423,8 @@ def main(argv=None):
         compose(cmd)                      # reject a bad command line before booting
         vm = VM(cfg)
         vm.boot()
+        if cfg.verbose:                   # after the console copy, which ends with the prompt
+            sys.stderr.write("\n" + BOOT_NOTE % vm.boot_seconds + "\n")
 
         def stream(text):
             sys.stdout.write(text)

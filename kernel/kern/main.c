@@ -42,8 +42,6 @@ static char design[16] = "patched";
 static char ostype[] = "wdrain";
 static char osrelease[] = "0.1";
 static int hz = HZ;
-static int pagesize = PAGE_SIZE;
-static int64_t physmem_bytes;
 
 SYSCTL_STRING(kern, bootargs, CTLFLAG_RD, bootargs, sizeof(bootargs), "Kernel command line");
 SYSCTL_STRING(kern, design, CTLFLAG_RD, design, sizeof(design),
@@ -51,9 +49,6 @@ SYSCTL_STRING(kern, design, CTLFLAG_RD, design, sizeof(design),
 SYSCTL_STRING(kern, ostype, CTLFLAG_RD, ostype, sizeof(ostype), "Operating system type");
 SYSCTL_STRING(kern, osrelease, CTLFLAG_RD, osrelease, sizeof(osrelease), "Operating system release");
 SYSCTL_INT(kern, hz, CTLFLAG_RD, &hz, "Scheduler clock ticks per second");
-SYSCTL_INT(hw, ncpu, CTLFLAG_RD, &ncpu, "Number of active CPUs");
-SYSCTL_INT(hw, pagesize, CTLFLAG_RD, &pagesize, "System memory page size");
-SYSCTL_QUAD(hw, physmem, CTLFLAG_RD, &physmem_bytes, "Usable physical memory in bytes");
 
 /* The root image module GRUB (or QEMU -initrd) loaded, if any. */
 static paddr_t rootmod_start, rootmod_end;
@@ -162,7 +157,6 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 	read_multiboot(magic, mbi, reserved, &nres);
 	cmdline_parse(bootargs, &bootcmd);
 	vm_page_startup(mbi, (const paddr_t (*)[2])reserved, nres);
-	physmem_bytes = (int64_t)physmem_pages * PAGE_SIZE;
 	kprintf("memory: %u KB usable\n", physmem_pages * 4);
 	vm_object_init();
 	pmap_bootstrap();

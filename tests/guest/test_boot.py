@@ -5,9 +5,12 @@ through the GRUB ISO; in each, checks that the kernel saw its command line
 (`sysctl kern.bootargs`), that output and exit statuses come back through the harness,
 and (once) that tools/run itself works end to end, and that a harness timeout and a
 kernel panic (`sysctl debug.kdb.panic=1`) are reported as such instead of hanging.
+Memory: hw.physmem in 32 MB and 1 GB guests, and hw.physmem/hw.usermem with the root on a
+disk and on md0 (what README's RAM table states). tools/run -v notes the time to the prompt.
 """
 # tests/run: timeout=900
 import os
+import re
 import subprocess
 import sys
 
@@ -68,6 +71,13 @@ def check_tools_run():
             expected="one\\ntwo\\n", got=r.stdout + r.stderr[-300:])
     T.check("tools/run exits with the status of the last command", r.returncode == 1,
             expected=1, got=r.returncode)
+    r = subprocess.run([os.path.join(ROOT, "tools", "run"), "-v", "--", "true"],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, errors="replace", timeout=180)
+    T.check("tools/run -v notes the time from QEMU's start to the shell prompt",
+            r.returncode == 0 and re.search(r"^tools/run: shell prompt \d+\.\d s after QEMU started$", r.stderr, re.M),
+            expected="status 0 and 'tools/run: shell prompt N.N s after QEMU started'",
+            got="%d and ...%s" % (r.returncode, r.stderr[-300:]))
     r = subprocess.run([os.path.join(ROOT, "tools", "run"), "--", "sysctl debug.kdb.panic=1"],
                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, timeout=180)
@@ -108,6 +118,26 @@ for mem, disks in ((32, 1), (1024, 0)):
         out, st = g.sh("usertests fork_wait sbrk pipe_data")
         T.check("%s: processes, memory and pipes work" % tag, st == 0,
                 expected="usertests status 0", got="status %d: %s" % (st, out[-300:]))
+
+# README "How much RAM the guest has": with the root on md0 the root image's pages are not the
+# kernel's, so hw.physmem is that much lower than with the root on a disk; hw.usermem (the pages
+# not wired, today the free ones) is below hw.physmem and, at an idle prompt, most of it.
+IMAGE = os.path.getsize(os.path.join(ROOT, "build", "root.img"))
+physmem = {}
+for root in ("disk", "md"):
+    tag = "128 MB, root on %s" % root
+    with Guest(root=root) as g:
+        out, st = g.sh("sysctl -n hw.physmem hw.usermem")
+        words = out.split()
+        ok = st == 0 and len(words) == 2 and all(w.isdigit() for w in words)
+        phys, user = (int(words[0]), int(words[1])) if ok else (0, 0)
+        physmem[root] = phys
+        T.check("%s: 0.9 * hw.physmem < hw.usermem < hw.physmem at the prompt" % tag, 0.9 * phys < user < phys,
+                expected="two numbers, the second a little below the first", got=out.strip())
+# (Within 1 MB: the boot loader's own structures fall in or out of the reserved range.)
+T.check("hw.physmem: a root on md0 costs the guest the root image's size",
+        abs(physmem["disk"] - physmem["md"] - IMAGE) <= 1 << 20,
+        expected="%d bytes, within 1 MB" % IMAGE, got=physmem["disk"] - physmem["md"])
 
 check_tools_run()
 T.done()

@@ -6,6 +6,7 @@
 #include "kern/types.h"
 #include "kern/klib.h"
 #include "kern/proc.h"
+#include "kern/time.h"
 #include "kern/syscall.h"
 #include "arch/x86.h"
 #include "arch/intr.h"
@@ -33,8 +34,12 @@ int sys_reboot(register_t *args, register_t *rv)
 	if (howto & RB_POWEROFF) {
 		kprintf("Powering off...\n");
 		outw(ACPI_PM1A_CNT, ACPI_SLP_EN_S5);
+		/* The write takes effect asynchronously; if it has not after a second, halt
+		 * rather than fall through to a reset the caller did not ask for. */
+		DELAY(1000000);
+		kprintf("reboot: ACPI power-off did not take effect\n");
 	}
-	if (howto & RB_HALT) {
+	if (howto & (RB_HALT | RB_POWEROFF)) {
 		kprintf("System halted\n");
 		for (;;)
 			hlt();

@@ -78,6 +78,8 @@ for preset in ("stable42", "patched"):
 T.check("summary: the ratio patched/stable42 beside the seed's 1.233",
         any(ln.startswith("patched/stable42") and ln.split()[-1] == "1.233" for ln in summary.splitlines()),
         expected="patched/stable42 ... 1.233", got=summary[:800])
+T.check("summary: what sampling cost (ms per sample, share of the dd's time)",
+        "sampling:" in summary and "ms on average" in summary, expected="a sampling: line", got=summary[-500:])
 rows = read_csv(q / "results.csv") if (q / "results.csv").exists() else []
 T.check("results.csv: one ok row per trial", [r["status"] for r in rows] == ["ok", "ok"], expected="ok ok",
         got=[(r["id"], r["status"], r["error"]) for r in rows])

@@ -56,10 +56,10 @@ def q(s):
 
 def head(png, title, ylabel, xlabel=XLABEL, logy=False):
     return "\n".join([
-        "set terminal pngcairo size 1000,560 font 'sans,10'",
+        "set terminal pngcairo size 1000,560 font 'sans,10' noenhanced",
         "set output %s" % q(png), "set datafile separator ','", "set grid", "set key outside right top",
-        "set title %s noenhanced" % q(title), "set xlabel %s" % q(xlabel), "set ylabel %s" % q(ylabel),
-        "set logscale y" if logy else "unset logscale y", ""])
+        "set title %s" % q(title), "set xlabel %s" % q(xlabel), "set ylabel %s" % q(ylabel),
+        "set logscale y" if logy else "set yrange [0:*]", ""])
 
 
 def col(name, scale=1):
@@ -125,7 +125,7 @@ class Drawer:
             for c, t, s in levels:
                 v = self.first(csvname, c)
                 if v is not None:
-                    parts.append("%r with lines dt 2 title %s" % (v * s, q("%s = %g" % (t, v))))
+                    parts.append("%r with lines dt 2 title %s" % (v * s, q("%s = %s" % (t, v))))
             self.draw(prefix + metric, head(prefix + metric + ".png", "%s: %s" % (label, title), ylabel)
                       + "plot " + ", \\\n     ".join(parts) + "\n")
         self.blocked(prefix, csvname, label)

@@ -204,11 +204,30 @@ def table_text(plan, gs, results):
     lines += [""] + note("latprobe every %d ms beside the file dd, all trials pooled: stat of %s, a 4 KB read "
                          "of it at a fresh offset, a 512-byte file created, written and fsync'd in /data1"
                          % (plan.options.probe_ms, PROBE_FILE))
+    cost = sampling_cost(results)
+    if cost:
+        lines += [""] + note("sampling: %d counters every %d ms; a sample took %.2f ms on average, %.1f%% of the "
+                             "file dd's time (median of the runs; the sampler's busy_us)"
+                             % (cost[0], plan.options.interval_ms, cost[1], cost[2]))
     failed = [r for r in results if r["status"] != "ok"]
     if failed:
         lines += ["", "FAILED runs (%d of %d):" % (len(failed), len(results))]
         lines += ["  %s: %s" % (r["id"], (r["error"] or "").splitlines()[0]) for r in failed]
     return "\n".join(lines) + "\n"
+
+
+def sampling_cost(results):
+    """(columns, ms per sample, % of the file dd's time) from the file dd's samplers, or None."""
+    per, frac, ncols = [], [], 0
+    for r in results:
+        f = r.get("samples", {}).get("file")
+        if r["status"] != "ok" or not f or "busy_us" not in f.get("end", {}):
+            continue
+        busy, n = int(f["end"]["busy_us"]), int(f["end"]["samples"])
+        per.append(busy / 1000 / max(1, n))
+        frac.append(100 * busy / 1e6 / max(1e-6, f["duration_s"]))
+        ncols = len(f["first"])
+    return (ncols, _med(per), _med(frac)) if per else None
 
 
 # ---- the files --------------------------------------------------------------------------

@@ -23,9 +23,10 @@
  * Output goes to -o (default stdout; opened for appending, e.g. /dev/ttyd1), one write(2) per
  * line (libutil's line records), so several programs can share one device. Lines starting with
  * '#' are metadata: "#const" and "#missing" (while the options are read), "#start
- * interval_ms=N pid=N", and at the end "#end status=N samples=N late=N" (late: ticks skipped
- * because a sample was taken late). The CSV header follows "#start". With -l every line starts
- * with "label,".
+ * interval_ms=N pid=N", and at the end "#end status=N samples=N late=N busy_us=N" (late: ticks
+ * skipped because a sample was taken late; busy_us: the time spent taking the samples, from the
+ * first read to the written line, i.e. what sampling cost; wall time, so it includes any
+ * preemption). The CSV header follows "#start". With -l every line starts with "label,".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,6 +186,7 @@ static int sample(pid_t child)
 int main(int argc, char **argv)
 {
 	long interval_ms = 100, samples = 0;
+	long long busy = 0;                 /* microseconds spent taking samples: what sampling costs */
 	const char *out = NULL, *label = NULL;
 	struct ticker tick;
 	int c, status;
@@ -223,14 +225,17 @@ int main(int argc, char **argv)
 	header();
 	ticker_start(&tick, interval_ms);
 	for (;;) {
+		long long t0 = monotonic_us();
+		int running = sample(child);
+		busy += monotonic_us() - t0;
 		samples++;
-		if (!sample(child))
+		if (!running)
 			break;
 		ticker_wait(&tick);
 	}
 	if (waitpid(child, &status, 0) < 0)
 		err(1, "waitpid");
 	status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	lr_meta("end status=%d samples=%ld late=%ld", status, samples, tick.late);
+	lr_meta("end status=%d samples=%ld late=%ld busy_us=%lld", status, samples, tick.late, busy);
 	return status;
 }

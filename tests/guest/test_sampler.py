@@ -40,7 +40,7 @@ with Guest(serial2=serial) as g:
     T.check("reading /dev/ttyd1 fails", st != 0, expected="non-zero status", got=st)
 
     out, st = g.sh("sampler -l s1 -o /dev/ttyd1 -i 100 -s vfs.numdirtybuffers,vfs.nosuchnode,kern.design,"
-                   "kern.devstat.md0.*,nosuch.prefix.* -w nanslp,flswai dd if=/dev/zero of=/tmp/f bs=64k count=160")
+                   "kern.devstat.md0.*,nosuch.prefix.*,kern.boottime -w nanslp,flswai dd if=/dev/zero of=/tmp/f bs=64k count=160")
     T.check("sampler exits with dd's status 0", st == 0, expected=0, got=st)
     out, st = g.sh("sampler -l s2 -o /dev/ttyd1 -i 50 -s vfs.bufspace -w nanslp sleep 1")
     T.check("sampler runs sleep 1 with status 0", st == 0, expected=0, got=st)
@@ -82,6 +82,9 @@ if T.check("sampler's lines carry its label", s1 is not None and s1.header is no
             expected="nosuch.prefix.*", got=s1.missing)
     T.check("a string node is reported as #const", s1.consts.get("kern.design") in ("patched", "stable42"),
             expected="kern.design patched", got=s1.consts)
+    T.check("a structure is reported as #skipped and left out",
+            any(m.startswith("skipped kern.boottime") for m in s1.meta) and "kern.boottime" not in s1.header,
+            expected="#skipped kern.boottime", got=s1.meta)
     T.check("a .* prefix becomes the nodes under it", "kern.devstat.md0.bytes_written" in s1.header,
             expected="kern.devstat.md0.bytes_written", got=s1.header)
     T.check("the header starts with t_us,wbytes and ends with the wait messages",

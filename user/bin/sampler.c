@@ -16,9 +16,10 @@
  *
  * -s takes sysctl names, or a prefix ending in ".*" for every node under it (looked up once at
  * the start with sysctlnext). Integer nodes become columns; a string node is reported once as
- * "#const name value"; a name that does not exist, or a prefix with nothing under it, is
- * reported once as "#missing name" and left out. So a list that names counters a kernel does not
- * have yet still works, and new counters show up when the kernel grows them.
+ * "#const name value", a structure once as "#skipped name (format)"; a name that does not
+ * exist, or a prefix with nothing under it, is reported once as "#missing name" and left out.
+ * So a list that names counters a kernel does not have yet still works, and new counters show
+ * up when the kernel grows them.
  *
  * Output goes to -o (default stdout; opened for appending, e.g. /dev/ttyd1), one write(2) per
  * line (libutil's line records), so several programs can share one device. Lines starting with
@@ -78,6 +79,9 @@ static void add_node(const char *name)
 			sval[sizeof sval - 1] = 0;
 			lr_meta("const %s %s", name, sval);
 		}
+		return;
+	default:
+		lr_meta("skipped %s (%s)", name, info.fmt[0] ? info.fmt : "opaque");
 		return;
 	}
 }

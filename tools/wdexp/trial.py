@@ -132,6 +132,7 @@ class Trial:
         cfg = self.vm_config()
         vm = wdrun.VM(cfg)
         try:
+            self.phase = "boot"
             vm.boot()
             for name, cmd, timeout, nbytes in self.phases(cfg):
                 self.phase, self._dd_bytes = name, nbytes
@@ -152,7 +153,7 @@ class Trial:
         except PhaseFailed as e:
             result["error"] = str(e)
         except wdrun.WdrunError as e:
-            result["error"] = "%s: %s" % (self.phase or "boot", e.message.splitlines()[0])
+            result["error"] = "%s: %s" % (self.phase, e.message.splitlines()[0])
             result["console_tail"] = e.tail()
         finally:
             vm.kill()

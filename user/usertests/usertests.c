@@ -22,7 +22,7 @@ static const struct ucase {
 	{ "kill", t_kill },                     { "kill_esrch", t_kill_esrch },
 	{ "getppid", t_getppid },               { "sbrk", t_sbrk },
 	{ "sbrk_huge", t_sbrk_huge },           { "stack", t_stack },
-	{ "segv", t_segv },
+	{ "segv", t_segv },                     { "text_ro", t_text_ro },
 	{ "pipe_data", t_pipe_data },           { "pipe_eof", t_pipe_eof },
 	{ "pipe_sigpipe", t_pipe_sigpipe },     { "pipe_close_read", t_pipe_close_read },
 	{ "badptr", t_badptr },                 { "badfd", t_badfd },

@@ -281,6 +281,27 @@ UT_CASE(t_stack)
 }
 
 /* Touching unmapped memory kills only the offender, with SIGSEGV. */
+/* A program's text is read-only: a store into it is SIGSEGV, a read(2) into it EFAULT. */
+UT_CASE(t_text_ro)
+{
+	volatile char *text = (volatile char *)(uintptr_t)t_segv;
+	char before = *text;
+	int status, fd;
+	pid_t pid = fork();
+
+	CHECK(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		*text = 0;
+		_exit(0);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid, "waitpid: %s", strerror(errno));
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV, "a store into the text gave status %#x", status);
+	CHECK((fd = open("/dev/zero", O_RDONLY)) >= 0, "open /dev/zero: %s", strerror(errno));
+	EXPECT_ERR(read(fd, (void *)text, 16), EFAULT);
+	close(fd);
+	CHECK(*text == before, "read(2) changed the text");
+}
+
 UT_CASE(t_segv)
 {
 	static void *const addrs[] = { (void *)0, (void *)0x1000, (void *)0x80000000, (void *)0xfffff000 };

@@ -24,6 +24,11 @@ Interface:
     vm.run(cmd, timeout)  run one shell command line; returns (output, status).
     vm.poweroff()         `poweroff` in the guest, wait for QEMU to exit.
     vm.kill()             stop QEMU now (safe to call any time, many times).
+    vm.wait(secs)         read what the guest prints for secs seconds, at a prompt
+                          (a background job's output); GuestPanic if it panics.
+    vm.crash()            power loss: SIGKILL to QEMU at once (only the writes QEMU
+                          completed survive: notes/qemu-facts.md §6), then read the
+                          rest of the console. Nothing else can be done with the VM.
     vm.console            everything the guest printed so far ("\r\n" -> "\n").
     vm.disks              its DiskSet (image paths, stats files).
     vm.type_lines(queue)  type lines into the booted guest as a person would,
@@ -69,7 +74,8 @@ those that exist (the root copy is refreshed if its source image is newer; a
 kept root copy is first repaired with the host's fsck -y, since a QEMU that
 was killed leaves it not clean, which wdfs refuses to mount read-write).
 Each data disk's block graph, bottom up: file (or nbd to a disk-model server),
-blkdebug if an error is injected on it, raw, throttle filter if --throttle;
+blkdebug if an error is injected on it, raw, throttle filter if --throttle (the root
+disk: file, blkdebug if injected, raw);
 every device has werror=report,rerror=report. The disk-model servers
 (tools/diskmodel/serve, docs/diskmodel.md) are started before QEMU and get
 SIGTERM after it exits; their stats (d<j>.stats) and stderr (d<j>.log) stay
@@ -289,7 +295,7 @@ def parse_disk_model(spec):
 
 def parse_inject(spec, cfg, op="write"):
     """'DISK:SECTOR[:once]' -> (unit, sector, once). DISK is the guest's unit number or
-    name (1 or da1 for /dev/da1); it must be a data disk."""
+    name (1 or da1 for /dev/da1): a data disk, or the root disk (unit 0 with --root disk)."""
     opt = "--inject-%s-error" % op
     m = re.fullmatch(r"(?:(a?da))?(\d+):(\d+)(:once)?", spec.strip())
     if m is None:
@@ -300,9 +306,10 @@ def parse_inject(spec, cfg, op="write"):
                           % (opt, spec, cfg.bus, cfg.prefix(), cfg.prefix()))
     unit, sector = int(m.group(2)), int(m.group(3))
     name = "%s%d" % (cfg.prefix(), unit)
-    if name not in cfg.data_names():
-        have = ", ".join(cfg.data_names()) or "none"
-        raise ConfigError("%s '%s': %s is not a data disk (the data disks are: %s)" % (opt, spec, name, have))
+    disks = (["%s0" % cfg.prefix()] if cfg.root_kind() == "disk" else []) + cfg.data_names()
+    if name not in disks:
+        raise ConfigError("%s '%s': %s is not one of the disks (they are: %s)"
+                          % (opt, spec, name, ", ".join(disks) or "none"))
     return unit, sector, bool(m.group(4))
 
 
@@ -415,8 +422,8 @@ def add_arguments(parser):
     d.add_argument("--disk-model", metavar="PRESET[,p=v...]",
                    help="serve each data disk through tools/diskmodel (%s)" % ", ".join(DISK_MODEL_PRESETS))
     d.add_argument("--inject-write-error", action="append", default=[], metavar="DISK:SECTOR[:once]",
-                   help="writes covering SECTOR of data disk DISK (unit number or name, e.g. 1 or da1) fail "
-                        "with EIO (every time, or once); repeatable")
+                   help="writes covering SECTOR of disk DISK (unit number or name, e.g. 1 or da1; the root "
+                        "disk too) fail with EIO (every time, or once); repeatable")
     d.add_argument("--inject-read-error", action="append", default=[], metavar="DISK:SECTOR[:once]",
                    help="the same for reads")
     parser.add_argument("--serial2", metavar="FILE",
@@ -871,7 +878,9 @@ class DiskSet:
             args = ["-device", "ich9-ahci,id=ahci"]
         if self.root_image is not None:
             args += _blockdev({"driver": "file", "node-name": "rootf", "filename": str(self.root_image)})
-            args += _blockdev({"driver": "raw", "node-name": "root", "file": "rootf"})
+            args += self._blkdebug(0, "rootf", "dbgroot")
+            args += _blockdev({"driver": "raw", "node-name": "root",
+                               "file": "dbgroot" if self.inject.get(0) else "rootf"})
             args += self._device("root", 0)
         for j, unit in enumerate(self.units):
             args += self._data_nodes(j, unit)
@@ -884,6 +893,15 @@ class DiskSet:
             dev = "ide-hd,drive=%s,bus=ahci.%d" % (node, unit)
         return ["-device", dev + ",werror=report,rerror=report"]
 
+    def _blkdebug(self, unit, below, name):
+        """The blkdebug node `name` over node `below` for the errors injected on `unit` (or nothing)."""
+        rules = self.inject.get(unit)
+        if not rules:
+            return []
+        # qemu-facts §3: raw emits read_aio/write_aio on its file child; errno 5 = EIO.
+        inject = [{"event": "%s_aio" % op, "errno": 5, "sector": sector, "once": once} for op, sector, once in rules]
+        return _blockdev({"driver": "blkdebug", "node-name": name, "image": below, "inject-error": inject})
+
     def _data_nodes(self, j, unit):
         """Data disk j, bottom up: file or nbd, blkdebug, raw, throttle; then the device."""
         args = []
@@ -894,13 +912,8 @@ class DiskSet:
             bottom = {"driver": "file", "node-name": "f%d" % j, "filename": str(self.images[j])}
         args += _blockdev(bottom)
         below = bottom["node-name"]
-        rules = self.inject.get(unit)
-        if rules:
-            # qemu-facts §3: raw emits read_aio/write_aio on its file child; errno 5 = EIO.
-            inject = [{"event": "%s_aio" % op, "errno": 5, "sector": sector, "once": once}
-                      for op, sector, once in rules]
-            args += _blockdev({"driver": "blkdebug", "node-name": "dbg%d" % j, "image": below,
-                               "inject-error": inject})
+        if self.inject.get(unit):
+            args += self._blkdebug(unit, below, "dbg%d" % j)
             below = "dbg%d" % j
         args += _blockdev({"driver": "raw", "node-name": "r%d" % j, "file": below})
         top = "r%d" % j
@@ -1057,6 +1070,25 @@ class VM:
             self._check_panic()
         finally:
             self.kill()
+
+    def wait(self, seconds):
+        """Read the console for `seconds` while the guest runs on its own."""
+        deadline = time.monotonic() + seconds
+        self._what = "the guest's output"
+        while time.monotonic() < deadline:
+            self._pump(min(0.05, max(0.0, deadline - time.monotonic())))
+        return self._text
+
+    def crash(self):
+        """SIGKILL QEMU (no flush, no drain), then collect what it had already printed."""
+        self._usable = False
+        self._failed = True                  # no poweroff, no more commands
+        p = self.proc
+        if p is not None and p.poll() is None:
+            p.kill()
+        while p is not None and not self._eof:
+            self._pump(0.2, expect_exit=True)
+        self.kill()
 
     # -- commands --
 

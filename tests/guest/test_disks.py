@@ -130,7 +130,7 @@ def refused_options():
     run = str(wdrun.ROOT / "tools" / "run")
     cases = [
         (["--disks", "1", "--throttle", "5", "--disk-model", "ideal"], "exclude each other"),
-        (["--disks", "1", "--inject-write-error", "0:100"], "da0 is not a data disk"),
+        (["--disks", "1", "--inject-write-error", "2:100"], "da2 is not one of the disks"),
         (["--disks", "6", "--bus", "ahci"], "at most 6 disks"),
         (["--throttle", "5"], "give --disks N too"),
         (["--disks", "1", "--disk-model", "scsi15k"], "the preset is one of"),

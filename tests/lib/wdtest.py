@@ -11,6 +11,8 @@ Guest(mem=128, smp=1, design=None, args='', timeout=60, iso=False, verbose=False
       disks=0, bus='scsi', disk_size='2g', prealloc='off', root=None, keep=False,
       disk_dir=None, throttle=0, disk_model=None, inject=(), inject_read=(), qemu_args=(),
       serial2=None)
+    g.wait(secs) reads the console while a background job runs; g.crash() is power loss
+    (SIGKILL to QEMU) for crash tests.
     A context manager around tools/wdrun.VM, i.e. exactly what tools/run does;
     the disk keywords are tools/run's options (README.md, docs/testing.md):
     inject=['1:20480', 'da2:100:once'] is --inject-write-error, inject_read the
@@ -166,6 +168,16 @@ class Guest:
                 raise
             self._boot_error = e
         return self
+
+    def wait(self, seconds):
+        """Read the console for `seconds` (a background job runs); returns the console so far."""
+        return self.vm.wait(seconds)
+
+    def crash(self):
+        """Power loss now: SIGKILL to QEMU (wdrun.VM.crash); the images keep what QEMU had
+        completed. Leaving the `with` block afterwards does nothing more."""
+        self._closed = True
+        self.vm.crash()
 
     def sh(self, cmdline, timeout=60):
         if self._boot_error is not None:

@@ -41,6 +41,8 @@ struct fsck {
 	uint32_t           *owner;         /* per block: the inode using it, 0 = free */
 	uint32_t           *refs;          /* per inode: directory entries naming it */
 	uint32_t           *parent;        /* per directory: the directory naming it, 0 = unseen */
+	uint8_t            *doomed;        /* per inode: to be cleared, but -n leaves it: later phases
+	                                      treat it as cleared, as they would see it under -y */
 	uint32_t            lostfound;
 	unsigned            problems, unfixed;
 	int                 ioerror;
@@ -351,9 +353,8 @@ static void check_type(struct fsck *fs, uint32_t ino)
  * A directory is its blocks from logical block 0 up to the first hole. Blocks after a hole are
  * cut off and the size set to what is left; a directory left with no block at all (it has no
  * '.' or '..', e.g. a crash inside rmdir) is cleared, as FFS's fsck clears a zero-length one.
- * Returns false if the inode was cleared.
  */
-static bool check_dir_extent(struct fsck *fs, uint32_t ino)
+static void check_dir_extent(struct fsck *fs, uint32_t ino)
 {
 	struct wdfs_dinode *dp = ip(fs, ino);
 	uint64_t n = 0;
@@ -362,14 +363,14 @@ static bool check_dir_extent(struct fsck *fs, uint32_t ino)
 	while (n < dp->di_blocks && bmap(fs, dp, n) != 0)
 		n++;
 	if (n == 0 && ino == WDFS_ROOTINO)
-		return true;                /* fsck_wdfs() gives up: nothing to check from */
+		return;                     /* fsck_wdfs() gives up: nothing to check from */
 	if (n == 0) {
 		if (problem(fs, true, "directory inode %u has no blocks (size %llu): no '.' or '..': cleared",
-		            ino, (unsigned long long)dp->di_size)) {
+		            ino, (unsigned long long)dp->di_size))
 			clear_inode(fs, ino);
-			return false;
-		}
-		return true;
+		else
+			fs->doomed[ino] = 1;
+		return;
 	}
 	if (dp->di_size != n * fs->bs &&
 	    problem(fs, true, "directory inode %u: size %llu, but its blocks up to the first hole make %llu bytes",
@@ -378,7 +379,6 @@ static bool check_dir_extent(struct fsck *fs, uint32_t ino)
 		dp->di_size = n * fs->bs;
 		idirty(fs, ino);
 	}
-	return true;
 }
 
 /*
@@ -419,6 +419,8 @@ static void check_inode(struct fsck *fs, uint32_t ino)
 	if (fmt != S_IFDIR_ && fmt != S_IFREG_ && fmt != S_IFLNK_) {
 		if (problem(fs, true, "inode %u: unknown file type (mode 0%o)", ino, dp->di_mode))
 			clear_inode(fs, ino);
+		else
+			fs->doomed[ino] = 1;
 		return;
 	}
 	/* A directory's extent is decided by its blocks below (its size may be what is damaged). */
@@ -503,6 +505,7 @@ static bool check_entry(struct fsck *fs, uint32_t dino, uint32_t parent, const c
 	char name[WDFS_MAXNAMLEN + 1];
 	bool isdot, isdotdot;
 	struct wdfs_dinode *tp;
+	uint32_t target;
 
 	memcpy(name, d->d_name, d->d_namlen);
 	name[d->d_namlen] = '\0';
@@ -520,10 +523,12 @@ static bool check_entry(struct fsck *fs, uint32_t dino, uint32_t parent, const c
 		d->d_ino = parent;
 		*dirty = true;
 	}
-	tp = ip(fs, d->d_ino);
-	if (tp->di_mode == 0)
-		return !problem(fs, true, "directory %s: entry '%s' names unallocated inode %u",
-		                path, name, d->d_ino);
+	/* '.' and '..' count for what they should name, as after -y (under -n they may not yet). */
+	target = isdot ? dino : isdotdot && parent != 0 ? parent : d->d_ino;
+	tp = ip(fs, target);
+	if (tp->di_mode == 0 || fs->doomed[target])
+		return !problem(fs, true, "directory %s: entry '%s' names %s inode %u", path, name,
+		                tp->di_mode == 0 ? "unallocated" : "cleared", target);
 	if (d->d_type != dtype_of(tp->di_mode) &&
 	    problem(fs, true, "directory %s: entry '%s' has type %u, inode %u is a %s", path, name,
 	            d->d_type, d->d_ino, tname(tp->di_mode))) {
@@ -542,7 +547,7 @@ static bool check_entry(struct fsck *fs, uint32_t dino, uint32_t parent, const c
 		check_dir(fs, d->d_ino, dino, sub);
 		return true;
 	}
-	fs->refs[d->d_ino]++;
+	fs->refs[target]++;
 	return true;
 }
 
@@ -699,24 +704,61 @@ static uint32_t orphan_top(struct fsck *fs, uint32_t ino)
 		uint32_t up = dotdot_of(fs, ino);
 
 		if (up == ino || !wdfs_ino_valid(&fs->sb, up) || up < WDFS_ROOTINO || fs->parent[up] != 0 ||
-		    (ip(fs, up)->di_mode & S_IFMT_) != S_IFDIR_)
+		    (ip(fs, up)->di_mode & S_IFMT_) != S_IFDIR_ || fs->doomed[up])
 			break;
 		ino = up;
 	}
 	return ino;
 }
 
+/* Does directory ino hold nothing but '.' and '..' (as far as its records are well formed)? */
+static bool dir_is_empty(struct fsck *fs, uint32_t ino)
+{
+	struct wdfs_dinode *dp = ip(fs, ino);
+	uint8_t *blk = xmalloc(fs->bs);
+	bool empty = true;
+
+	for (uint64_t lbn = 0; empty && lbn < dp->di_size / fs->bs; lbn++) {
+		uint32_t b = bmap(fs, dp, lbn);
+		if (b == 0 || rd(fs, b, blk) != 0)
+			continue;
+		for (uint32_t off = 0; empty && off < fs->bs; ) {
+			struct wdfs_direct *d = (struct wdfs_direct *)(blk + off);
+			if (wdfs_dirent_check(blk, off, fs->bs, fs->sb.s_ninodes, NULL, 0) != 0)
+				break;
+			if (d->d_ino != 0 && !(d->d_namlen <= 2 && d->d_name[0] == '.' &&
+			                       (d->d_namlen == 1 || d->d_name[1] == '.')))
+				empty = false;
+			off += d->d_reclen;
+		}
+	}
+	free(blk);
+	return empty;
+}
+
+/*
+ * Phase 3. An unreachable directory is reconnected into /lost+found, except an empty one with
+ * link count 0: that is a directory rmdir was removing (its name is gone, its count dropped),
+ * left to phase 4, which clears it - FFS's fsck does the same (its pass 4 clears an
+ * unreferenced directory with link count 0, "UNREF DIR").
+ */
 static void check_orphan_dirs(struct fsck *fs)
 {
 	for (uint32_t ino = WDFS_ROOTINO; ino < fs->sb.s_ninodes; ino++) {
 		/* Each round either reaches a directory (check_dir sets parent[]) or clears one. */
-		while ((ip(fs, ino)->di_mode & S_IFMT_) == S_IFDIR_ && fs->parent[ino] == 0) {
+		while ((ip(fs, ino)->di_mode & S_IFMT_) == S_IFDIR_ && fs->parent[ino] == 0 && !fs->doomed[ino]) {
 			uint32_t top = orphan_top(fs, ino);
 			char path[32];
 
+			if (ip(fs, top)->di_nlink == 0 && dir_is_empty(fs, top)) {
+				fs->parent[top] = top;     /* not reconnected: phase 4 clears it */
+				continue;
+			}
 			if (!problem(fs, true, "directory inode %u is not reachable from the root", top)) {
+				/* -n: counted as -y would leave it, named in /lost+found */
 				snprintf(path, sizeof(path), "(inode %u)", top);
-				check_dir(fs, top, 0, path);
+				fs->refs[top] += fs->lostfound != 0;
+				check_dir(fs, top, fs->lostfound, path);
 			} else if (lf_add(fs, top)) {
 				snprintf(path, sizeof(path), "/lost+found/#%u", top);
 				fs->refs[top]++;
@@ -735,7 +777,7 @@ static void check_links(struct fsck *fs)
 	for (uint32_t ino = WDFS_ROOTINO; ino < fs->sb.s_ninodes; ino++) {
 		struct wdfs_dinode *dp = ip(fs, ino);
 
-		if (dp->di_mode == 0)
+		if (dp->di_mode == 0 || fs->doomed[ino])
 			continue;
 		if (fs->refs[ino] == 0) {
 			if (dp->di_nlink == 0 || dp->di_size == 0) {
@@ -827,7 +869,8 @@ static void check_summary(struct fsck *fs)
 		fs->sb.s_free_inodes = fi;
 	/* Only a file system with nothing left to repair may be marked clean (docs/fs.md). */
 	if (fs->sb.s_clean != WDFS_SB_CLEAN &&
-	    problem(fs, fs->unfixed == 0, "superblock: clean flag not set (the file system was not unmounted cleanly)"))
+	    problem(fs, !fs->fix || fs->unfixed == 0,
+	            "superblock: clean flag not set (the file system was not unmounted cleanly)"))
 		fs->sb.s_clean = WDFS_SB_CLEAN;
 	else if (fs->sb.s_clean == WDFS_SB_CLEAN && fs->fix && fs->unfixed != 0) {
 		printf("superblock: %u problems are left: clean flag cleared\n", fs->unfixed);
@@ -863,6 +906,7 @@ static int load(struct fsck *fs)
 	fs->owner = xmalloc((size_t)fs->sb.s_nblocks * sizeof(uint32_t));
 	fs->refs = xmalloc((size_t)fs->sb.s_ninodes * sizeof(uint32_t));
 	fs->parent = xmalloc((size_t)fs->sb.s_ninodes * sizeof(uint32_t));
+	fs->doomed = xmalloc(fs->sb.s_ninodes);
 	for (uint32_t i = 0; i < fs->sb.s_bmap_blocks; i++)
 		rd(fs, fs->sb.s_bmap_start + i, fs->bmap + (size_t)i * fs->bs);
 	for (uint32_t i = 0; i < fs->sb.s_imap_blocks; i++)

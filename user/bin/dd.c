@@ -1,6 +1,7 @@
 /*
  * dd: copy and convert, after FreeBSD's dd(1).
- * Operands: if= of= bs= ibs= obs= count= skip= seek= conv=notrunc,sync,noerror
+ * Operands: if= of= bs= ibs= obs= count= skip= seek= conv=notrunc,sync,noerror,fsync
+ * (conv=fsync: fsync(2) the output before exiting, as FreeBSD's dd since 11.0).
  * Numbers take the suffixes b (512), k, m, g, w (4) and products with x ("2x512k").
  * bs= alone copies block for block (each input read is written as one output record);
  * otherwise input blocks are regrouped into obs-sized output records.
@@ -23,6 +24,7 @@
 #define C_SYNC    0x10
 #define C_NOERROR 0x20
 #define C_COUNT   0x40
+#define C_FSYNC   0x80
 
 static unsigned flags;
 static size_t ibs = 512, obs = 512;
@@ -41,7 +43,7 @@ static size_t dbcnt;     /* bytes waiting to be written */
 static void usage(void)
 {
 	fprintf(stderr, "usage: dd [if=file] [of=file] [ibs=n] [obs=n] [bs=n] [count=n] [skip=n] "
-	                "[seek=n] [conv=notrunc,sync,noerror]\n");
+	                "[seek=n] [conv=notrunc,sync,noerror,fsync]\n");
 	exit(1);
 }
 
@@ -93,6 +95,7 @@ static void getconv(char *val)
 		if (strcmp(w, "notrunc") == 0)      flags |= C_NOTRUNC;
 		else if (strcmp(w, "sync") == 0)    flags |= C_SYNC;
 		else if (strcmp(w, "noerror") == 0) flags |= C_NOERROR;
+		else if (strcmp(w, "fsync") == 0)   flags |= C_FSYNC;
 		else errx(1, "unknown conversion %s", w);
 	}
 }
@@ -232,6 +235,8 @@ int main(int argc, char **argv)
 		dd_out(flags & C_BS);
 	}
 	dd_out(1);
+	if ((flags & C_FSYNC) && fsync(ofd) < 0)
+		err(1, "%s", oname);
 	if (ofd != 1 && close(ofd) < 0)
 		err(1, "%s", oname);
 	return 0;

@@ -64,17 +64,13 @@ typedef uint32_t register_t;   /* a system call argument (kernel/kern/types.h) *
 #define LASTCALLS    5
 #define NRECENT      8           /* descriptors returned by recent calls, reused as arguments */
 
-/* ---- random numbers: splitmix32, so a batch is the same on every run ------------------------- */
+/* ---- random numbers: rand_r with our own state, so a batch is the same on every run ------------- */
 
-static uint32_t rng_state;
+static unsigned int rng_state;
 
 static uint32_t rnd(void)
 {
-	uint32_t z = (rng_state += 0x9e3779b9u);
-
-	z = (z ^ (z >> 16)) * 0x85ebca6bu;
-	z = (z ^ (z >> 13)) * 0xc2b2ae35u;
-	return z ^ (z >> 16);
+	return (uint32_t)rand_r(&rng_state);
 }
 
 static uint32_t below(uint32_t n)
@@ -365,7 +361,7 @@ static register_t ccdio_value(uint32_t seed)
 	static const int32_t cmds[] = { CCDIOCSET, CCDIOCCLR, 0, 7 }, units[] = { 0, 1, 3, 4, -1 };
 	static const int32_t ileaves[] = { 0, 1, 128, -1, 0x7fffffff }, flags[] = { 0, CCDF_UNIFORM, CCDF_MIRROR, -1 };
 	static const int32_t ndisks[] = { 0, 1, 2, 8, 9, -1 };
-	uint32_t saved = rng_state;
+	unsigned int saved = rng_state;
 	struct ccd_ioctl *c = &env.ccdio;
 
 	rng_state = seed;
@@ -716,7 +712,7 @@ static void setup_fds(int out)
 /* The heap buffer ends exactly at the break, so "heapend-2" crosses into unmapped memory. */
 static void setup_memory(uint32_t seed)
 {
-	uint32_t saved = rng_state;
+	unsigned int saved = rng_state;
 	char *brk0 = sbrk(0);
 
 	sbrk((4096 - ((uintptr_t)brk0 & 4095)) & 4095);
@@ -728,7 +724,7 @@ static void setup_memory(uint32_t seed)
 	env.heap = sbrk(HEAPBUF);
 	rng_state = seed;                                     /* its own stream: calls do not depend on it */
 	for (int i = 0; i < HEAPBUF / 4; i++) {               /* mostly small words: sane-ish structs */
-		uint32_t r = rnd(), w = r % 10 < 5 ? 0 : r % 10 < 8 ? r >> 24 : rnd();
+		uint32_t r = rnd(), w = r % 10 < 5 ? 0 : r % 10 < 8 ? r >> 23 : rnd() << 1;
 		memcpy(env.heap + 4 * i, &w, 4);
 	}
 	rng_state = saved;

@@ -23,6 +23,8 @@ long               strtol(const char *s, char **end, int base);
 unsigned long      strtoul(const char *s, char **end, int base);
 long long          strtoll(const char *s, char **end, int base);
 unsigned long long strtoull(const char *s, char **end, int base);
+#define RAND_MAX 0x7ffffffd
+int                rand_r(unsigned int *seed);   /* Park-Miller, state in *seed */
 int                abs(int x);
 long               labs(long x);
 

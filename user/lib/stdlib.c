@@ -58,6 +58,23 @@ void abort(void)
 	_exit(127);
 }
 
+/*
+ * rand_r (POSIX): the "minimal standard" generator of Park and Miller (CACM 31(10), 1988), as
+ * FreeBSD's: x' = 16807 x mod (2^31 - 1), kept in *seed, so every caller has its own sequence
+ * that is the same on every run. Values 0..RAND_MAX.
+ */
+int rand_r(unsigned int *seed)
+{
+	/* Schrage's method: 16807 x mod m without overflowing 32 bits (m = 127773 * 16807 + 2836). */
+	long x = (long)(*seed % 0x7ffffffeu) + 1, hi = x / 127773, lo = x % 127773;
+
+	x = 16807 * lo - 2836 * hi;
+	if (x < 0)
+		x += 0x7fffffff;
+	*seed = (unsigned int)x - 1;
+	return (int)(x - 1);
+}
+
 int abs(int x)   { return x < 0 ? -x : x; }
 long labs(long x) { return x < 0 ? -x : x; }
 

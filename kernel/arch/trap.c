@@ -14,8 +14,11 @@
 #include "arch/x86.h"
 #include "vm/vm_fault.h"
 #include "arch/pmap.h"
+#include "vm/vm_page.h"
+#include "kern/sysctl.h"
 #include <sys/syscall.h>
 #include <sys/signal.h>
+#include <sys/errno.h>
 
 void syscall(struct trapframe *tf);
 
@@ -95,6 +98,18 @@ static int signal_for_trap(int trapno)
 
 extern struct trapframe *panic_tf;
 
+/*
+ * kern.cp_time: timer ticks spent in each CPU state, summed over CPUs (FreeBSD's cp_time; its
+ * order user, nice, sys, intr, idle; wdrain has no nice and charges interrupts to whatever
+ * they interrupted). vmstat's cpu columns come from it.
+ */
+#define CP_USER 0
+#define CP_SYS  2
+#define CP_IDLE 4
+static long cp_time[5];               /* 32-bit, as FreeBSD i386's */
+SYSCTL_PROC(kern_cp_time, "kern.cp_time", CTLTYPE_OPAQUE | CTLFLAG_RD, cp_time, sizeof(cp_time), NULL,
+            "S,cp_time", "Timer ticks in each CPU state: user nice sys intr idle (longs)");
+
 /* Advance `ticks` to the TSC's idea of time: QEMU under load may merge timer interrupts, and
  * sleeps with timeouts should not stretch because of it. Each tick still runs the callouts. */
 static void clock_catch_up(void)
@@ -117,8 +132,9 @@ static void user_exception(struct trapframe *tf)
 	uint32_t addr = tf->trapno == T_PGFLT ? rcr2() : 0;   /* before anything can fault again */
 	sti();                             /* resolving a fault may sleep */
 	if (tf->trapno == T_PGFLT) {
-		if (vm_fault(p, addr, (tf->err & 2) ? VM_PROT_WRITE : VM_PROT_READ) == 0)
-			return;
+		int error = vm_fault(p, addr, (tf->err & 2) ? VM_PROT_WRITE : VM_PROT_READ);
+		if (error == 0 || error == EINTR)
+			return;                    /* resolved, or killed meanwhile (it exits on return) */
 		kprintf("pid %d (%s): segmentation fault at 0x%08x, eip 0x%08x\n", p->p_pid, p->p_comm,
 		        addr, tf->eip);
 	} else {
@@ -150,6 +166,7 @@ void trap(struct trapframe *tf)
 			else
 				p->p_sticks++;
 		}
+		__atomic_add_fetch(&cp_time[p == NULL ? CP_IDLE : from_user ? CP_USER : CP_SYS], 1, __ATOMIC_RELAXED);
 		sched_tick();
 	} else if (tf->trapno == T_IPI_HALT) {
 		for (;;) {
@@ -162,9 +179,11 @@ void trap(struct trapframe *tf)
 	} else if (tf->trapno == T_SPURIOUS) {
 		/* Spurious LAPIC interrupt: no EOI (Intel SDM vol. 3 §10.9). */
 	} else if (tf->trapno >= T_IRQ0) {
+		vmcnt.v_intr++;
 		intr_dispatch(tf->trapno);
 		lapic_eoi();
 	} else if (from_user && p) {
+		vmcnt.v_trap++;
 		user_exception(tf);
 	} else {
 		panic_tf = tf;

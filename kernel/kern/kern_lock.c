@@ -93,6 +93,18 @@ void sleeplock_acquire(struct sleeplock *sl)
 	spin_unlock(&sl->lk);
 }
 
+bool sleeplock_tryacquire(struct sleeplock *sl)
+{
+	spin_lock(&sl->lk);
+	bool got = !sl->locked;
+	if (got) {
+		sl->locked = true;
+		sl->pid = curproc ? curproc->p_pid : 0;
+	}
+	spin_unlock(&sl->lk);
+	return got;
+}
+
 void sleeplock_release(struct sleeplock *sl)
 {
 	struct proc *p = curproc;

@@ -126,6 +126,42 @@ int proc_count(void)
 	return n;
 }
 
+bool proc_alive(pid_t pid)
+{
+	bool alive = false;
+	spin_lock(&proc_lock);
+	for (struct proc *p = proc_table; p < &proc_table[NPROC]; p++)
+		if (p->p_pid == pid && p->p_stat != PRS_UNUSED && p->p_stat != PRS_ZOMBIE)
+			alive = true;
+	spin_unlock(&proc_lock);
+	return alive;
+}
+
+/*
+ * The user process with the most resident memory, for the pagedaemon's last resort: init,
+ * kernel threads and system processes are never chosen, nor processes being created or
+ * already dead. Its name goes to comm. 0 if there is none.
+ */
+pid_t proc_largest(char comm[MAXCOMLEN + 1])
+{
+	pid_t pid = 0;
+	uint32_t most = 0;
+	spin_lock(&proc_lock);
+	for (struct proc *p = proc_table; p < &proc_table[NPROC]; p++) {
+		if (p->p_stat == PRS_UNUSED || p->p_stat == PRS_NEW || p->p_stat == PRS_ZOMBIE ||
+		    (p->p_flag & (P_SYSTEM | P_KTHREAD)) || p == initproc || p->p_vmspace == NULL)
+			continue;
+		uint32_t size = vmspace_size(p->p_vmspace);
+		if (size >= most) {
+			most = size;
+			pid = p->p_pid;
+			strlcpy(comm, p->p_comm, MAXCOMLEN + 1);
+		}
+	}
+	spin_unlock(&proc_lock);
+	return pid;
+}
+
 /* The context's first frame for a kernel thread: start, then fn(arg), then exit. */
 static void kthread_entry(void (*fn)(void *), void *arg)
 {

@@ -10,6 +10,7 @@
  * Locking: proc_lock protects every process's p_stat and sleep fields. A process gives up the CPU
  * only with proc_lock held (and no other spinlock); the scheduler releases it after the switch.
  */
+#include "vm/vm_page.h"
 #include "kern/types.h"
 #include "kern/klib.h"
 #include "kern/lock.h"
@@ -90,6 +91,7 @@ void scheduler(void)
 		p->p_lastcpu = c->index;
 		p->p_switchtime = nanouptime();
 		pmap_activate(p->p_vmspace ? p->p_vmspace->vm_pmap : NULL, (uint32_t)p->p_kstack + KSTACKSIZE);
+		vmcnt.v_swtch++;
 		swtch(&c->scheduler, p->p_context);
 		pmap_activate(NULL, 0);
 		c->proc = NULL;

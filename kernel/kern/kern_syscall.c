@@ -9,6 +9,7 @@
 #include "kern/syscall.h"
 #include "arch/trap.h"
 #include "arch/x86.h"
+#include "vm/vm_page.h"
 #include <sys/syscall.h>
 #include <sys/errno.h>
 
@@ -35,7 +36,7 @@ static sy_call_t *const sysent[SYS_MAXSYSCALL] = {
 	[SYS_unmount] = sys_unmount,     [SYS_getrusage] = sys_getrusage,
 	[SYS_fcntl] = sys_fcntl,         [SYS_mmap] = sys_mmap,
 	[SYS_munmap] = sys_munmap,       [SYS_mprotect] = sys_mprotect,
-	[SYS_msync] = sys_msync,
+	[SYS_msync] = sys_msync,         [SYS_swapon] = sys_swapon,
 };
 
 void syscall(struct trapframe *tf)
@@ -45,6 +46,7 @@ void syscall(struct trapframe *tf)
 	register_t args[5] = { tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi };
 	register_t rv = 0;
 	int error = ENOSYS;
+	vmcnt.v_syscall++;
 	if (num < SYS_MAXSYSCALL && sysent[num])
 		error = sysent[num](args, &rv);
 	lock_assert_none_held("system call return");

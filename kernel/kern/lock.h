@@ -42,6 +42,7 @@ struct sleeplock {
 void sleeplock_init(struct sleeplock *sl, const char *name);
 void sleeplock_acquire(struct sleeplock *sl);
 void sleeplock_release(struct sleeplock *sl);
+bool sleeplock_tryacquire(struct sleeplock *sl);  /* take it if free, never sleep */
 bool sleeplock_held(struct sleeplock *sl);   /* held by the current process */
 void lock_assert_none_held(const char *where); /* INVARIANTS: no spin or sleep lock held here */
 

@@ -26,6 +26,8 @@
 #include "arch/machdep.h"
 #include "vm/vm_page.h"
 #include "vm/vm_object.h"
+#include "vm/vm_pageout.h"
+#include "vm/swap_pager.h"
 #include "dev/console.h"
 #include "dev/sio.h"
 #include "dev/md.h"
@@ -75,7 +77,27 @@ static void read_multiboot(uint32_t magic, const struct multiboot_info *mbi, pad
 	}
 }
 
-/* design=... and the sysctl tunables (words with a dot: vfs.hirunningspace=1048576). */
+/*
+ * The design presets (CONTRACT.md "Presets"): the sysctl settings each preset stands for,
+ * applied at boot before the explicit name=value words, so those override them.
+ */
+static const struct preset {
+	const char *design, *name, *value;
+} presets[] = {
+	{ "stable42", "vm.pageout_design", "twopass" },
+	{ "stable42", "vm.max_launder", "32" },
+	{ "patched", "vm.pageout_design", "onepass" },
+	{ "patched", "vm.max_launder", "0" },
+};
+
+static void apply_preset(const char *d)
+{
+	for (size_t i = 0; i < nitems(presets); i++)
+		if (strcmp(presets[i].design, d) == 0 && kernel_sysctl_set(presets[i].name, presets[i].value))
+			kprintf("boot: preset %s: cannot set %s=%s\n", d, presets[i].name, presets[i].value);
+}
+
+/* design=... (its preset) and the sysctl tunables (words with a dot: vfs.hirunningspace=1048576). */
 static void apply_bootargs(void)
 {
 	const char *d = cmdline_get(&bootcmd, "design");
@@ -83,6 +105,7 @@ static void apply_bootargs(void)
 		kprintf("boot: unknown design \"%s\" (known: patched, stable42); using %s\n", d, design);
 	else if (d)
 		strlcpy(design, d, sizeof(design));
+	apply_preset(design);
 	for (int i = 0; i < bootcmd.nargs; i++) {
 		const struct bootarg *a = &bootcmd.args[i];
 		if (!strchr(a->key, '.'))
@@ -120,6 +143,9 @@ static void start_init(void)
 	int error = vfs_mountroot(root);
 	if (error)
 		boot_failed("cannot mount the root file system", error);
+	const char *swap = cmdline_get(&bootcmd, "swap");
+	if (swap != NULL && *swap != 0)
+		swap_boot(swap);
 	struct proc *p = curproc;
 	p->p_cwd = rootvnode;
 	vref(rootvnode);
@@ -159,6 +185,7 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 	vm_page_startup(mbi, (const paddr_t (*)[2])reserved, nres);
 	kprintf("memory: %u KB usable\n", physmem_pages * 4);
 	vm_object_init();
+	swap_pager_init();
 	pmap_bootstrap();
 	gdt_init(&cpus[0]);
 	idt_init();
@@ -176,6 +203,7 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 		md_attach_preload(P2V(rootmod_start), rootmod_end - rootmod_start);
 	apply_bootargs();
 	kprintf("design: %s\n", design);
+	vm_pageout_start();
 	userinit();
 	smp_start_aps();
 	cpus[0].started = true;

@@ -79,6 +79,8 @@ bool         proc_killed(void);              /* the current process has a fatal 
 void         proc_fill_kinfo(struct kinfo_proc *ki, struct proc *p);
 void         proc_rusage(struct proc *p, struct rusage *ru);   /* its own usage (not children's) */
 int          proc_count(void);
+bool         proc_alive(pid_t pid);          /* exists and has not exited */
+pid_t        proc_largest(char comm[MAXCOMLEN + 1]); /* the biggest user process (OOM victim) */
 void         userinit(void);                 /* start process 1: mount root, exec /sbin/init */
 
 /* Scheduler (sched.c). */

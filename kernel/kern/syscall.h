@@ -26,5 +26,7 @@ sy_call_t sys_open, sys_link, sys_unlink, sys_chdir, sys_stat, sys_mkdir, sys_rm
           sys_rename, sys_fsync, sys_sync, sys_ftruncate, sys_getdents, sys_mount, sys_unmount;
 /* vm/vm_mmap.c: mappings (sbrk is in vm/vm_unix.c) */
 sy_call_t sys_mmap, sys_munmap, sys_mprotect, sys_msync;
+/* vm/vm_swap.c */
+sy_call_t sys_swapon;
 
 #endif

@@ -59,6 +59,8 @@ static enum lookup fault_lookup(vm_object_t obj, vm_pindex_t pindex, vm_page_t *
 	m = vm_page_alloc(obj, pindex, VM_ALLOC_NORMAL);
 	if (m == NULL) {
 		VM_WAIT;
+		if (proc_killed())
+			*error = EINTR;
 		return RETRY;
 	}
 	if (vm_pager_get_pages(obj, &m, 1, 0) != VM_PAGER_OK) {
@@ -122,6 +124,8 @@ static int fault_vmspace(struct vmspace *vm, vaddr_t va, vm_prot_t fault_type, b
 			return EFAULT;                         /* a shared file mapping past EOF */
 		if (r == NEXT) {                           /* end of the chain: demand zero */
 			m = fault_page_alloc(first, first_pindex, true);
+			if (m == NULL && proc_killed())
+				return EINTR;
 			if (m == NULL)
 				continue;
 			obj = first;
@@ -131,6 +135,8 @@ static int fault_vmspace(struct vmspace *vm, vaddr_t va, vm_prot_t fault_type, b
 				vm_page_t copy = fault_page_alloc(first, first_pindex, false);
 				if (copy == NULL) {
 					vm_page_wakeup(m);
+					if (proc_killed())
+						return EINTR;
 					continue;
 				}
 				vm_page_copy(m, copy);

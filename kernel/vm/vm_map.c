@@ -124,6 +124,11 @@ static void map_clip(struct vmspace *vm, vaddr_t start, vaddr_t end)
 	}
 }
 
+/*
+ * Unmap [start, end). An anonymous object this entry alone uses loses the pages (and swap) of
+ * the range now (FreeBSD's vm_map_delete does the same): nobody can reach them any more, and
+ * a part of the object mapped again later (sbrk shrinking, then growing) must be zeros.
+ */
 void vm_map_delete(struct vmspace *vm, vaddr_t start, vaddr_t end)
 {
 	struct vm_map_entry *e, *next;
@@ -132,6 +137,11 @@ void vm_map_delete(struct vmspace *vm, vaddr_t start, vaddr_t end)
 	TAILQ_FOREACH_SAFE(e, &vm->vm_entries, link, next) {
 		if (e->start >= start && e->end <= end) {
 			TAILQ_REMOVE(&vm->vm_entries, e, link);
+			vm_object_t obj = e->object;
+			if (obj != NULL && obj->type != OBJT_VNODE && obj->ref_count == 1 && obj->shadow_count == 0) {
+				vm_pindex_t first = OFF_TO_IDX(e->offset);
+				vm_object_page_remove(obj, first, first + entry_pages(e), false);
+			}
 			entry_free(e);
 		}
 	}

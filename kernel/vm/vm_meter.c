@@ -38,6 +38,10 @@ VMMETER(v_cache_max, "Cache pages above which the cache is trimmed");
 VMMETER(v_inactive_target, "Inactive pages the pagedaemon aims for");
 VMMETER(v_pageout_free_min, "Pages reserved for the pagedaemon's own I/O");
 VMMETER(v_interrupt_free_min, "Pages reserved for allocations at interrupt time");
+VMMETER(v_swtch, "Context switches");
+VMMETER(v_trap, "Traps (exceptions)");
+VMMETER(v_syscall, "System calls");
+VMMETER(v_intr, "Device interrupts");
 VMMETER(v_reactivated, "Pages reactivated from the cache or inactive queue");
 VMMETER(v_pdwakeups, "Pagedaemon wakeups");
 VMMETER(v_pdpages, "Pages scanned by the pagedaemon");
@@ -50,6 +54,19 @@ VMMETER(v_vnodein, "Vnode pager page-in operations");
 VMMETER(v_vnodepgsin, "Pages paged in from files");
 VMMETER(v_vnodeout, "Vnode pager page-out operations");
 VMMETER(v_vnodepgsout, "Pages written to files by the vnode pager");
+VMMETER(v_swapin, "Swap pager page-in operations");
+VMMETER(v_swappgsin, "Pages paged in from swap");
+VMMETER(v_swapout, "Swap pager page-out operations");
+VMMETER(v_swappgsout, "Pages written to swap");
+VMMETER(v_dfree, "Pages freed by the pagedaemon");
+VMMETER(v_pdlaundered, "Pages the pagedaemon sent to a pager (laundered)");
+VMMETER(v_pdclusters, "Pagedaemon launder operations (clusters of up to 16 pages)");
+VMMETER(v_pdrequeued, "onepass: dirty pages sent once around the inactive queue");
+VMMETER(v_pdrescans, "twopass: second, laundering passes over the inactive queue");
+VMMETER(v_pdscans_twopass, "Inactive scans by the twopass design");
+VMMETER(v_pdscans_onepass, "Inactive scans by the onepass design");
+VMMETER(v_pdvnodeskips, "Dirty file pages passed over because their vnode was locked");
+VMMETER(v_oomkills, "Processes killed for lack of memory and swap");
 SYSCTL_DECL_OID(sysctl_vm_object_collapses, "vm.stats.object.collapses", CTLTYPE_INT | CTLFLAG_RD,
                 &vm_object_collapses, 0, NULL, "I", "Backing objects merged into their shadow");
 
@@ -131,6 +148,8 @@ static void check_queue(struct check_out *o, int q, const char *name)
 	u_int n = 0;
 	vm_page_t m;
 	TAILQ_FOREACH(m, &vm_page_queues[q].pl, pageq) {
+		if (m->flags & PG_MARKER)
+			continue;                 /* the pagedaemon's place holder */
 		if (m->queue != q) {
 			problem(o, "%s list holds page %#x of queue %d", name, (u_int)(m - vm_page_array), m->queue);
 			return;

@@ -8,6 +8,7 @@
 #include "kern/sleep.h"
 #include "vfs/vnode.h"
 #include "vm/vm_pager.h"
+#include "vm/swap_pager.h"
 #include "vm/vm_pageout.h"
 #include <sys/errno.h>
 
@@ -125,8 +126,9 @@ static bool collapsible(vm_object_t obj)
 /*
  * Merge backing objects into obj (FreeBSD 4.x vm_object_collapse without its "bypass" case):
  * while obj's backing object B is anonymous and obj holds its only reference, B's pages move up
- * into obj where obj has none of its own at that index (they stay mapped: the same frames), the
- * rest are freed, and obj takes over B's backing object.
+ * into obj where obj has none of its own at that index, resident or on swap (they stay mapped:
+ * the same frames), with their swap copies; B's pages only on swap follow where obj has
+ * nothing; the rest are freed, and obj takes over B's backing object.
  */
 void vm_object_collapse(vm_object_t obj)
 {
@@ -136,15 +138,17 @@ void vm_object_collapse(vm_object_t obj)
 		vm_pindex_t off = OFF_TO_IDX(obj->backing_object_offset);
 		vm_page_t m, next;
 		TAILQ_FOREACH_SAFE(m, &b->memq, listq, next) {
-			if (m->pindex < off || m->pindex - off >= obj->size ||
-			    vm_page_lookup_locked(obj, m->pindex - off) != NULL) {
-				vm_page_free_locked(m);
+			vm_pindex_t bi = m->pindex, np = bi - off;
+			if (bi < off || np >= obj->size || vm_page_lookup_locked(obj, np) != NULL ||
+			    vm_pager_has_page(obj, np)) {
+				vm_page_free_locked(m);         /* obj has its own (newer) copy */
 				continue;
 			}
-			vm_pindex_t np = m->pindex - off;
 			vm_page_remove(m);
 			vm_page_insert(m, obj, np);
+			swap_pager_move(b, bi, obj, np);    /* its swap copy goes along */
 		}
+		swap_pager_copy(b, obj, off);           /* the pages of b that are only on swap */
 		LIST_REMOVE(obj, shadow_list);
 		obj->backing_object = b->backing_object;
 		obj->backing_object_offset += b->backing_object_offset;
@@ -189,6 +193,8 @@ again:
 			continue;
 		vm_page_free_locked(m);
 	}
+	if (!clean_only && obj->type == OBJT_SWAP && (end == 0 || end > start))
+		swap_pager_freespace(obj, start, (end == 0 ? obj->size : end) - start);
 }
 
 void vm_object_page_remove(vm_object_t obj, vm_pindex_t start, vm_pindex_t end, bool clean_only)
@@ -204,6 +210,9 @@ void vm_object_terminate(vm_object_t obj)
 	KASSERT(obj->ref_count == 0, "vm_object_terminate: object still referenced");
 	obj->flags |= OBJ_DEAD;
 	page_remove_locked(obj, 0, 0, false);
+	while (obj->paging_in_progress)
+		msleep(obj, &vm_page_queue_lock, 0, "objtrm", 0);
+	swap_pager_dealloc(obj);
 	KASSERT(TAILQ_EMPTY(&obj->memq), "vm_object_terminate: wired pages left in a dead object");
 	TAILQ_REMOVE(&vm_object_list, obj, object_list);
 	vm_object_count--;

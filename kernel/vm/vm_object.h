@@ -11,9 +11,10 @@
  *                                            its pages and the object; a vnode object lives on
  *                                            with its vnode (vnode_pager_dealloc ends it)
  *   vm_object_page_remove(obj, start, end, clean_only) - unmap and free the pages with
- *                                            start <= pindex < end (end 0: to the end); wired
- *                                            pages are invalidated and left to their owner; with
- *                                            clean_only, dirty pages are kept. Sleeps on busy pages.
+ *                                            start <= pindex < end (end 0: to the end), and their
+ *                                            swap copies; wired pages are invalidated and left to
+ *                                            their owner; with clean_only, dirty pages are kept
+ *                                            (and swap). Sleeps on busy pages.
  *   vm_object_terminate(obj)               - free every page and the object (no references left)
  *   vm_object_shadow(&obj, &offset, size)  - copy-on-write: put a new anonymous object of `size`
  *                                            pages in front of *obj (which it takes over the
@@ -36,6 +37,8 @@
 
 #include "vm/vm_page.h"
 
+struct swblock;
+
 enum obj_type { OBJT_DEFAULT, OBJT_SWAP, OBJT_VNODE };
 
 struct vm_object {
@@ -57,6 +60,9 @@ struct vm_object {
 		struct {
 			off_t vnp_size;             /* the file's size as the VM knows it */
 		} vnp;
+		struct {
+			LIST_HEAD(, swblock) swp_blocks; /* OBJT_SWAP: where its pages are on swap */
+		} swp;
 	} un_pager;
 };
 

@@ -12,6 +12,7 @@
 #include "kern/sleep.h"
 #include "kern/time.h"
 #include "kern/kmalloc.h"
+#include "kern/proc.h"
 #include "arch/memlayout.h"
 #include "arch/multiboot.h"
 #include "arch/pmap.h"
@@ -272,6 +273,12 @@ static void vm_page_free_wakeup(void)
 		wakeup(&vm_wait_chan);
 }
 
+void vm_wait_wakeup(void)
+{
+	if (vm_wait_waiters > 0)
+		wakeup(&vm_wait_chan);
+}
+
 /*
  * Move a clean, unbusy, unwired page to PQ_CACHE: still in its object (a lookup finds it and can
  * reactivate it) but counted as available, and reused by vm_page_alloc when PQ_FREE is empty.
@@ -370,6 +377,8 @@ vm_page_t vm_page_alloc(vm_object_t obj, vm_pindex_t pindex, int req)
 		if (obj != NULL)
 			vm_page_insert(m, obj, pindex);
 	}
+	else
+		vm_pageout_deficit++;
 	if (vm_paging_needed())
 		pagedaemon_wakeup();
 	spin_unlock(&vm_page_queue_lock);
@@ -416,17 +425,24 @@ void vm_page_free_kmem(vm_page_t m)
 
 /*
  * VM_WAIT: wake the pagedaemon and sleep until pages are freed with free+cache above
- * v_free_reserved. The one-second timeout only bounds a wakeup lost to a race with the check;
- * callers retry their allocation in a loop either way. Never call it from interrupt context or
- * with a spinlock held.
+ * v_free_reserved (or the daemon sees memory above v_free_min). The one-second timeout only
+ * bounds a wakeup lost to a race with the check; callers retry their allocation in a loop
+ * either way. A kill ends the sleep (the killed process is often the one that must exit to
+ * free memory). The pagedaemon itself only naps ("pageprocwait"): nobody else would free
+ * memory for it. Never call it from interrupt context or with a spinlock held.
  */
 void vm_wait(void)
 {
 	spin_lock(&vm_page_queue_lock);
+	if (curproc == pageproc) {
+		msleep(&vm_wait_chan, &vm_page_queue_lock, 0, "pgprocwt", HZ / 10);
+		spin_unlock(&vm_page_queue_lock);
+		return;
+	}
 	pagedaemon_wakeup();
 	vm_wait_waiters++;
 	vmcnt.v_vmwaits++;
-	msleep(&vm_wait_chan, &vm_page_queue_lock, 0, "vmwait", HZ);
+	msleep(&vm_wait_chan, &vm_page_queue_lock, PCATCH, "vmwait", HZ);
 	vm_wait_waiters--;
 	spin_unlock(&vm_page_queue_lock);
 }
@@ -502,12 +518,17 @@ void vm_page_io_start(vm_page_t m)
 	spin_unlock(&vm_page_queue_lock);
 }
 
-void vm_page_io_finish(vm_page_t m)
+void vm_page_io_finish_locked(vm_page_t m)
 {
-	spin_lock(&vm_page_queue_lock);
 	KASSERT(m->busy > 0, "vm_page_io_finish: page not soft-busy");
 	if (--m->busy == 0)
 		vm_page_flash(m);
+}
+
+void vm_page_io_finish(vm_page_t m)
+{
+	spin_lock(&vm_page_queue_lock);
+	vm_page_io_finish_locked(m);
 	spin_unlock(&vm_page_queue_lock);
 }
 

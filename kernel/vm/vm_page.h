@@ -137,6 +137,10 @@ struct vmmeter {
 	u_int v_pageout_free_min;
 	u_int v_interrupt_free_min;
 	/* events */
+	u_int v_swtch;                    /* context switches */
+	u_int v_trap;                     /* traps (exceptions) */
+	u_int v_syscall;                  /* system calls */
+	u_int v_intr;                     /* device interrupts */
 	u_int v_reactivated;              /* pages taken back from the cache or inactive queue */
 	u_int v_pdwakeups;                /* pagedaemon wakeups */
 	u_int v_pdpages;                  /* pages scanned by the pagedaemon */
@@ -149,6 +153,19 @@ struct vmmeter {
 	u_int v_vnodepgsin;               /* pages paged in from files */
 	u_int v_vnodeout;                 /* vnode pager page-outs (operations) */
 	u_int v_vnodepgsout;              /* pages written to files */
+	u_int v_swapin;                   /* swap pager page-ins (operations) */
+	u_int v_swappgsin;                /* pages paged in from swap */
+	u_int v_swapout;                  /* swap pager page-outs (operations) */
+	u_int v_swappgsout;               /* pages written to swap */
+	u_int v_dfree;                    /* pages freed by the pagedaemon */
+	u_int v_pdlaundered;              /* wdrain: pages the pagedaemon sent to a pager */
+	u_int v_pdclusters;               /* wdrain: launder operations (clusters) */
+	u_int v_pdrequeued;               /* wdrain, onepass: dirty pages sent around the queue */
+	u_int v_pdrescans;                /* wdrain, twopass: second (laundering) passes */
+	u_int v_pdscans_twopass;          /* wdrain: inactive scans by each design */
+	u_int v_pdscans_onepass;
+	u_int v_pdvnodeskips;             /* wdrain: dirty file pages passed over, vnode locked */
+	u_int v_oomkills;                 /* wdrain: processes killed for lack of memory and swap */
 };
 extern struct vmmeter vmcnt;
 
@@ -207,6 +224,8 @@ void      vm_page_cache_locked(vm_page_t m);
 void      vm_page_free_locked(vm_page_t m);
 void      vm_page_unqueue(vm_page_t m);
 void      vm_page_requeue(vm_page_t m);         /* to the tail of its own queue */
+void      vm_page_io_finish_locked(vm_page_t m);
+void      vm_wait_wakeup(void);                 /* wake every VM_WAIT sleeper */
 void      vm_page_protect_locked(vm_page_t m, vm_prot_t prot);
 void      vm_page_test_dirty_locked(vm_page_t m);
 void      vm_page_object_init(void);            /* the page hash (vm_object_init) */

@@ -3,6 +3,7 @@
  */
 #include "vm/vm_pager.h"
 #include "vm/vnode_pager.h"
+#include "vm/swap_pager.h"
 #include "kern/klib.h"
 
 bool vm_pager_has_page(vm_object_t obj, vm_pindex_t pindex)
@@ -10,6 +11,8 @@ bool vm_pager_has_page(vm_object_t obj, vm_pindex_t pindex)
 	switch (obj->type) {
 	case OBJT_VNODE:
 		return vnode_pager_haspage(obj, pindex);
+	case OBJT_SWAP:
+		return swap_pager_haspage(obj, pindex);
 	default:
 		return false;
 	}
@@ -20,6 +23,8 @@ int vm_pager_get_pages(vm_object_t obj, vm_page_t *m, int count, int reqpage)
 	switch (obj->type) {
 	case OBJT_VNODE:
 		return vnode_pager_getpages(obj, m, count, reqpage);
+	case OBJT_SWAP:
+		return swap_pager_getpages(obj, m, count, reqpage);
 	default:
 		return VM_PAGER_FAIL;
 	}
@@ -31,8 +36,9 @@ void vm_pager_put_pages(vm_object_t obj, vm_page_t *m, int count, int flags, int
 	case OBJT_VNODE:
 		vnode_pager_putpages(obj, m, count, flags, rtvals);
 		return;
-	default:
-		for (int i = 0; i < count; i++)
-			rtvals[i] = VM_PAGER_FAIL;
+	case OBJT_DEFAULT:
+	case OBJT_SWAP:
+		swap_pager_putpages(obj, m, count, flags, rtvals);
+		return;
 	}
 }

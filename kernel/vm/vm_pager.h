@@ -1,7 +1,8 @@
 /*
  * Pagers: where an object's pages come from and go to (FreeBSD's vm/vm_pager.h). An object's
  * type picks its pager: OBJT_VNODE the vnode pager (the file, through VOP_GETPAGES and
- * VOP_PUTPAGES), OBJT_SWAP the swap pager; OBJT_DEFAULT has none (its pages start zero-filled).
+ * VOP_PUTPAGES), OBJT_SWAP the swap pager; OBJT_DEFAULT has nothing on a pager yet (its pages
+ * start zero-filled) and becomes OBJT_SWAP when the swap pager first writes one out.
  *   vm_pager_has_page(obj, pindex)   - the pager holds a copy of that page (lock held)
  *   vm_pager_get_pages(obj, m, count, reqpage) - fill the busy pages m[0..count) from the
  *                                      backing store; m[reqpage] is the one the caller needs.

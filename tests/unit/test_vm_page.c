@@ -14,101 +14,20 @@
  *   vm_page_check agrees ("ok: ...");
  * - vm_page_check notices a wrong counter, a page on the wrong list, a lost object page.
  */
-#define WDRAIN_HOST_TEST                        /* see kern/types.h */
-#include "../../kernel/include/sys/queue.h"   /* before libc: see sys/queue.h */
-#include "unit.h"
-#include <stdlib.h>
-#include <setjmp.h>
-#include "kern/lock.h"
-#include "kern/klib.h"
+#include "vm_host.h"
 
-/* ---- the kernel services these files use ---- */
-static int panics;
-static char panicmsg[256];
-static jmp_buf panic_jmp;
-static bool panic_armed;
-
-void panic(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(panicmsg, sizeof(panicmsg), fmt, ap);
-	va_end(ap);
-	panics++;
-	if (panic_armed)
-		longjmp(panic_jmp, 1);
-	printf("FAIL unexpected panic: %s\n", panicmsg);
-	exit(1);
-}
-void spin_lock(struct spinlock *lk) { lk->locked = 1; }
-void spin_unlock(struct spinlock *lk) { lk->locked = 0; }
-static int wakeups;
-void wakeup(void *chan) { wakeups++; }
-int msleep(void *chan, struct spinlock *lk, int flags, const char *wmesg, int timo)
-{
-	panic("msleep(%s) in a host test", wmesg);
-}
-void *kmalloc(size_t size, int flags) { return calloc(1, size); }
-void kfree(void *p) { free(p); }
-struct vnode;
-static int vrefs;
-void vref(struct vnode *vp) { vrefs++; }
-void vrele(struct vnode *vp) { vrefs--; }
-struct sysctl_req;
-int sysctl_handle_string(struct sysctl_req *req, char *buf, size_t bufsize) { return 0; }
-
-#include "vm/vm_phys.c"
-#include "vm/vm_page.c"
-#include "vm/vm_object.c"
-#include "vm/vnode_pager.c"
-#include "vm/vm_meter.c"
-#include "vm/vm_pager.c"
-
-int vget(struct vnode *vp) { vrefs++; return 0; }
-void sleeplock_acquire(struct sleeplock *sl) { }
-void sleeplock_release(struct sleeplock *sl) { }
 /* Nothing here maps a page or does I/O: these must not be reached. */
 void pmap_page_protect(vm_page_t m, vm_prot_t prot) { panic("pmap_page_protect"); }
 bool pmap_is_modified(vm_page_t m) { panic("pmap_is_modified"); }
-int VOP_GETPAGES(struct vnode *vp, vm_page_t *m, int count, int reqpage) { panic("VOP_GETPAGES"); }
-int VOP_PUTPAGES(struct vnode *vp, vm_page_t *m, int count, int flags, int *rtvals) { panic("VOP_PUTPAGES"); }
-int vn_rdwr(enum uio_rw rw, struct vnode *vp, void *base, size_t len, off_t offset, enum uio_seg seg,
-            int ioflag, size_t *residp) { panic("vn_rdwr"); }
-#include "vm/vm_pageout.c"
+int  pmap_ts_referenced(vm_page_t m) { panic("pmap_ts_referenced"); }
+void pmap_clear_reference(vm_page_t m) { panic("pmap_clear_reference"); }
+bool vm_pager_has_page(vm_object_t obj, vm_pindex_t pindex) { return false; }
+int  vm_pager_get_pages(vm_object_t obj, vm_page_t *m, int count, int reqpage) { panic("getpages"); }
+void vm_pager_put_pages(vm_object_t obj, vm_page_t *m, int count, int flags, int *rtvals) { panic("putpages"); }
+bool proc_alive(pid_t pid) { return false; }
+pid_t proc_largest(char comm[MAXCOMLEN + 1]) { return 0; }
+int proc_kill(pid_t pid, int sig) { return 0; }
 
-/* ---- the synthetic machine: NPAGES frames, the first 256 and a hole not managed ---- */
-#define NPAGES   4096
-#define HOLE_LO  1000
-#define HOLE_HI  1040
-
-static void machine_init(void)
-{
-	vm_page_array_size = NPAGES;
-	vm_page_array = calloc(NPAGES, sizeof(struct vm_page));
-	for (uint32_t i = 0; i < NPAGES; i++) {
-		vm_page_array[i].phys_addr = i * PAGE_SIZE;
-		TAILQ_INIT(&vm_page_array[i].pv_list);
-	}
-	memset(&vmcnt, 0, sizeof(vmcnt));
-	vm_page_queues_init();
-	for (uint32_t i = 256; i < NPAGES; i++) {
-		if (i >= HOLE_LO && i < HOLE_HI)
-			continue;
-		vmcnt.v_page_count++;
-		vm_phys_add_page(&vm_page_array[i]);
-	}
-	vm_pageout_targets(&vmcnt, vmcnt.v_page_count);
-	vm_page_object_init();
-}
-
-static void check_ok(const char *name)
-{
-	char buf[400];
-	int n = vm_page_check(buf, sizeof(buf));
-	if (n == 0 && strncmp(buf, "ok: ", 4) == 0)
-		return pass(name);
-	fail(name, "ok: ...", buf);
-}
 
 static void test_targets(void)
 {
@@ -159,7 +78,7 @@ static void test_buddy(void)
 		vm_phys_free_pages(big);
 	spin_unlock(&vm_page_queue_lock);
 	check_int("buddy_free_lists_agree", vm_phys_count_free(), free0);
-	check_ok("buddy_accounting");
+	check_accounting("buddy_accounting");
 }
 
 /* Allocate until the class refuses; returns how many it got (all freed again). */
@@ -211,12 +130,12 @@ static void test_alloc_levels(void)
 	check_int("alloc_from_cache_counts", vmcnt.v_cache_count, 99);
 	vm_page_wakeup(fresh);
 	vm_page_free(fresh);
-	check_ok("alloc_from_cache_accounting");
+	check_accounting("alloc_from_cache_accounting");
 	vm_page_activate(pages[1]);
 	check_int("activate_from_cache_counts_reactivated", vmcnt.v_reactivated >= 1 && pages[1]->queue == PQ_ACTIVE, 1);
 	vm_object_deallocate(obj);                     /* last reference: every page freed */
 	check_int("object_terminate_frees_all", vmcnt.v_free_count, vmcnt.v_page_count);
-	check_ok("object_terminate_accounting");
+	check_accounting("object_terminate_accounting");
 }
 
 static void test_queue_moves(void)
@@ -241,7 +160,7 @@ static void test_queue_moves(void)
 	vm_page_wire(m);
 	vm_page_unwire(m, false);
 	check_int("last_unwire_deactivate", m->queue == PQ_INACTIVE, 1);
-	check_ok("queue_moves_accounting");
+	check_accounting("queue_moves_accounting");
 
 	vm_page_dirty(m);
 	panic_armed = true;
@@ -269,7 +188,7 @@ static void test_queue_moves(void)
 	vm_object_page_remove(obj, 0, 0, false);
 	check_int("page_remove_all", obj->resident_page_count, 0);
 	vm_object_deallocate(obj);
-	check_ok("page_remove_accounting");
+	check_accounting("page_remove_accounting");
 }
 
 static void test_vnode_object(void)
@@ -297,7 +216,7 @@ static void test_vnode_object(void)
 	vnode_pager_dealloc(vp);
 	check_int("vnode_pager_dealloc_frees", vp->v_object == NULL && vmcnt.v_free_count == vmcnt.v_page_count, 1);
 	free(vp);
-	check_ok("vnode_object_accounting");
+	check_accounting("vnode_object_accounting");
 }
 
 static void test_kmem_pages(void)
@@ -306,7 +225,7 @@ static void test_kmem_pages(void)
 	vm_page_t a = vm_page_alloc_kmem(2, VM_ALLOC_SYSTEM), b = vm_page_alloc_kmem(0, VM_ALLOC_INTERRUPT);
 	check_int("kmem_count", vmcnt.v_kmem_count, 5);
 	check_int("kmem_pages_marked", a[3].kmem == KMEM_OWNED && b->kmem == KMEM_OWNED && a->queue == PQ_NONE, 1);
-	check_ok("kmem_accounting");
+	check_accounting("kmem_accounting");
 	vm_page_free_kmem(a);
 	vm_page_free_kmem(b);
 	check_int("kmem_freed", vmcnt.v_kmem_count == 0 && vmcnt.v_free_count == free0, 1);
@@ -445,7 +364,7 @@ static void test_random_sequence(void)
 	for (int i = 0; i < NOBJ; i++)
 		vm_object_deallocate(objs[i]);
 	check_int("random_sequence_all_free_at_end", vmcnt.v_free_count, vmcnt.v_page_count);
-	check_ok("random_sequence_final_accounting");
+	check_accounting("random_sequence_final_accounting");
 }
 
 static void expect_fail(const char *name, const char *needle)
@@ -475,15 +394,15 @@ static void test_check_detects(void)
 	vmcnt.v_free_count--;
 	expect_fail("check_detects_free_list_mismatch", "free lists hold");
 	vmcnt.v_free_count++;
-	check_ok("check_ok_after_repair");
+	check_accounting("check_ok_after_repair");
 	vm_object_deallocate(obj);
 }
 
 int main(void)
 {
 	test_targets();
-	machine_init();
-	check_ok("boot_accounting");
+	vm_host_machine();
+	check_accounting("boot_accounting");
 	test_buddy();
 	test_alloc_levels();
 	test_queue_moves();

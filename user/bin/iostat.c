@@ -9,8 +9,8 @@
  *   -x  extended statistics, one line per drive: r/s w/s kr/s kw/s (reads, writes and
  *       kilobytes per second), qlen (requests in flight now) and %b (percentage of the time
  *       the drive had at least one request outstanding).
- *   -d  drives only. wdrain keeps no CPU-state counters (FreeBSD's kern.cp_time), so iostat
- *       never prints the cpu columns and -d changes nothing; it is accepted for scripts.
+ *   -d  drives only. iostat never prints the cpu columns (vmstat shows kern.cp_time), so -d
+ *       changes nothing; it is accepted for scripts.
  * The counters are the block layer's sysctls kern.devstat.<drive>.{reads,writes,bytes_read,
  * bytes_written,busy_ns,queue_depth} (kernel/dev/disk.c).
  */

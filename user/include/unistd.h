@@ -51,6 +51,7 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t pos);   /*
 int   munmap(void *addr, size_t len);
 int   mprotect(void *addr, size_t len, int prot);
 int   msync(void *addr, size_t len, int flags);
+int   swapon(const char *path);                      /* add a swap device */
 
 /* descriptors */
 ssize_t read(int fd, void *buf, size_t n);

@@ -94,6 +94,7 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t pos)
 int munmap(void *addr, size_t len)      { return SC2(SYS_munmap, addr, len); }
 int mprotect(void *addr, size_t len, int prot) { return SC3(SYS_mprotect, addr, len, prot); }
 int msync(void *addr, size_t len, int flags)   { return SC3(SYS_msync, addr, len, flags); }
+int swapon(const char *path)            { return SC1(SYS_swapon, path); }
 
 ssize_t read(int fd, void *buf, size_t n)        { return SC3(SYS_read, fd, buf, n); }
 ssize_t write(int fd, const void *buf, size_t n) { return SC3(SYS_write, fd, buf, n); }

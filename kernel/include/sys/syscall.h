@@ -57,7 +57,8 @@
 #define SYS_fcntl        44   /* fcntl(fd, cmd, arg) */
 #define SYS_mprotect     45   /* mprotect(addr, len, prot) */
 #define SYS_msync        46   /* msync(addr, len, flags) */
+#define SYS_swapon       47   /* swapon(path) */
 
-#define SYS_MAXSYSCALL   47
+#define SYS_MAXSYSCALL   48
 
 #endif

@@ -50,4 +50,11 @@ struct kinfo_proc {
 	uint64_t ki_wbytes;           /* bytes written with write(2) so far (Linux's /proc/PID/io wchar) */
 };
 
+/* vm.swap_info: an array of these, one per swap device (FreeBSD's struct xswdev). */
+struct xswdev {
+	char     xsw_name[16];        /* the disk */
+	uint32_t xsw_nblks;           /* pages of swap on it */
+	uint32_t xsw_used;            /* pages in use */
+};
+
 #endif

@@ -6,6 +6,8 @@
 #                    it starts itself (installs slurm-wlm and munge as root; CI runs it after test)
 #   make bench-raw   tools/bench-raw (docs/bench-raw.md): raw dd bandwidth to one throttled disk
 #                    and to a ccd stripe on both buses, a report; BENCHOPTS='--disk-model scsi10k'
+#   make bench-vm    tools/bench-vm (docs/vm.md): memhog at 2x and 4x RAM with swap on a modelled
+#                    disk, both pageout designs, a report; BENCHOPTS='--trials 3'
 # Host tests include the kernel's pure .c files directly (-Ikernel: "kern/x.c"). Not
 # -Ikernel/include: those <sys/...> headers would shadow the host libc's; -idirafter finds the kernel's
 # only where the host has none (<sys/sysctl.h>).
@@ -37,4 +39,9 @@ bench-raw:
 	$(MAKE) all
 	tools/bench-raw $(BENCHOPTS)
 
-.PHONY: test test-host test-slurm bench-raw
+bench-vm:
+	tools/install-deps
+	$(MAKE) all
+	tools/bench-vm $(BENCHOPTS)
+
+.PHONY: test test-host test-slurm bench-raw bench-vm

@@ -228,6 +228,8 @@ void swap_pager_freespace(vm_object_t obj, vm_pindex_t start, vm_pindex_t n)
 void swap_pager_dealloc(vm_object_t obj)
 {
 	struct swblock *b;
+	if (obj->type != OBJT_SWAP)
+		return;                              /* un_pager is another pager's */
 	while ((b = LIST_FIRST(&obj->un_pager.swp.swp_blocks)) != NULL)
 		for (int i = 0; i < SWAP_META_PAGES; i++)
 			if (b->swb_pages[i] != SWAPBLK_NONE)

@@ -43,6 +43,8 @@ static enum lookup fault_lookup(vm_object_t obj, vm_pindex_t pindex, vm_page_t *
 			return RETRY;
 		}
 		m->flags |= PG_BUSY;
+		if (m->queue == PQ_CACHE)
+			vm_page_activate_locked(m);    /* in use again: not the allocator's to reuse */
 		spin_unlock(&vm_page_queue_lock);
 		if (m->valid) {
 			*mp = m;
@@ -140,8 +142,8 @@ static int fault_vmspace(struct vmspace *vm, vaddr_t va, vm_prot_t fault_type, b
 					continue;
 				}
 				vm_page_copy(m, copy);
+				vm_page_activate(m);           /* while still busy: nobody can free it */
 				vm_page_wakeup(m);
-				vm_page_activate(m);
 				m = copy;
 				vmcnt.v_cow_faults++;
 			} else {

@@ -350,13 +350,29 @@ static u_int vm_page_alloc_floor(int req)
 	}
 }
 
-/* One page off PQ_FREE, else the oldest PQ_CACHE page freed from its object. Lock held. */
+/*
+ * The oldest cache page that can be reused now (FreeBSD 4.x vm_page_select_cache): one that
+ * someone has just found and busied or held (a fault, a lookup) is not reusable; it goes to the
+ * inactive queue, out of the allocator's way. NULL if the cache is empty. Lock held.
+ */
+vm_page_t vm_page_select_cache(void)
+{
+	vm_page_t m;
+	while ((m = TAILQ_FIRST(&vm_page_queues[PQ_CACHE].pl)) != NULL) {
+		if (!(m->flags & PG_BUSY) && m->busy == 0 && m->hold_count == 0 && m->wire_count == 0)
+			return m;
+		vm_page_deactivate_locked(m);
+	}
+	return NULL;
+}
+
+/* One page off PQ_FREE, else the oldest reusable PQ_CACHE page freed from its object. Lock held. */
 static vm_page_t vm_page_take_one(void)
 {
 	vm_page_t m = vm_phys_alloc_pages(0);
 	if (m != NULL)
 		return m;
-	m = TAILQ_FIRST(&vm_page_queues[PQ_CACHE].pl);
+	m = vm_page_select_cache();
 	if (m == NULL)
 		return NULL;
 	vm_page_free_locked(m);
@@ -394,9 +410,9 @@ vm_page_t vm_page_alloc_kmem(int order, int req)
 	spin_lock(&vm_page_queue_lock);
 	vm_page_t m = NULL;
 	if (vm_page_avail() >= vm_page_alloc_floor(req) + (1u << order)) {
-		while ((m = vm_phys_alloc_pages(order)) == NULL &&
-		       !TAILQ_EMPTY(&vm_page_queues[PQ_CACHE].pl))
-			vm_page_free_locked(TAILQ_FIRST(&vm_page_queues[PQ_CACHE].pl));
+		vm_page_t c;
+		while ((m = vm_phys_alloc_pages(order)) == NULL && (c = vm_page_select_cache()) != NULL)
+			vm_page_free_locked(c);
 	}
 	if (m != NULL) {
 		for (uint32_t i = 0; i < (1u << order); i++)

@@ -225,6 +225,7 @@ void      vm_page_free_locked(vm_page_t m);
 void      vm_page_unqueue(vm_page_t m);
 void      vm_page_requeue(vm_page_t m);         /* to the tail of its own queue */
 void      vm_page_io_finish_locked(vm_page_t m);
+vm_page_t vm_page_select_cache(void);           /* a reusable cache page, or NULL */
 void      vm_wait_wakeup(void);                 /* wake every VM_WAIT sleeper */
 void      vm_page_protect_locked(vm_page_t m, vm_prot_t prot);
 void      vm_page_test_dirty_locked(vm_page_t m);

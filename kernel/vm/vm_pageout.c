@@ -511,8 +511,7 @@ static void vm_pageout_oom(void)
 static void vm_pageout_cache_refill(void)
 {
 	vm_page_t m;
-	while (vmcnt.v_free_count < vmcnt.v_free_reserved &&
-	       (m = TAILQ_FIRST(&vm_page_queues[PQ_CACHE].pl)) != NULL) {
+	while (vmcnt.v_free_count < vmcnt.v_free_reserved && (m = vm_page_select_cache()) != NULL) {
 		vm_page_free_locked(m);
 		vmcnt.v_dfree++;
 	}

@@ -60,6 +60,8 @@ static enum lookup fault_lookup(vm_object_t obj, vm_pindex_t pindex, vm_page_t *
 		return NEXT;
 	m = vm_page_alloc(obj, pindex, VM_ALLOC_NORMAL);
 	if (m == NULL) {
+		if (vm_page_alloc_raced(obj, pindex))
+			return RETRY;                  /* another fault put it there: look again */
 		VM_WAIT;
 		if (proc_killed())
 			*error = EINTR;
@@ -76,12 +78,16 @@ static enum lookup fault_lookup(vm_object_t obj, vm_pindex_t pindex, vm_page_t *
 	return FOUND;
 }
 
-/* A new valid page for (obj, pindex), busy, zeroed if `zero`; NULL after a VM_WAIT (retry). */
+/*
+ * A new valid page for (obj, pindex), busy, zeroed if `zero`; NULL after a VM_WAIT, or when
+ * another fault put a page there first (retry either way).
+ */
 static vm_page_t fault_page_alloc(vm_object_t obj, vm_pindex_t pindex, bool zero)
 {
 	vm_page_t m = vm_page_alloc(obj, pindex, VM_ALLOC_NORMAL);
 	if (m == NULL) {
-		VM_WAIT;
+		if (!vm_page_alloc_raced(obj, pindex))
+			VM_WAIT;
 		return NULL;
 	}
 	if (zero) {

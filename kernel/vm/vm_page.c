@@ -187,6 +187,11 @@ vm_page_t vm_page_lookup_locked(vm_object_t obj, vm_pindex_t pindex)
 	return m;
 }
 
+bool vm_page_alloc_raced(vm_object_t obj, vm_pindex_t pindex)
+{
+	return obj != NULL && vm_page_lookup(obj, pindex) != NULL;
+}
+
 vm_page_t vm_page_lookup(vm_object_t obj, vm_pindex_t pindex)
 {
 	spin_lock(&vm_page_queue_lock);
@@ -379,10 +384,20 @@ static vm_page_t vm_page_take_one(void)
 	return vm_phys_alloc_pages(0);
 }
 
+/*
+ * The kernel is preemptive and callers look a page up before they allocate it with the lock
+ * dropped in between, so another process may have put a page at (obj, pindex) meanwhile (two
+ * faults on one page of a shared object): then nothing is allocated and NULL is returned; the
+ * caller's next lookup finds that page (vm_page_alloc_raced tells the two NULLs apart).
+ */
 vm_page_t vm_page_alloc(vm_object_t obj, vm_pindex_t pindex, int req)
 {
 	spin_lock(&vm_page_queue_lock);
 	vm_page_t m = NULL;
+	if (obj != NULL && vm_page_lookup_locked(obj, pindex) != NULL) {
+		spin_unlock(&vm_page_queue_lock);
+		return NULL;
+	}
 	if (vm_page_avail() > vm_page_alloc_floor(req))
 		m = vm_page_take_one();
 	if (m != NULL) {
@@ -483,7 +498,8 @@ vm_page_t vm_page_grab(vm_object_t obj, vm_pindex_t pindex, int flags)
 		m = vm_page_alloc(obj, pindex, flags & VM_ALLOC_CLASS_MASK);
 		if (m != NULL || !(flags & VM_ALLOC_RETRY))
 			return m;
-		VM_WAIT;
+		if (!vm_page_alloc_raced(obj, pindex))
+			VM_WAIT;
 	}
 }
 

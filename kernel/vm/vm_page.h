@@ -17,7 +17,9 @@
  * Interface (CONTRACT.md "Pages"). Each call takes vm_page_queue_lock itself: callers hold no VM
  * lock. Calls marked (ok in interrupt) take only that spinlock and never sleep.
  *   vm_page_alloc(obj, pindex, req)  a busy page at (obj, pindex) on no queue, or NULL (never
- *                                    sleeps). req: VM_ALLOC_NORMAL / _SYSTEM / _INTERRUPT.
+ *                                    sleeps). req: VM_ALLOC_NORMAL / _SYSTEM / _INTERRUPT. NULL
+ *                                    also when (obj, pindex) has a page already (a race);
+ *                                    vm_page_alloc_raced(obj, pindex) says which.
  *   vm_page_grab(obj, pindex, VM_ALLOC_NORMAL | VM_ALLOC_RETRY)  looked up or allocated, busy;
  *                                    sleeps "pgrab" on a busy page and in VM_WAIT.
  *   vm_page_lookup(obj, pindex)
@@ -186,6 +188,7 @@ void vm_page_startup(const struct multiboot_info *mbi, const paddr_t (*reserved)
 vm_page_t vm_page_alloc(vm_object_t obj, vm_pindex_t pindex, int req);
 vm_page_t vm_page_grab(vm_object_t obj, vm_pindex_t pindex, int flags);
 vm_page_t vm_page_lookup(vm_object_t obj, vm_pindex_t pindex);
+bool      vm_page_alloc_raced(vm_object_t obj, vm_pindex_t pindex);
 void      vm_page_busy(vm_page_t m);
 void      vm_page_wakeup(vm_page_t m);
 bool      vm_page_sleep_busy(vm_page_t m, bool also_m_busy, const char *wmesg);

@@ -1,8 +1,9 @@
 # user.mk: the userland (included by the top Makefile, which defines CC, LD, BUILD, WARN).
 #   $(BUILD)/user/libc.a        the libc subset (user/lib), linked into every program
-#   $(BUILD)/user/<prog>        each program: user/bin/<prog>.c, user/sbin/init.c, user/usertests/*.c;
+#   $(BUILD)/user/<prog>        each program: user/bin/<prog>.c, user/sbin/<prog>.c, user/usertests/*.c;
 #                               sh also links user/bin/test.c (its test and [ builtins)
-#   $(BUILD)/rootfs/...         the staged root tree (bin/, sbin/init, etc/, tmp/)
+#   $(BUILD)/rootfs/...         the staged root tree (bin/, sbin/, etc/, tmp/); tools/fs.mk adds
+#                               sbin/newfs and sbin/fsck
 #   $(ROOTFS_STAMP)             touched when the staged tree is complete; root.img depends on it
 # Programs are static ELF32 executables linked at 0x00400000 by user/user.ld.
 
@@ -22,13 +23,14 @@ ULIBC    := $(UBUILD)/libc.a
 # Programs with one source file each; halt also answers to reboot and poweroff (argv[0]).
 UBINS    := $(sort $(patsubst user/bin/%.c,%,$(wildcard user/bin/*.c)))
 UBINLINKS := reboot poweroff
+USBINS   := $(sort $(patsubst user/sbin/%.c,%,$(wildcard user/sbin/*.c)))
 UTESTSRCS := $(sort $(wildcard user/usertests/*.c))
 UTESTOBJS := $(patsubst user/usertests/%.c,$(UBUILD)/obj/usertests/%.o,$(UTESTSRCS))
 UETC     := $(sort $(notdir $(wildcard user/etc/*)))
 
 ROOTFS       := $(BUILD)/rootfs
 ROOTFS_STAMP := $(BUILD)/rootfs.stamp   # outside the tree, so it is not copied into the image
-ROOTFS_FILES := $(addprefix $(ROOTFS)/bin/,$(UBINS) $(UBINLINKS) usertests) $(ROOTFS)/sbin/init \
+ROOTFS_FILES := $(addprefix $(ROOTFS)/bin/,$(UBINS) $(UBINLINKS) usertests) $(addprefix $(ROOTFS)/sbin/,$(USBINS)) \
                 $(addprefix $(ROOTFS)/etc/,$(UETC))
 
 $(UBUILD)/lib/%.o: user/lib/%.c
@@ -47,7 +49,7 @@ $(UBUILD)/obj/%.o: user/bin/%.c
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -c -o $@ $<
 
-$(UBUILD)/obj/init.o: user/sbin/init.c
+$(UBUILD)/obj/%.o: user/sbin/%.c
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -c -o $@ $<
 
@@ -79,7 +81,7 @@ $(addprefix $(ROOTFS)/bin/,$(UBINLINKS)): $(UBUILD)/halt
 	@mkdir -p $(@D)
 	cp $< $@
 
-$(ROOTFS)/sbin/init: $(UBUILD)/init
+$(addprefix $(ROOTFS)/sbin/,$(USBINS)): $(ROOTFS)/sbin/%: $(UBUILD)/%
 	@mkdir -p $(@D)
 	cp $< $@
 
@@ -95,6 +97,6 @@ userland: $(ROOTFS_STAMP)
 all: $(ROOTFS_STAMP)
 
 .PHONY: userland
-.SECONDARY: $(addprefix $(UBUILD)/,$(UBINS) init usertests) $(patsubst %,$(UBUILD)/obj/%.o,$(UBINS) init)
+.SECONDARY: $(addprefix $(UBUILD)/,$(UBINS) $(USBINS) usertests) $(patsubst %,$(UBUILD)/obj/%.o,$(UBINS) $(USBINS))
 
 -include $(shell find $(UBUILD) -name '*.d' 2>/dev/null)

@@ -37,6 +37,8 @@ static sy_call_t *const sysent[SYS_MAXSYSCALL] = {
 	[SYS_fcntl] = sys_fcntl,         [SYS_mmap] = sys_mmap,
 	[SYS_munmap] = sys_munmap,       [SYS_mprotect] = sys_mprotect,
 	[SYS_msync] = sys_msync,         [SYS_swapon] = sys_swapon,
+	[SYS_statfs] = sys_statfs,       [SYS_fstatfs] = sys_fstatfs,
+	[SYS_getfsstat] = sys_getfsstat,
 };
 
 void syscall(struct trapframe *tf)

@@ -478,7 +478,7 @@ static int devfs_mount(struct mount *mp, struct vnode *devvp __unused)
 	sleeplock_acquire(&devfs_lock);
 	if (devfs_mp != NULL) {
 		sleeplock_release(&devfs_lock);
-		kprintf("devfs: already mounted on %s\n", devfs_mp->mnt_stat.f_mntonname);
+		kprintf("devfs: already mounted on %s\n", devfs_mp->mnt_onname);
 		return EBUSY;
 	}
 	devfs_mp = mp;
@@ -490,14 +490,27 @@ static int devfs_mount(struct mount *mp, struct vnode *devvp __unused)
 	return 0;
 }
 
-/* Devices stay in use by mounted file systems and open files: only shutdown (MNT_FORCE) detaches. */
-static int devfs_unmount(struct mount *mp __unused, int flags)
+/*
+ * Unmounting /dev: refused (EBUSY, with or without MNT_FORCE) while a device is open, holds a
+ * mounted file system or is a ccd component, or /dev is someone's current directory: every
+ * node's vnode keeps one reference of devfs's own, any more is a user. (The root's disk always
+ * is one, so in practice /dev stays; shutdown leaves it, having nothing to write.)
+ */
+static int devfs_unmount(struct mount *mp __unused, int flags __unused)
 {
 	int i;
 
-	if (!(flags & MNT_FORCE))
-		return EBUSY;
 	sleeplock_acquire(&devfs_lock);
+	for (i = 0; i < ndevfs_nodes; i++) {
+		if (devfs_nodes[i].dn_vnode != NULL && devfs_nodes[i].dn_vnode->v_usecount > 1) {
+			sleeplock_release(&devfs_lock);
+			return EBUSY;
+		}
+	}
+	if (devfs_rootvp->v_usecount > 1) {
+		sleeplock_release(&devfs_lock);
+		return EBUSY;
+	}
 	devfs_mp = NULL;
 	devfs_rootvp->v_mount = NULL;
 	for (i = 0; i < ndevfs_nodes; i++)
@@ -519,17 +532,20 @@ static int devfs_sync(struct mount *mp __unused, int waitfor __unused)
 	return 0;
 }
 
+/* devfs holds no data: no blocks; one "inode" per device node. */
 static int devfs_statfs(struct mount *mp __unused, struct statfs *sbp)
 {
 	sbp->f_bsize = 512;
-	sbp->f_blocks = sbp->f_bfree = 0;
-	sbp->f_files = ndevfs_nodes;
+	sbp->f_iosize = 512;
+	sbp->f_blocks = sbp->f_bfree = sbp->f_bavail = 0;
+	sleeplock_acquire(&devfs_lock);
+	sbp->f_files = (uint64_t)ndevfs_nodes + 1;
+	sleeplock_release(&devfs_lock);
 	sbp->f_ffree = 0;
 	return 0;
 }
 
-struct vfsops devfs_vfsops = {
-	.vfs_name    = "devfs",
+static struct vfsops devfs_vfsops = {
 	.vfs_mount   = devfs_mount,
 	.vfs_unmount = devfs_unmount,
 	.vfs_root    = devfs_root,
@@ -537,11 +553,12 @@ struct vfsops devfs_vfsops = {
 	.vfs_statfs  = devfs_statfs,
 };
 
-/* devfs_init: register the type and make the root directory vnode. */
+VFS_SET(devfs_vfsops, devfs, VFCF_SYNTHETIC);
+
+/* devfs_init: make the root directory vnode. */
 void devfs_init(void)
 {
 	sleeplock_init(&devfs_lock, "devfs");
-	vfs_register(&devfs_vfsops);
 	if (getnewvnode(NULL, &devfs_vops, &devfs_rootvp) != 0)
 		panic("devfs_init: no vnode for the root");
 	devfs_rootvp->v_type = VDIR;

@@ -1,6 +1,7 @@
 /*
  * devfs: the /dev file system (vfs/devfs.c).
- *   devfs_init()                 - register the "devfs" file-system type and make its root.
+ *   devfs_init()                 - make the root of the "devfs" file-system type (VFS_SET in
+ *                                  devfs.c names the type).
  *   devfs_disk_vnode(name, &vp)  - the vnode of disk `name` ("md0"), referenced: the device a
  *                                  file system is mounted from. ENXIO if there is no such disk.
  * Every disk registered with disk_register() and every character device registered with
@@ -12,9 +13,6 @@
 #include "kern/types.h"
 
 struct vnode;
-struct vfsops;
-
-extern struct vfsops devfs_vfsops;
 
 void devfs_init(void);
 int  devfs_disk_vnode(const char *name, struct vnode **vpp);

@@ -2,12 +2,20 @@
  * VFS internals shared by the vfs/ and kern/ files (not part of the file-system interface).
  *
  *   vfs_mount_init()        - set up the mount list (vfsinit calls it).
+ *   vfs_domount(vfc, devvp, covered, flags, from, on, &mp) - mount a file system (vfs_mount.c).
+ *   vfs_statfs_fill(mp, &sb) - mp's struct statfs (the file system's counts, the VFS's names).
+ *   vfs_busy_mountedhere(vp) - the mount on directory vp, busied (vfs_unbusy it), or NULL.
  *   vfs_shutdown()          - reboot(2): sync everything, unmount every file system (newest first).
  *   vfs_sync_all(waitfor)   - sync(2): VFS_SYNC every mount, write every dirty buffer and, with
  *                             MNT_WAIT, wait for the writes and flush the disks' caches.
  *   vfs_sync_lazy()         - the syncer's periodic VFS_SYNC(MNT_NOWAIT) of every mount.
- *   vflush(mp)              - reclaim every vnode of mp (unmount); EBUSY if one is in use.
+ *   vflush(mp, force)       - write and reclaim every vnode of mp (unmount); EBUSY if one is
+ *                             in use; a write error stops it unless force (MNT_FORCE).
  *   vn_isroot(vp)           - vp is the root directory of the file system it belongs to.
+ *   vfs_cross_mounts(&vp)   - replace a directory something is mounted on by the mounted root.
+ *   vn_fullpath(vp, buf, size) - the absolute path of directory vp (getcwd's walk).
+ *   vfs_copyinstr(uaddr, max, &k) - a user string of at most max bytes (NUL included) in a
+ *                             new kmalloc'd buffer (kfree it): EFAULT, ENAMETOOLONG, ENOMEM.
  *   vn_read/vn_write/vn_stat/vn_ioctl/vn_close - the struct file operations of DTYPE_VNODE files.
  *   fflags_from_open(oflags)/oflags_from_fflags(fflag) - open(2) flags <-> f_flag (FREAD/FWRITE).
  *   buf_flush_aged(age)     - start writes of the dirty buffers dirty for at least `age` ticks.
@@ -24,15 +32,24 @@
 struct file;
 struct vnode;
 struct mount;
+struct statfs;
+struct vfsconf;
 
 #define PATH_MAX 1024
 
 void vfs_mount_init(void);
+int  vfs_domount(const struct vfsconf *vfc, struct vnode *devvp, struct vnode *covered, int flags,
+                 const char *from, const char *on, struct mount **mpp);
+int  vfs_statfs_fill(struct mount *mp, struct statfs *sbp);
+struct mount *vfs_busy_mountedhere(struct vnode *vp);
 int  vfs_shutdown(void);
 int  vfs_sync_all(int waitfor);
 void vfs_sync_lazy(void);
-int  vflush(struct mount *mp);
+int  vflush(struct mount *mp, int force);
 bool vn_isroot(struct vnode *vp);
+int  vfs_cross_mounts(struct vnode **vpp);
+int  vn_fullpath(struct vnode *vp, char *buf, size_t size);
+int  vfs_copyinstr(register_t uaddr, size_t max, char **kp);
 
 int  vn_read(struct file *fp, struct uio *uio);
 int  vn_write(struct file *fp, struct uio *uio);

@@ -34,15 +34,22 @@ static struct vnode *lookup_cwd(void)
 	return rootvnode;
 }
 
-/* Replace a covered directory by the root of the file systems mounted on it. */
-static int cross_down(struct vnode **vpp)
+/*
+ * vfs_cross_mounts: replace a covered directory by the root of the file system mounted on it
+ * (again, if another is mounted on that root's directory). The mount is kept busy while its
+ * root is fetched, so an unmount cannot free it meanwhile; a lookup that meets an unmount in
+ * progress waits for it (vfs_busy_mountedhere) and then sees the directory or the mount that
+ * is there. The reference on *vpp is consumed; on an error *vpp is NULL.
+ */
+int vfs_cross_mounts(struct vnode **vpp)
 {
 	struct vnode *vp = *vpp, *rvp;
 	struct mount *mp;
 	int error;
 
-	while ((mp = vp->v_mountedhere) != NULL) {
+	while ((mp = vfs_busy_mountedhere(vp)) != NULL) {
 		error = mp->mnt_op->vfs_root(mp, &rvp);
+		vfs_unbusy(mp);
 		vrele(vp);
 		if (error != 0) {
 			*vpp = NULL;
@@ -100,7 +107,7 @@ static int lookup_component(struct vnode *dvp, const char *name, struct vnode **
 	vrele(dvp);
 	if (error != 0)
 		return error;
-	error = cross_down(&vp);
+	error = vfs_cross_mounts(&vp);
 	if (error != 0)
 		return error;
 	*vpp = vp;

@@ -1,24 +1,39 @@
 /*
- * vfs_mount.c - file-system types, the mount list, mounting the root, mount(2)/unmount(2),
- * sync(2)'s walk over the mounts, and the shutdown unmount (interface: vfs/mount.h, vfs/vfs.h).
+ * vfs_mount.c - the mount list and its busy marks, mount(2)/unmount(2), getfsstat(2), sync(2)'s
+ * walk over the mounts, and the shutdown unmount (interface: vfs/mount.h, vfs/vfs.h,
+ * <sys/mount.h>; the table of types and the root mount are vfs_conf.c).
  *
- *   vfs_register(ops) / vfs_byname(name) - the table of file-system types ("wdfs", "devfs").
- *   vfs_mountroot(devname) - mount /dev/<devname> as "/", then devfs on /dev.
- *   mount(fstype, dir, flags, data) - data is the device's path ("/dev/da1"); ignored for devfs.
- *   unmount(dir, flags)    - dir must be the root of a mounted file system.
- *   mount_first()          - the newest mount; follow mnt_next for older ones (the root is last).
+ *   vfs_domount(vfc, devvp, covered, flags, from, on, &mp) - mount a file system (mount(2) and
+ *                          the root); vfs_statfs_fill(mp, &sb) - a mount's struct statfs.
+ *   mount(fstype, dir, flags, data) - data is the device's path ("/dev/da1"); ignored for
+ *                          devfs. ENODEV (no such type), ENOTDIR, ENOTBLK (not a disk), ENXIO
+ *                          (a disk of size 0: an unconfigured ccd), EBUSY (dir already has a
+ *                          mount, or the disk is mounted or open), EINVAL (unknown flags), and
+ *                          the file system's own refusals (EINVAL/EFTYPE for a bad superblock,
+ *                          EPERM for an unclean one mounted read-write without MNT_FORCE).
+ *   unmount(dir, flags)  - dir must be the root of a mounted file system (EINVAL otherwise;
+ *                          EBUSY for "/", for a file system in use or with mounts inside it).
+ *   getfsstat(buf, size, flags) - every mount, oldest ("/") first.
  *
  * A mount covers a directory: mnt_vnodecovered holds a reference on it and the directory's
  * v_mountedhere points back. The mount keeps the reference on its device vnode (mnt_devvp).
  *
- * Locking: mountlist_lock (a sleeplock) serializes mount, unmount and walks of the mount list
- * that call into file systems (sync). The list itself changes only under it.
+ * Locking: mountlist_mtx (a spinlock) protects the list, each mount's mnt_kern_flag and
+ * mnt_busy, and v_mountedhere; it is never held across a call into a file system. Whoever
+ * works in a mount without holding one of its vnodes (sync, getfsstat, a lookup crossing
+ * into it) marks it busy first (vfs_busy, FreeBSD 4's kern/vfs_subr.c vfs_busy with its
+ * MNTK_UNMOUNT/MNTK_MWAIT protocol); an unmount sets MNTK_UNMOUNT, which makes new
+ * vfs_busy calls fail, and waits for the busy count to drain. A mount being set up is on the
+ * list with MNTK_MOUNTING, so a second mount of the same disk or directory sees it. So no
+ * global lock is held across I/O, and a long sync of one file system does not hold up mounts,
+ * unmounts or lookups elsewhere.
  */
 #include "kern/types.h"
 #include "kern/klib.h"
 #include "kern/kmalloc.h"
 #include "kern/lock.h"
 #include "kern/proc.h"
+#include "kern/sleep.h"
 #include "kern/syscall.h"
 #include "kern/uio.h"
 #include "kern/file.h"
@@ -26,57 +41,132 @@
 #include "vfs/mount.h"
 #include "vfs/buf.h"
 #include "vfs/vfs.h"
-#include "vfs/devfs.h"
 #include "dev/disk.h"
-#include <sys/mount.h>
 #include "vm/vm_object.h"
 #include <sys/errno.h>
 
-#define MAXVFSCONF 8
-#define MFSNAMELEN 16          /* longest file-system type name, NUL included */
+#define MOUNT_USERFLAGS (MNT_RDONLY | MNT_FORCE)   /* what mount(2) accepts */
 
-static struct vfsops *vfsconf[MAXVFSCONF];
-static int nvfsconf;
-
-static struct mount *mountlist;        /* newest first (mountlist_lock) */
-static struct sleeplock mountlist_lock;
+static struct mount *mountlist;        /* oldest first (mountlist_mtx) */
+static struct spinlock mountlist_mtx;
 
 void vfs_mount_init(void)
 {
-	sleeplock_init(&mountlist_lock, "mount");
+	spin_init(&mountlist_mtx, "mountlist");
 }
 
-/* vfs_register: make a file-system type known by its vfs_name. */
-void vfs_register(struct vfsops *ops)
+/* ---- busy marks (mountlist_mtx held) --------------------------------------------------------- */
+
+/*
+ * Mark mp busy. Fails with ENOENT while it is being mounted or unmounted: at once with
+ * LK_NOWAIT, else after sleeping until that ends (mp may then be gone: do not touch it).
+ */
+static int vfs_busy_locked(struct mount *mp, int flags)
 {
-	if (nvfsconf == MAXVFSCONF)
-		panic("vfs_register: more than %d file-system types", MAXVFSCONF);
-	vfsconf[nvfsconf++] = ops;
+	if (mp->mnt_kern_flag & (MNTK_MOUNTING | MNTK_UNMOUNT)) {
+		if (flags & LK_NOWAIT)
+			return ENOENT;
+		mp->mnt_kern_flag |= MNTK_MWAIT;
+		msleep(mp, &mountlist_mtx, 0, "vfsbsy", 0);
+		return ENOENT;
+	}
+	mp->mnt_busy++;
+	return 0;
 }
 
-/* vfs_byname: the file-system type called `name`, or NULL. */
-struct vfsops *vfs_byname(const char *name)
+static void vfs_unbusy_locked(struct mount *mp)
 {
-	int i;
-
-	for (i = 0; i < nvfsconf; i++)
-		if (strcmp(vfsconf[i]->vfs_name, name) == 0)
-			return vfsconf[i];
-	return NULL;
+	KASSERT(mp->mnt_busy > 0, "vfs_unbusy: mount not busy");
+	if (--mp->mnt_busy == 0 && (mp->mnt_kern_flag & MNTK_UNMOUNT))
+		wakeup(&mp->mnt_busy);
 }
 
-struct mount *mount_first(void)
+/* A mount or unmount of mp ended: wake those that slept in vfs_busy. */
+static void vfs_busy_done_locked(struct mount *mp)
 {
-	return mountlist;
+	if (mp->mnt_kern_flag & MNTK_MWAIT) {
+		mp->mnt_kern_flag &= ~MNTK_MWAIT;
+		wakeup(mp);
+	}
+}
+
+/* vfs_busy: for a caller that keeps mp from being freed meanwhile (it holds one of its vnodes). */
+int vfs_busy(struct mount *mp, int flags)
+{
+	int error;
+
+	spin_lock(&mountlist_mtx);
+	error = vfs_busy_locked(mp, flags);
+	spin_unlock(&mountlist_mtx);
+	return error;
+}
+
+void vfs_unbusy(struct mount *mp)
+{
+	spin_lock(&mountlist_mtx);
+	vfs_unbusy_locked(mp);
+	spin_unlock(&mountlist_mtx);
 }
 
 /*
- * Mount a file system of type ops from devvp (may be NULL for devfs) on directory covered
- * (NULL for the root). Consumes the references on devvp and covered on success.
- * mountlist_lock held.
+ * vfs_busy_mountedhere: the mount on directory vp, busied, or NULL if there is none. Waits out
+ * an unmount in progress (the lookup then sees the directory itself if it succeeded).
  */
-static int vfs_domount(struct vfsops *ops, struct vnode *devvp, struct vnode *covered, int flags,
-                       const char *from, const char *on, struct mount **mpp)
+struct mount *vfs_busy_mountedhere(struct vnode *vp)
+{
+	struct mount *mp;
+
+	spin_lock(&mountlist_mtx);
+	while ((mp = vp->v_mountedhere) != NULL && vfs_busy_locked(mp, 0) != 0)
+		continue;
+	spin_unlock(&mountlist_mtx);
+	return mp;
+}
+
+/* ---- mounting -------------------------------------------------------------------------------- */
+
+/* Would a mount on `covered` from disk dp clash with one on the list? mountlist_mtx held. */
+static int mount_conflict(struct vnode *covered, struct disk *dp)
+{
+	struct mount *mp;
+
+	if (covered != NULL && covered->v_mountedhere != NULL)
+		return EBUSY;
+	for (mp = mountlist; mp != NULL; mp = mp->mnt_next) {
+		if (covered != NULL && mp->mnt_vnodecovered == covered)
+			return EBUSY;
+		if (dp != NULL && mp->mnt_devvp != NULL && mp->mnt_devvp->v_disk == dp)
+			return EBUSY;
+	}
+	return 0;
+}
+
+static void mountlist_append(struct mount *mp)
+{
+	struct mount **mpp;
+
+	for (mpp = &mountlist; *mpp != NULL; mpp = &(*mpp)->mnt_next)
+		continue;
+	*mpp = mp;
+}
+
+static void mountlist_remove(struct mount *mp)
+{
+	struct mount **mpp;
+
+	for (mpp = &mountlist; *mpp != mp; mpp = &(*mpp)->mnt_next)
+		continue;
+	*mpp = mp->mnt_next;
+}
+
+/*
+ * vfs_domount: mount a file system of type vfc from devvp (NULL for a synthetic type) on
+ * directory `covered` (NULL for the root). flags: MNT_RDONLY, MNT_FORCE (passed to vfs_mount
+ * only), MNT_ROOTFS. `from` and `on` are the names statfs reports. Consumes the references on
+ * devvp and covered on success.
+ */
+int vfs_domount(const struct vfsconf *vfc, struct vnode *devvp, struct vnode *covered, int flags,
+                const char *from, const char *on, struct mount **mpp)
 {
 	struct mount *mp;
 	int error;
@@ -84,138 +174,56 @@ static int vfs_domount(struct vfsops *ops, struct vnode *devvp, struct vnode *co
 	mp = kmalloc(sizeof(*mp), M_WAITOK | M_ZERO);
 	if (mp == NULL)
 		return ENOMEM;
-	mp->mnt_op = ops;
+	mp->mnt_vfc = vfc;
+	mp->mnt_op = vfc->vfc_vfsops;
 	mp->mnt_devvp = devvp;
-	mp->mnt_flag = flags & MNT_RDONLY;
-	strlcpy(mp->mnt_stat.f_fstypename, ops->vfs_name, sizeof(mp->mnt_stat.f_fstypename));
-	strlcpy(mp->mnt_stat.f_mntfromname, from, sizeof(mp->mnt_stat.f_mntfromname));
-	strlcpy(mp->mnt_stat.f_mntonname, on, sizeof(mp->mnt_stat.f_mntonname));
-	/* The device is in use while mounted (a ccd cannot take it, and one it holds is refused). */
-	error = devvp != NULL ? VOP_OPEN(devvp, FREAD | FWRITE) : 0;
-	if (error == 0) {
-		error = ops->vfs_mount(mp, devvp);
-		if (error != 0 && devvp != NULL)
-			VOP_CLOSE(devvp, FREAD | FWRITE);
-	}
+	mp->mnt_vnodecovered = covered;
+	mp->mnt_flag = (flags & (MNT_RDONLY | MNT_FORCE | MNT_ROOTFS)) | MNT_LOCAL;
+	mp->mnt_kern_flag = MNTK_MOUNTING;
+	strlcpy(mp->mnt_fromname, from, sizeof(mp->mnt_fromname));
+	strlcpy(mp->mnt_onname, on, sizeof(mp->mnt_onname));
+
+	spin_lock(&mountlist_mtx);
+	error = mount_conflict(covered, devvp != NULL ? devvp->v_disk : NULL);
+	if (error == 0)
+		mountlist_append(mp);
+	spin_unlock(&mountlist_mtx);
 	if (error != 0) {
 		kfree(mp);
 		return error;
 	}
-	mp->mnt_vnodecovered = covered;
-	if (covered != NULL)
-		covered->v_mountedhere = mp;
-	mp->mnt_next = mountlist;
-	mountlist = mp;
+
+	/* The device is in use while mounted (a ccd cannot take it, and one it holds is refused). */
+	error = devvp != NULL ? VOP_OPEN(devvp, FREAD | FWRITE) : 0;
+	if (error == 0) {
+		error = mp->mnt_op->vfs_mount(mp, devvp);
+		if (error != 0 && devvp != NULL)
+			VOP_CLOSE(devvp, FREAD | FWRITE);
+	}
+
+	spin_lock(&mountlist_mtx);
+	mp->mnt_flag &= ~MNT_FORCE;
+	if (error != 0) {
+		mountlist_remove(mp);
+	} else {
+		mp->mnt_kern_flag &= ~MNTK_MOUNTING;
+		if (covered != NULL)
+			covered->v_mountedhere = mp;
+	}
+	vfs_busy_done_locked(mp);
+	spin_unlock(&mountlist_mtx);
+	if (error != 0) {
+		kfree(mp);
+		return error;
+	}
 	*mpp = mp;
 	return 0;
 }
 
-/* Is disk dp already holding a mounted file system? mountlist_lock held. */
-static bool disk_is_mounted(struct disk *dp)
-{
-	struct mount *mp;
-
-	for (mp = mountlist; mp != NULL; mp = mp->mnt_next)
-		if (mp->mnt_devvp != NULL && mp->mnt_devvp->v_disk == dp)
-			return true;
-	return false;
-}
-
-/* Mount devfs on /dev of the new root, creating /dev if the image lacks it and can. */
-static void mountroot_devfs(void)
-{
-	struct vnode *dvp, *vp;
-	struct mount *mp;
-	int error;
-
-	error = VOP_LOOKUP(rootvnode, "dev", &dvp);
-	if (error == ENOENT) {
-		error = VOP_MKDIR(rootvnode, "dev", 0755, &dvp);
-		if (error == 0)
-			kprintf("vfs_mountroot: the root file system had no /dev; created it\n");
-	}
-	if (error != 0) {
-		kprintf("vfs_mountroot: cannot find or create /dev (error %d): devices have no "
-		        "names until devfs is mounted by hand\n", error);
-		return;
-	}
-	if (dvp->v_type != VDIR) {
-		kprintf("vfs_mountroot: /dev on the root file system is not a directory: devfs "
-		        "not mounted\n");
-		vrele(dvp);
-		return;
-	}
-	vp = dvp;
-	error = vfs_domount(&devfs_vfsops, NULL, vp, 0, "devfs", "/dev", &mp);
-	if (error != 0) {
-		kprintf("vfs_mountroot: mounting devfs on /dev failed (error %d)\n", error);
-		vrele(vp);
-	}
-}
-
 /*
- * vfs_mountroot: mount disk `devname` ("md0") as the root file system (type wdfs), set
- * rootvnode, and mount devfs on /dev. Must run in a process context (the superblock read
- * sleeps for the disk). Returns 0, or an errno after printing why (no such disk, corrupt
- * file system...): the caller cannot go on without a root.
- */
-int vfs_mountroot(const char *devname)
-{
-	struct vfsops *ops = vfs_byname("wdfs");
-	struct vnode *devvp, *rvp;
-	struct mount *mp;
-	struct disk *dp;
-	char from[32];
-	int error;
-
-	error = devfs_disk_vnode(devname, &devvp);
-	if (error != 0) {
-		kprintf("vfs_mountroot: no disk named \"%s\"; disks are:", devname);
-		for (dp = disk_first(); dp != NULL; dp = dp->d_next)
-			kprintf(" %s", dp->d_name);
-		kprintf("\n");
-		return error;
-	}
-	snprintf(from, sizeof(from), "/dev/%s", devname);
-	sleeplock_acquire(&mountlist_lock);
-	error = ops == NULL ? ENODEV : vfs_domount(ops, devvp, NULL, 0, from, "/", &mp);
-	if (error != 0)
-		vrele(devvp);
-	else
-		error = mp->mnt_op->vfs_root(mp, &rvp);
-	if (error != 0) {
-		sleeplock_release(&mountlist_lock);
-		kprintf("vfs_mountroot: cannot mount %s as the root file system (wdfs): error %d\n",
-		        from, error);
-		return error;
-	}
-	rootvnode = rvp;
-	mountroot_devfs();
-	sleeplock_release(&mountlist_lock);
-	kprintf("vfs_mountroot: mounted %s on / (wdfs)\n", from);
-	return 0;
-}
-
-/* Copy in a user string of at most `max` bytes (NUL included) into a new kmalloc'd buffer. */
-static int copyin_string(const void *uaddr, size_t max, char **kp)
-{
-	char *k = kmalloc(max, M_WAITOK);
-	int error;
-
-	if (k == NULL)
-		return ENOMEM;
-	error = copyinstr(uaddr, k, max, NULL);
-	if (error != 0) {
-		kfree(k);
-		return error;
-	}
-	*kp = k;
-	return 0;
-}
-
-/*
- * The device vnode for mounting from `devpath`: a disk (ENOTBLK otherwise) that holds no
- * mounted file system (EBUSY). mountlist_lock held.
+ * The device vnode for mounting from `devpath`: a disk (ENOTBLK otherwise) with a medium
+ * (ENXIO) that nobody has open (EBUSY: an open file, a ccd component or a mount, as FreeBSD 4's
+ * ffs_mountfs refuses a device with vcount > 1; the block layer counts the opens).
  */
 static int mount_device(const char *devpath, struct vnode **devvpp)
 {
@@ -227,7 +235,9 @@ static int mount_device(const char *devpath, struct vnode **devvpp)
 		return error;
 	if (devvp->v_disk == NULL)
 		error = ENOTBLK;
-	else if (disk_is_mounted(devvp->v_disk))
+	else if (devvp->v_disk->d_mediasize == 0)
+		error = ENXIO;
+	else if (disk_in_use(devvp->v_disk))
 		error = EBUSY;
 	if (error != 0) {
 		vrele(devvp);
@@ -241,39 +251,47 @@ static int mount_device(const char *devpath, struct vnode **devvpp)
 int sys_mount(register_t *args, register_t *rv)
 {
 	char *fstype = NULL, *dir = NULL, *dev = NULL;
+	char from[MNAMELEN], *on = NULL;
 	struct vnode *dvp = NULL, *devvp = NULL;
-	struct vfsops *ops;
+	const struct vfsconf *vfc;
 	struct mount *mp;
 	int flags = (int)args[2];
 	int error;
 
 	*rv = 0;
-	error = copyin_string((const void *)args[0], MFSNAMELEN, &fstype);
+	if (flags & ~MOUNT_USERFLAGS)
+		return EINVAL;
+	error = vfs_copyinstr(args[0], MFSNAMELEN, &fstype);
 	if (error == 0)
-		error = copyin_string((const void *)args[1], PATH_MAX, &dir);
+		error = vfs_copyinstr(args[1], PATH_MAX, &dir);
 	if (error != 0)
 		goto out;
-	ops = vfs_byname(fstype);
-	if (ops == NULL) {
+	vfc = vfs_byname(fstype);
+	if (vfc == NULL) {
 		error = ENODEV;
 		goto out;
 	}
-	if (ops != &devfs_vfsops) {
-		error = copyin_string((const void *)args[3], PATH_MAX, &dev);
+	if (!(vfc->vfc_flags & VFCF_SYNTHETIC)) {
+		error = vfs_copyinstr(args[3], PATH_MAX, &dev);
 		if (error != 0)
 			goto out;
 	}
-	sleeplock_acquire(&mountlist_lock);
 	error = namei(dir, &dvp);
 	if (error == 0 && dvp->v_type != VDIR)
 		error = ENOTDIR;
-	else if (error == 0 && dvp->v_mountedhere != NULL)
-		error = EBUSY;
-	if (error == 0 && dev != NULL)
-		error = mount_device(dev, &devvp);
 	if (error == 0)
-		error = vfs_domount(ops, devvp, dvp, flags, dev != NULL ? dev : fstype, dir, &mp);
-	sleeplock_release(&mountlist_lock);
+		error = dev != NULL ? mount_device(dev, &devvp) : 0;
+	if (error == 0) {
+		on = kmalloc(MNAMELEN, M_WAITOK);
+		error = on == NULL ? ENOMEM : vn_fullpath(dvp, on, MNAMELEN);
+	}
+	if (error == 0) {
+		if (devvp != NULL)
+			snprintf(from, sizeof(from), "/dev/%s", devvp->v_disk->d_name);
+		else
+			strlcpy(from, vfc->vfc_name, sizeof(from));
+		error = vfs_domount(vfc, devvp, dvp, flags, from, on, &mp);
+	}
 	if (error != 0) {
 		if (devvp != NULL)
 			vrele(devvp);
@@ -281,28 +299,43 @@ int sys_mount(register_t *args, register_t *rv)
 			vrele(dvp);
 	}
 out:
+	kfree(on);
 	kfree(fstype);
 	kfree(dir);
 	kfree(dev);
 	return error;
 }
 
-/*
- * Unmount mp: sync it, reclaim its vnodes (EBUSY if any is in use: wdfs has no forced
- * unmount of open files), and let the file system release it. mountlist_lock held.
- */
-static int dounmount(struct mount *mp, int flags)
+/* ---- unmounting ------------------------------------------------------------------------------ */
+
+/* Is a file system mounted on a directory of mp (or being mounted there)? mountlist_mtx held. */
+static bool mount_has_submounts(struct mount *mp)
 {
-	struct mount **mpp, *other;
-	struct vnode *covered;
-	int error;
+	struct mount *other;
 
 	for (other = mountlist; other != NULL; other = other->mnt_next)
 		if (other->mnt_vnodecovered != NULL && other->mnt_vnodecovered->v_mount == mp)
-			return EBUSY;
+			return true;
+	return false;
+}
+
+/*
+ * Unmount mp, already marked MNTK_UNMOUNT and idle: write everything (VFS_SYNC, and each
+ * vnode's buffers in vflush), reclaim its vnodes, let the file system release it, take it off
+ * the list and free it. On an error mp stays mounted and marked: EBUSY if a vnode is in use
+ * (an open file, a current directory, a mount inside it); a write error unless flags has
+ * MNT_FORCE.
+ */
+static int dounmount_marked(struct mount *mp, int flags)
+{
+	struct vnode *covered;
+	int error;
+
 	error = mp->mnt_op->vfs_sync(mp, MNT_WAIT);
+	if (flags & MNT_FORCE)
+		error = 0;
 	if (error == 0)
-		error = vflush(mp);
+		error = vflush(mp, flags & MNT_FORCE);
 	if (error == 0)
 		error = mp->mnt_op->vfs_unmount(mp, flags);
 	if (error != 0)
@@ -312,16 +345,51 @@ static int dounmount(struct mount *mp, int flags)
 		VOP_CLOSE(mp->mnt_devvp, FREAD | FWRITE);
 		vrele(mp->mnt_devvp);
 	}
-	for (mpp = &mountlist; *mpp != mp; mpp = &(*mpp)->mnt_next)
-		continue;
-	*mpp = mp->mnt_next;
+	spin_lock(&mountlist_mtx);
+	mountlist_remove(mp);
 	covered = mp->mnt_vnodecovered;
-	if (covered != NULL) {
+	if (covered != NULL)
 		covered->v_mountedhere = NULL;
+	vfs_busy_done_locked(mp);
+	spin_unlock(&mountlist_mtx);
+	if (covered != NULL)
 		vrele(covered);
-	}
 	kfree(mp);
 	return 0;
+}
+
+/* Mark mp MNTK_UNMOUNT and wait until nobody has it busy. mountlist_mtx held. */
+static void unmount_mark_locked(struct mount *mp)
+{
+	mp->mnt_kern_flag |= MNTK_UNMOUNT;
+	while (mp->mnt_busy > 0)
+		msleep(&mp->mnt_busy, &mountlist_mtx, 0, "umount", 0);
+}
+
+/*
+ * Unmount mp (see dounmount_marked), which the caller has busy (so no one can free it); that
+ * busy mark is dropped. EBUSY at once if mp has mounts inside it.
+ */
+static int dounmount(struct mount *mp, int flags)
+{
+	int error;
+
+	spin_lock(&mountlist_mtx);
+	vfs_unbusy_locked(mp);
+	if ((mp->mnt_kern_flag & MNTK_UNMOUNT) || mount_has_submounts(mp)) {
+		spin_unlock(&mountlist_mtx);
+		return EBUSY;
+	}
+	unmount_mark_locked(mp);
+	spin_unlock(&mountlist_mtx);
+	error = dounmount_marked(mp, flags);
+	if (error != 0) {
+		spin_lock(&mountlist_mtx);
+		mp->mnt_kern_flag &= ~MNTK_UNMOUNT;
+		vfs_busy_done_locked(mp);
+		spin_unlock(&mountlist_mtx);
+	}
+	return error;
 }
 
 /* unmount(dir, flags): dir must be the root directory of a mounted file system other than /. */
@@ -333,25 +401,119 @@ int sys_unmount(register_t *args, register_t *rv)
 	int error;
 
 	*rv = 0;
-	error = copyin_string((const void *)args[0], PATH_MAX, &dir);
+	if ((int)args[1] & ~MNT_FORCE)
+		return EINVAL;
+	error = vfs_copyinstr(args[0], PATH_MAX, &dir);
 	if (error != 0)
 		return error;
-	sleeplock_acquire(&mountlist_lock);
 	error = namei(dir, &vp);
 	kfree(dir);
 	if (error != 0)
-		goto out;
+		return error;
 	mp = vp->v_mount;
-	if (!vn_isroot(vp))
+	if (mp == NULL || !vn_isroot(vp))
 		error = EINVAL;
 	else if (mp->mnt_vnodecovered == NULL)
 		error = EBUSY;        /* the root file system stays until shutdown */
-	vrele(vp);
 	if (error == 0)
-		error = dounmount(mp, (int)args[1]);
-out:
-	sleeplock_release(&mountlist_lock);
-	return error;
+		error = vfs_busy(mp, LK_NOWAIT) != 0 ? EBUSY : 0;   /* keeps mp once vp is gone */
+	vrele(vp);
+	return error != 0 ? error : dounmount(mp, (int)args[1]);
+}
+
+/* ---- statfs ---------------------------------------------------------------------------------- */
+
+/* vfs_statfs_fill: mp's struct statfs: the file system's counts, the VFS's names and flags. */
+int vfs_statfs_fill(struct mount *mp, struct statfs *sbp)
+{
+	int error;
+
+	memset(sbp, 0, sizeof(*sbp));
+	error = mp->mnt_op->vfs_statfs(mp, sbp);
+	if (error != 0)
+		return error;
+	sbp->f_flags = (uint32_t)mp->mnt_flag;
+	strlcpy(sbp->f_fstypename, mp->mnt_vfc->vfc_name, sizeof(sbp->f_fstypename));
+	strlcpy(sbp->f_mntonname, mp->mnt_onname, sizeof(sbp->f_mntonname));
+	strlcpy(sbp->f_mntfromname, mp->mnt_fromname, sizeof(sbp->f_mntfromname));
+	return 0;
+}
+
+/*
+ * getfsstat(buf, bufsize, flags): a struct statfs for each mount, oldest first, as many as fit
+ * in bufsize bytes; returns the number of mounts (with buf, at most the number that fit).
+ * The counts are always current (MNT_NOWAIT is accepted for FreeBSD's callers). A mount being
+ * mounted or unmounted is left out.
+ */
+int sys_getfsstat(register_t *args, register_t *rv)
+{
+	char *ubuf = (char *)args[0];
+	size_t maxcount = (size_t)args[1] / sizeof(struct statfs), count = 0;
+	int flags = (int)args[2];
+	struct mount *mp, *nmp;
+	struct statfs sb;
+	int error = 0;
+
+	if (flags != 0 && flags != MNT_WAIT && flags != MNT_NOWAIT)
+		return EINVAL;
+	spin_lock(&mountlist_mtx);
+	for (mp = mountlist; mp != NULL && error == 0; mp = nmp) {
+		if (vfs_busy_locked(mp, LK_NOWAIT) != 0) {
+			nmp = mp->mnt_next;
+			continue;
+		}
+		spin_unlock(&mountlist_mtx);
+		if (ubuf != NULL && count < maxcount) {
+			error = vfs_statfs_fill(mp, &sb);
+			if (error == 0)
+				error = copyout(&sb, ubuf + count * sizeof(sb), sizeof(sb));
+		}
+		count++;
+		spin_lock(&mountlist_mtx);
+		nmp = mp->mnt_next;
+		vfs_unbusy_locked(mp);
+	}
+	spin_unlock(&mountlist_mtx);
+	if (error != 0)
+		return error;
+	*rv = (register_t)(ubuf != NULL ? MIN(count, maxcount) : count);
+	return 0;
+}
+
+/* ---- sync and shutdown ----------------------------------------------------------------------- */
+
+/* Call fn(mp, arg) for each mount not being mounted or unmounted, with it busy and no lock held. */
+static void mount_foreach(void (*fn)(struct mount *mp, int arg), int arg)
+{
+	struct mount *mp, *nmp;
+
+	spin_lock(&mountlist_mtx);
+	for (mp = mountlist; mp != NULL; mp = nmp) {
+		if (vfs_busy_locked(mp, LK_NOWAIT) != 0) {
+			nmp = mp->mnt_next;
+			continue;
+		}
+		spin_unlock(&mountlist_mtx);
+		fn(mp, arg);
+		spin_lock(&mountlist_mtx);
+		nmp = mp->mnt_next;
+		vfs_unbusy_locked(mp);
+	}
+	spin_unlock(&mountlist_mtx);
+}
+
+static void sync_one(struct mount *mp, int waitfor)
+{
+	int error = mp->mnt_op->vfs_sync(mp, waitfor);
+
+	if (error != 0 && waitfor == MNT_WAIT)
+		kprintf("sync: %s: error %d\n", mp->mnt_onname, error);
+}
+
+static void flush_disk_cache(struct mount *mp, int arg __unused)
+{
+	if (mp->mnt_devvp != NULL && mp->mnt_devvp->v_disk != NULL)
+		disk_io_sync(mp->mnt_devvp->v_disk, BIO_FLUSH, 0, NULL, 0);
 }
 
 /*
@@ -360,42 +522,42 @@ out:
  */
 int vfs_sync_all(int waitfor)
 {
-	struct mount *mp;
-	int error;
-
 	vm_object_sync_all();                  /* dirty mmap'd pages into the files first */
-	sleeplock_acquire(&mountlist_lock);
-	for (mp = mountlist; mp != NULL; mp = mp->mnt_next) {
-		error = mp->mnt_op->vfs_sync(mp, waitfor);
-		if (error != 0)
-			kprintf("sync: %s: error %d\n", mp->mnt_stat.f_mntonname, error);
-	}
+	mount_foreach(sync_one, waitfor);
 	bufsync_all(waitfor);
 	if (waitfor == MNT_WAIT)
-		for (mp = mountlist; mp != NULL; mp = mp->mnt_next)
-			if (mp->mnt_devvp != NULL && mp->mnt_devvp->v_disk != NULL)
-				disk_io_sync(mp->mnt_devvp->v_disk, BIO_FLUSH, 0, NULL, 0);
-	sleeplock_release(&mountlist_lock);
+		mount_foreach(flush_disk_cache, 0);
 	return 0;
 }
 
 /* vfs_sync_lazy: the syncer's periodic VFS_SYNC(MNT_NOWAIT) of each mount. */
 void vfs_sync_lazy(void)
 {
-	struct mount *mp;
-
 	vm_object_sync_all();                  /* FreeBSD's syncer: vfs_msync, then the sync */
-	sleeplock_acquire(&mountlist_lock);
+	mount_foreach(sync_one, MNT_NOWAIT);
+}
+
+/* The newest mount not yet being unmounted, marked MNTK_UNMOUNT once idle; NULL at the end. */
+static struct mount *shutdown_next(void)
+{
+	struct mount *mp, *last = NULL;
+
+	spin_lock(&mountlist_mtx);
 	for (mp = mountlist; mp != NULL; mp = mp->mnt_next)
-		mp->mnt_op->vfs_sync(mp, MNT_NOWAIT);
-	sleeplock_release(&mountlist_lock);
+		if (!(mp->mnt_kern_flag & (MNTK_MOUNTING | MNTK_UNMOUNT)))
+			last = mp;
+	if (last != NULL)
+		unmount_mark_locked(last);
+	spin_unlock(&mountlist_mtx);
+	return last;
 }
 
 /*
  * vfs_shutdown: called by reboot(2). Sync everything and wait, then unmount every file system,
- * newest first. One still in use (the root always is: processes hold its vnodes) is synced
- * and handed to its vfs_unmount with MNT_FORCE in place, so it can mark itself clean; no
- * file-system operation follows. Returns 0, or the last error (already printed).
+ * newest first. A disk file system still in use (the root always is: processes hold its
+ * vnodes) is synced and handed to its vfs_unmount with MNT_FORCE in place, so it can mark
+ * itself clean, and stays on the list marked MNTK_UNMOUNT: no file-system operation follows.
+ * devfs (open devices) is left as it is. Returns 0, or the last error (already printed).
  */
 int vfs_shutdown(void)
 {
@@ -404,23 +566,21 @@ int vfs_shutdown(void)
 
 	kprintf("syncing disks... ");
 	vfs_sync_all(MNT_WAIT);
-	sleeplock_acquire(&mountlist_lock);
-	while ((mp = mountlist) != NULL) {
-		error = mp->mnt_vnodecovered != NULL ? dounmount(mp, 0) : EBUSY;
-		if (error == 0)
+	while ((mp = shutdown_next()) != NULL) {
+		if (mp->mnt_vnodecovered != NULL && dounmount_marked(mp, 0) == 0)
 			continue;
+		if (mp->mnt_vfc->vfc_flags & VFCF_SYNTHETIC)
+			continue;                      /* nothing of it to write or mark clean */
 		mp->mnt_op->vfs_sync(mp, MNT_WAIT);
 		error = mp->mnt_op->vfs_unmount(mp, MNT_FORCE);
 		if (error == 0 && mp->mnt_devvp != NULL)
 			error = vinvalbuf(mp->mnt_devvp, V_SAVE);
 		if (error != 0) {
-			kprintf("\nvfs_shutdown: unmounting %s failed (error %d) ",
-			        mp->mnt_stat.f_mntonname, error);
+			kprintf("\nvfs_shutdown: unmounting %s failed (error %d) ", mp->mnt_onname,
+			        error);
 			result = error;
 		}
-		mountlist = mp->mnt_next;
 	}
-	sleeplock_release(&mountlist_lock);
 	kprintf("done\n");
 	return result;
 }

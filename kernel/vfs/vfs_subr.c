@@ -16,6 +16,7 @@
 #include "kern/kmalloc.h"
 #include "kern/lock.h"
 #include "kern/proc.h"
+#include "kern/sleep.h"
 #include "kern/sysctl.h"
 #include "vfs/vnode.h"
 #include "vfs/mount.h"
@@ -23,7 +24,6 @@
 #include "vfs/vfs.h"
 #include "vfs/devfs.h"
 #include "dev/null.h"
-#include "fs/wdfs/wdfs.h"
 #include "vm/vnode_pager.h"
 #include "vm/vm_pager.h"
 #include <sys/errno.h>
@@ -222,12 +222,16 @@ void vrele(struct vnode *vp)
 }
 
 /*
- * vflush: reclaim every vnode of mp before an unmount; EBUSY (and nothing changed for the busy
- * vnode) if one is still referenced. The memory is freed: the file system's state is going away.
+ * vflush: write and reclaim every vnode of mp before an unmount. EBUSY (nothing changed) if one
+ * is still referenced. A vnode whose buffers cannot be written stops it with the error (that
+ * vnode and the ones not reached yet stay) unless `force`, which drops what cannot be written.
+ * A vnode the recycler is tearing down (VI_DOOMED) is waited for: it leaves the list when done.
+ * The memory of each reclaimed vnode is freed: the file system's state is going away.
  */
-int vflush(struct mount *mp)
+int vflush(struct mount *mp, int force)
 {
 	struct vnode *vp;
+	int error;
 
 	spin_lock(&vnode_lock);
 	for (vp = mp->mnt_vnodelist; vp != NULL; vp = vp->v_mntnext) {
@@ -241,10 +245,24 @@ int vflush(struct mount *mp)
 			spin_unlock(&vnode_lock);
 			return EBUSY;
 		}
+		if (vp->v_iflag & VI_DOOMED) {
+			spin_unlock(&vnode_lock);
+			tsleep(&vp, 0, "vflush", 1);
+			spin_lock(&vnode_lock);
+			continue;
+		}
 		if (vp->v_iflag & VI_FREE)
 			vfree_remove(vp);
 		vp->v_iflag |= VI_DOOMED;
 		spin_unlock(&vnode_lock);
+		error = vinvalbuf(vp, V_SAVE);
+		if (error != 0 && !force) {
+			spin_lock(&vnode_lock);
+			vp->v_iflag &= ~VI_DOOMED;
+			vfree_insert_tail(vp);
+			spin_unlock(&vnode_lock);
+			return error;
+		}
 		vreclaim(vp);
 		kfree(vp);
 		spin_lock(&vnode_lock);
@@ -404,9 +422,10 @@ int VOP_PUTPAGES(struct vnode *vp, struct vm_page **m, int count, int flags, int
 /* ---- start-up -------------------------------------------------------------------------------- */
 
 /*
- * vfsinit: the buffer cache and its flusher, the vnode table, the file-system types (wdfs,
- * devfs), /dev/null and /dev/zero, and the syncer. The boot code then attaches md0 and calls
- * vfs_mountroot().
+ * vfsinit: the buffer cache and its flusher, the vnode table, the mount list, devfs,
+ * /dev/null and /dev/zero, and the syncer. The file-system types need no start-up: they are
+ * in the linker set VFS_SET fills (vfs_conf.c). The boot code then attaches the disks and
+ * calls vfs_mountroot().
  */
 void vfsinit(void)
 {
@@ -414,7 +433,6 @@ void vfsinit(void)
 	desiredvnodes = NPROC + (int)physmem_pages / 4;
 	bufinit();
 	vfs_mount_init();
-	vfs_register(&wdfs_vfsops);
 	devfs_init();
 	null_init();
 	syncer_start();

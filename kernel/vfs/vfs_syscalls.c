@@ -26,20 +26,20 @@
 
 /* ---- helpers --------------------------------------------------------------------------------- */
 
-/* Copy in a user path into a new PATH_MAX buffer (kfree it). */
-static int copyinpath(register_t uaddr, char **kpathp)
+/* vfs_copyinstr: a user string of at most `max` bytes, NUL included, in a new buffer. */
+int vfs_copyinstr(register_t uaddr, size_t max, char **kp)
 {
-	char *k = kmalloc(PATH_MAX, M_WAITOK);
+	char *k = kmalloc(max, M_WAITOK);
 	int error;
 
 	if (k == NULL)
 		return ENOMEM;
-	error = copyinstr((const void *)uaddr, k, PATH_MAX, NULL);
+	error = copyinstr((const void *)uaddr, k, max, NULL);
 	if (error != 0) {
 		kfree(k);
 		return error;
 	}
-	*kpathp = k;
+	*kp = k;
 	return 0;
 }
 
@@ -49,7 +49,7 @@ static int namei_user(register_t upath, struct vnode **vpp)
 	char *path;
 	int error;
 
-	error = copyinpath(upath, &path);
+	error = vfs_copyinstr(upath, PATH_MAX, &path);
 	if (error != 0)
 		return error;
 	error = namei(path, vpp);
@@ -63,7 +63,7 @@ static int namei_parent_user(register_t upath, struct vnode **dvpp, char name[25
 	char *path;
 	int error;
 
-	error = copyinpath(upath, &path);
+	error = vfs_copyinstr(upath, PATH_MAX, &path);
 	if (error != 0)
 		return error;
 	error = namei_parent(path, dvpp, name);
@@ -79,15 +79,12 @@ static bool isdotordotdot(const char *name)
 /* Look up `name` in dvp and cross into a file system mounted there. */
 static int lookup_in(struct vnode *dvp, const char *name, struct vnode **vpp)
 {
-	struct vnode *vp, *rvp;
+	struct vnode *vp;
 	int error;
 
 	error = VOP_LOOKUP(dvp, name, &vp);
-	while (error == 0 && vp->v_mountedhere != NULL) {
-		error = vp->v_mountedhere->mnt_op->vfs_root(vp->v_mountedhere, &rvp);
-		vrele(vp);
-		vp = rvp;
-	}
+	if (error == 0)
+		error = vfs_cross_mounts(&vp);
 	if (error == 0)
 		*vpp = vp;
 	return error;
@@ -198,7 +195,7 @@ int sys_open(register_t *args, register_t *rv)
 	if ((oflags & O_ACCMODE) == O_ACCMODE)
 		return EINVAL;
 	fflag = fflags_from_open(oflags);
-	error = copyinpath(args[0], &path);
+	error = vfs_copyinstr(args[0], PATH_MAX, &path);
 	if (error != 0)
 		return error;
 	if (oflags & O_CREAT)
@@ -473,26 +470,23 @@ static int dirname_in_parent(struct vnode *vp, struct vnode **parentp, char *nam
 }
 
 /*
- * getcwd(buf, size): the absolute path of the current directory, built from the end by
- * walking ".." to the root and crossing mount points up. ERANGE if it does not fit in size.
+ * vn_fullpath: the absolute path of directory vp into buf (size bytes, NUL included), built
+ * from the end by walking ".." to the root and crossing mount points up. ERANGE if it does not
+ * fit in size, ENAMETOOLONG past PATH_MAX.
  */
-int sys_getcwd(register_t *args, register_t *rv)
+int vn_fullpath(struct vnode *vp, char *buf, size_t size)
 {
 	char name[MAXNAMLEN + 1];
-	size_t size = args[1], n, pos;
-	struct vnode *vp, *covered, *parent;
+	size_t n, pos;
+	struct vnode *covered, *parent;
 	char *path;
 	int error = 0;
 
-	*rv = 0;
-	if (size == 0)
-		return EINVAL;
 	path = kmalloc(PATH_MAX, M_WAITOK);
 	if (path == NULL)
 		return ENOMEM;
 	pos = PATH_MAX - 1;
 	path[pos] = '\0';
-	vp = curproc->p_cwd != NULL ? curproc->p_cwd : rootvnode;
 	vref(vp);
 	while (vp != rootvnode) {
 		if (vn_isroot(vp) && vp->v_mount->mnt_vnodecovered != NULL) {
@@ -519,9 +513,77 @@ int sys_getcwd(register_t *args, register_t *rv)
 	vrele(vp);
 	if (error == 0 && pos == PATH_MAX - 1)
 		path[--pos] = '/';
+	if (error == 0 && PATH_MAX - pos > size)
+		error = ERANGE;
 	if (error == 0)
-		error = PATH_MAX - pos > size ? ERANGE : copyout(path + pos, (void *)args[0], PATH_MAX - pos);
+		memcpy(buf, path + pos, PATH_MAX - pos);
 	kfree(path);
+	return error;
+}
+
+/* getcwd(buf, size): the absolute path of the current directory (ERANGE if it is longer). */
+int sys_getcwd(register_t *args, register_t *rv)
+{
+	size_t size = MIN((size_t)args[1], PATH_MAX);
+	char *path;
+	int error;
+
+	*rv = 0;
+	if (size == 0)
+		return EINVAL;
+	path = kmalloc(size, M_WAITOK);
+	if (path == NULL)
+		return ENOMEM;
+	error = vn_fullpath(curproc->p_cwd != NULL ? curproc->p_cwd : rootvnode, path, size);
+	if (error == 0)
+		error = copyout(path, (void *)args[0], strlen(path) + 1);
+	kfree(path);
+	return error;
+}
+
+/* ---- file-system statistics ------------------------------------------------------------------ */
+
+/* The struct statfs of the file system holding vp, copied out to user address ubuf. */
+static int statfs_vnode(struct vnode *vp, register_t ubuf)
+{
+	struct statfs sb;
+	int error;
+
+	if (vp->v_mount == NULL)
+		return EINVAL;
+	error = vfs_statfs_fill(vp->v_mount, &sb);
+	if (error == 0)
+		error = copyout(&sb, (void *)ubuf, sizeof(sb));
+	return error;
+}
+
+/* statfs(path, buf): statistics of the file system holding path. */
+int sys_statfs(register_t *args, register_t *rv)
+{
+	struct vnode *vp;
+	int error;
+
+	*rv = 0;
+	error = namei_user(args[0], &vp);
+	if (error != 0)
+		return error;
+	error = statfs_vnode(vp, args[1]);
+	vrele(vp);
+	return error;
+}
+
+/* fstatfs(fd, buf): statistics of the file system holding the open file fd (EINVAL: a pipe). */
+int sys_fstatfs(register_t *args, register_t *rv)
+{
+	struct file *fp;
+	int error;
+
+	*rv = 0;
+	error = getvnode((int)args[0], &fp);
+	if (error != 0)
+		return error;
+	error = statfs_vnode(fp->f_vnode, args[1]);
+	fdrop(fp);
 	return error;
 }
 

@@ -1,15 +1,28 @@
 /*
- * mkfs: make a wdfs image on the host (the on-disk format is kernel/fs/wdfs/wdfs_format.h).
+ * mkfs / newfs: make a wdfs file system (the on-disk format is kernel/fs/wdfs/wdfs_format.h).
+ * The host build is tools/mkfs/mkfs (image files); the guest build of this same file is
+ * /sbin/newfs (disks), with tools/fslib/fsdev.c as the only difference between the two.
  *
- *   mkfs [-b bsize] [-i ninodes] -s SIZE[k|m|g] [-d DIR] IMAGE
+ *   mkfs  [-N] [-b bsize] [-i bytes-per-inode] [-s size[k|m|g]] [-d dir] image
+ *   newfs [-N] [-b bsize] [-i bytes-per-inode] [-s size[k|m|g]] [-d dir] special
  *
- * Creates IMAGE of SIZE bytes holding an empty root directory and /lost+found, then copies the
- * host tree DIR into it: regular files and directories, keeping the permission bits and
- * modification times; everything is owned by root. Other file types are skipped with a warning.
+ *   -b  block size, a power of two from 4096 to 65536 (default 8192)
+ *   -i  one inode per this many bytes of the file system (default 16384, wdfs_layout's)
+ *   -s  the file system's size; a regular file is created (or truncated) to it. Without -s the
+ *       file system fills the image or the disk. On a disk it may not exceed the disk.
+ *   -N  print the layout and write nothing
+ *   -d  copy the tree dir into the new file system (how the build makes the root image)
  *
- * The image is built with plain pread/pwrite: data and directory blocks are written as they are
- * allocated (sequentially from the first data block, so files are contiguous), and the bitmaps,
- * the inode table (kept in memory) and the superblock are written last, sealed with its checksum.
+ * The new file system holds an empty root directory and /lost+found, and, with -d, the tree
+ * dir: regular files and directories, keeping the permission bits and modification times;
+ * everything is owned by root. Other file types are skipped with a warning. A disk that holds
+ * a mounted file system is refused.
+ *
+ * The image is built with plain pread/pwrite: data and directory blocks are written as they
+ * are allocated (sequentially from the first data block, so files are contiguous), and the
+ * bitmaps, the inode table and the superblock are written last, sealed with its checksum.
+ * Inodes are handed out in order, so only the used prefix of the inode table is kept in
+ * memory; the rest of the table is written as zeros (a reused disk must not keep old inodes).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -23,6 +36,9 @@
 #include <unistd.h>
 
 #include "../../kernel/fs/wdfs/wdfs_layout.h"
+#include "../fslib/fsdev.h"
+
+#define ZERO_RUN  (256 * 1024)     /* bytes of zeros written per call for the inode table */
 
 static const char *progname = "mkfs";
 
@@ -30,9 +46,12 @@ static struct {
 	int                 fd;
 	const char         *path;
 	struct wdfs_super   sb;
+	bool                created;   /* path is a file this run created: removed on failure */
 	uint8_t            *bmap;      /* block bitmap */
 	uint8_t            *imap;      /* inode bitmap */
-	struct wdfs_dinode *itab;      /* the whole inode table */
+	struct wdfs_dinode *itab;      /* inodes 0 .. itab_cap-1 of the table (the used prefix);
+	                                  ino_alloc may move it: hold indexes, not pointers, across it */
+	uint32_t            itab_cap;
 	uint32_t            nextblk;   /* allocation rotor */
 	uint32_t            nextino;
 	uint32_t            nindir;
@@ -49,14 +68,15 @@ static void die(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	if (img.path)
+	if (img.created)
 		unlink(img.path);
 	exit(1);
 }
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: %s [-b bsize] [-i ninodes] -s size[k|m|g] [-d dir] image\n", progname);
+	fprintf(stderr, "usage: %s [-N] [-b bsize] [-i bytes-per-inode] [-s size[k|m|g]] [-d dir] %s\n",
+	        progname, strcmp(progname, "newfs") == 0 ? "special" : "image");
 	exit(2);
 }
 
@@ -100,13 +120,31 @@ static uint32_t blk_alloc(void)
 	return b;
 }
 
+/* Make room in the in-memory inode table for inode ino (the table grows by doubling). */
+static void itab_grow(uint32_t ino)
+{
+	uint32_t cap = img.itab_cap ? img.itab_cap : 64;
+
+	while (cap <= ino)
+		cap *= 2;
+	if (cap > img.sb.s_ninodes)
+		cap = img.sb.s_ninodes;
+	img.itab = realloc(img.itab, (size_t)cap * sizeof(*img.itab));
+	if (!img.itab)
+		die("out of memory");
+	memset(img.itab + img.itab_cap, 0, (size_t)(cap - img.itab_cap) * sizeof(*img.itab));
+	img.itab_cap = cap;
+}
+
 static uint32_t ino_alloc(uint16_t mode)
 {
 	uint32_t ino = wdfs_bitmap_find(img.imap, img.sb.s_ninodes, img.nextino);
 	struct wdfs_dinode *dp;
 
 	if (ino == WDFS_NONE)
-		die("out of inodes: the tree has more than %u files; use a larger -i", img.sb.s_ninodes);
+		die("out of inodes: the tree has more than %u files; use a smaller -i", img.sb.s_ninodes);
+	if (ino >= img.itab_cap)
+		itab_grow(ino);
 	wdfs_bit_set(img.imap, ino);
 	img.sb.s_free_inodes--;
 	img.nextino = ino + 1;
@@ -394,6 +432,40 @@ static uint64_t parse_size(const char *s)
 	return v;
 }
 
+/* Write `n` zero blocks from block `blk` on, in runs of up to ZERO_RUN bytes. */
+static void write_zero_blocks(uint32_t blk, uint32_t n)
+{
+	uint32_t bs = img.sb.s_bsize, per = ZERO_RUN / bs > 0 ? ZERO_RUN / bs : 1;
+	uint8_t *zeros = xcalloc(per, bs);
+
+	while (n > 0) {
+		uint32_t k = n < per ? n : per;
+		off_t off = (off_t)blk * bs;
+		if (pwrite(img.fd, zeros, (size_t)k * bs, off) != (ssize_t)((size_t)k * bs))
+			die("%s: write of blocks %u-%u failed: %s", img.path, blk, blk + k - 1, strerror(errno));
+		blk += k;
+		n -= k;
+	}
+	free(zeros);
+}
+
+/* The inode table: the blocks holding the in-memory prefix, then zeros. */
+static void write_itab(void)
+{
+	uint32_t bs = img.sb.s_bsize, per = bs / sizeof(struct wdfs_dinode), i;
+	uint32_t used = (img.itab_cap + per - 1) / per;
+	uint8_t *blk = xcalloc(1, bs);
+
+	for (i = 0; i < used; i++) {
+		uint32_t first = i * per, n = img.itab_cap - first < per ? img.itab_cap - first : per;
+		memset(blk, 0, bs);
+		memcpy(blk, img.itab + first, (size_t)n * sizeof(struct wdfs_dinode));
+		blk_write(img.sb.s_itab_start + i, blk);
+	}
+	write_zero_blocks(img.sb.s_itab_start + used, img.sb.s_itab_blocks - used);
+	free(blk);
+}
+
 static void write_metadata(void)
 {
 	uint32_t bs = img.sb.s_bsize;
@@ -403,8 +475,7 @@ static void write_metadata(void)
 		blk_write(img.sb.s_bmap_start + i, img.bmap + (size_t)i * bs);
 	for (uint32_t i = 0; i < img.sb.s_imap_blocks; i++)
 		blk_write(img.sb.s_imap_start + i, img.imap + (size_t)i * bs);
-	for (uint32_t i = 0; i < img.sb.s_itab_blocks; i++)
-		blk_write(img.sb.s_itab_start + i, (uint8_t *)img.itab + (size_t)i * bs);
+	write_itab();
 	img.sb.s_clean = WDFS_SB_CLEAN;
 	img.sb.s_ctime = img.sb.s_wtime = img.now;
 	wdfs_super_seal(&img.sb);
@@ -413,34 +484,105 @@ static void write_metadata(void)
 	free(blk);
 }
 
+/* A positive decimal option value, or die naming the option. */
+static uint32_t parse_count(const char *opt, const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end != '\0' || v == 0 || v > 0xffffffffUL)
+		die("%s '%s': expected a positive number", opt, s);
+	return (uint32_t)v;
+}
+
+/* Open (or, for a regular file with -s, create) the target and settle the size. */
+static void open_target(uint64_t *sizep, bool dry)
+{
+	struct stat st;
+	uint64_t have;
+	bool exists = stat(img.path, &st) == 0, regular = exists && S_ISREG(st.st_mode);
+	const char *on;
+
+	if (!exists && (errno != ENOENT || *sizep == 0))
+		die("%s: %s%s", img.path, strerror(errno),
+		    errno == ENOENT && strncmp(img.path, "/dev/", 5) != 0 ? " (-s makes an image file)" : "");
+	if (exists && !regular && (on = fsdev_mountpoint(img.path)) != NULL)
+		die("%s is mounted on %s; unmount it first", img.path, on);
+	if (dry && !exists)
+		return;
+	if (!dry && (!exists || (regular && *sizep != 0))) {
+		img.fd = open(img.path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+		if (img.fd < 0)
+			die("%s: %s", img.path, strerror(errno));
+		img.created = true;
+		if (ftruncate(img.fd, (off_t)*sizep) != 0)
+			die("%s: cannot size it to %llu bytes: %s", img.path, (unsigned long long)*sizep,
+			    strerror(errno));
+		return;
+	}
+	img.fd = open(img.path, dry ? O_RDONLY : O_RDWR);
+	if (img.fd < 0 || fsdev_size(img.fd, &have) != 0)
+		die("%s: %s", img.path, strerror(errno));
+	if (have == 0)
+		die("%s: size 0 (%s)", img.path, regular ? "give -s" : "no medium: an unconfigured ccd?");
+	if (*sizep > have)
+		die("%s holds %llu bytes: -s %llu does not fit", img.path, (unsigned long long)have,
+		    (unsigned long long)*sizep);
+	if (*sizep == 0)
+		*sizep = have;
+}
+
 int main(int argc, char **argv)
 {
-	uint32_t bsize = WDFS_BSIZE_DEF, ninodes = 0, root;
+	uint32_t bsize = WDFS_BSIZE_DEF, density = 0, ninodes = 0, root;
 	uint64_t size = 0;
-	const char *dir = NULL;
-	char msg[WDFS_MSGLEN];
+	const char *dir = NULL, *slash = strrchr(argv[0], '/');
+	char msg[WDFS_MSGLEN], devbuf[64];
 	struct dirbuf rootdb;
+	bool dry = false;
 	int c;
 
-	while ((c = getopt(argc, argv, "b:i:s:d:")) != -1) {
+	progname = slash ? slash + 1 : argv[0];
+	while ((c = getopt(argc, argv, "Nb:i:s:d:")) != -1) {
 		switch (c) {
-		case 'b': bsize = (uint32_t)strtoul(optarg, NULL, 10); break;
-		case 'i': ninodes = (uint32_t)strtoul(optarg, NULL, 10); break;
-		case 's': size = parse_size(optarg); break;
+		case 'N': dry = true; break;
+		case 'b': bsize = parse_count("-b", optarg); break;
+		case 'i': density = parse_count("-i", optarg); break;
+		case 's':
+			size = parse_size(optarg);
+			if (size == 0)
+				die("-s %s: a file system needs a size", optarg);
+			break;
 		case 'd': dir = optarg; break;
 		default: usage();
 		}
 	}
-	if (optind != argc - 1 || size == 0)
+	if (optind != argc - 1)
 		usage();
+	img.path = fsdev_path(argv[optind], devbuf, sizeof(devbuf));
+	open_target(&size, dry);
+	if (density != 0) {
+		uint64_t n = size / density;
+		if (n < 16 || n > 0x7fffffffULL)
+			die("-i %u gives %llu inodes for %llu bytes; wdfs takes 16 to 2^31-1", density,
+			    (unsigned long long)n, (unsigned long long)size);
+		ninodes = (uint32_t)n;
+	}
 	if (wdfs_layout(size, bsize, ninodes, &img.sb, msg, sizeof(msg)) != 0)
 		die("cannot make a %llu-byte file system: %s", (unsigned long long)size, msg);
+	if (dry) {
+		printf("%s: %llu bytes, %u blocks of %u bytes (%u for data), %u inodes; nothing written (-N)\n",
+		       img.path, (unsigned long long)size, img.sb.s_nblocks, bsize,
+		       img.sb.s_nblocks - img.sb.s_data_start, img.sb.s_ninodes);
+		return 0;
+	}
 	img.now = time(NULL);
 	img.nindir = bsize / 4;
 	img.zero = xcalloc(1, bsize);
 	img.bmap = xcalloc(img.sb.s_bmap_blocks, bsize);
 	img.imap = xcalloc(img.sb.s_imap_blocks, bsize);
-	img.itab = xcalloc(img.sb.s_itab_blocks, bsize);
 	for (uint32_t b = 0; b < img.sb.s_data_start; b++)
 		wdfs_bit_set(img.bmap, b);
 	/* Bits past the end of the file system are "in use" so no allocator ever finds them. */
@@ -453,17 +595,6 @@ int main(int argc, char **argv)
 	img.nextblk = img.sb.s_data_start;
 	img.nextino = WDFS_ROOTINO;
 
-	img.path = argv[optind];
-	img.fd = open(img.path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	if (img.fd < 0) {
-		const char *p = img.path;
-		img.path = NULL;
-		die("%s: %s", p, strerror(errno));
-	}
-	if (ftruncate(img.fd, (off_t)size) != 0)
-		die("%s: cannot size it to %llu bytes: %s", img.path, (unsigned long long)size,
-		    strerror(errno));
-
 	root = make_dir(0755, 0, &rootdb);
 	if (root != WDFS_ROOTINO)
 		die("internal error: root is inode %u", root);
@@ -472,7 +603,7 @@ int main(int argc, char **argv)
 		copy_tree(dir, root, &rootdb, 0);
 	dir_write(&rootdb, root);
 	write_metadata();
-	if (close(img.fd) != 0)
+	if (fsync(img.fd) != 0 || close(img.fd) != 0)
 		die("%s: %s", img.path, strerror(errno));
 	printf("%s: %u blocks of %u bytes, %u inodes, %u blocks and %u inodes free\n",
 	       img.path, img.sb.s_nblocks, bsize, img.sb.s_ninodes, img.sb.s_free_blocks,

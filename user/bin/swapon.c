@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <errno.h>
 #include <err.h>
+#include <fstab.h>
 
 static int add(const char *path)
 {
@@ -24,26 +25,18 @@ static int add(const char *path)
 	return 0;
 }
 
-/* The swap lines of /etc/fstab: fields device mountpoint type options ... */
+/* The swap lines of /etc/fstab (getfsent(3): type "sw"), except noauto ones. */
 static int add_fstab(void)
 {
-	FILE *f = fopen("/etc/fstab", "r");
-	char line[256];
+	struct fstab *fs;
 	int status = 0;
-	if (f == NULL)
-		return errno == ENOENT ? 0 : (warn("/etc/fstab"), 1);
-	while (fgets(line, sizeof line, f)) {
-		char *p = line, *field[4];
-		int n = 0;
-		if (*p == '#')
-			continue;
-		while (n < 4 && (field[n] = strsep(&p, " \t\n")) != NULL)
-			if (*field[n])
-				n++;
-		if (n >= 3 && strcmp(field[2], "swap") == 0 && !(n == 4 && strstr(field[3], "noauto")))
-			status |= add(field[0]);
-	}
-	fclose(f);
+
+	if (!setfsent())
+		return errno == ENOENT ? 0 : (warn("%s", _PATH_FSTAB), 1);
+	while ((fs = getfsent()) != NULL)
+		if (strcmp(fs->fs_type, FSTAB_SW) == 0 && strstr(fs->fs_mntops, "noauto") == NULL)
+			status |= add(fs->fs_spec);
+	endfsent();
 	return status;
 }
 

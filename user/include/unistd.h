@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <sys/sysctl.h>
 #include <sys/dirent.h>
+#include <sys/mount.h>
 
 #define STDIN_FILENO  0
 #define STDOUT_FILENO 1
@@ -56,6 +57,8 @@ int   swapon(const char *path);                      /* add a swap device */
 /* descriptors */
 ssize_t read(int fd, void *buf, size_t n);
 ssize_t write(int fd, const void *buf, size_t n);
+ssize_t pread(int fd, void *buf, size_t n, off_t offset);          /* lseek + read: see syscalls.c */
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t offset);
 int     close(int fd);
 int     pipe(int fds[2]);
 int     dup(int fd);
@@ -70,6 +73,7 @@ int     getdents(int fd, void *buf, size_t n);
 
 /* names */
 int   stat(const char *path, struct stat *st);
+int   lstat(const char *path, struct stat *st);           /* = stat: no symbolic links */
 int   link(const char *from, const char *to);
 int   unlink(const char *path);
 int   mkdir(const char *path, mode_t mode);
@@ -79,6 +83,10 @@ char *getcwd(char *buf, size_t size);
 void  sync(void);
 int   mount(const char *fstype, const char *dir, int flags, void *data);
 int   unmount(const char *dir, int flags);
+int   statfs(const char *path, struct statfs *sb);
+int   fstatfs(int fd, struct statfs *sb);
+int   getfsstat(struct statfs *buf, long bufsize, int flags);
+int   getmntinfo(struct statfs **mntbufp, int flags);      /* lib/getmntinfo.c: every mount */
 
 /* sysctl by name (sys/sysctl.h) */
 int sysctl(const char *name, void *oldp, size_t *oldlenp, const void *newp, size_t newlen);

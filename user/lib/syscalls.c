@@ -4,6 +4,7 @@
  * in ebx, ecx, edx, esi, edi; the result comes back in eax, and a value in [-4095, -1] is
  * -errno. Each wrapper stores errno and returns -1 on failure, as POSIX.
  * 64-bit offsets (lseek, ftruncate) travel through a pointer to an off_t.
+ * At the end: pread/pwrite and lstat, library functions made of these calls.
  */
 #include <unistd.h>
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 #include <sys/syscall.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 
 int errno;
 
@@ -155,6 +157,10 @@ void sync(void)                         { SC0(SYS_sync); }
 int mount(const char *fstype, const char *dir, int flags, void *data)
                                         { return SC4(SYS_mount, fstype, dir, flags, data); }
 int unmount(const char *dir, int flags) { return SC2(SYS_unmount, dir, flags); }
+int statfs(const char *path, struct statfs *sb) { return SC2(SYS_statfs, path, sb); }
+int fstatfs(int fd, struct statfs *sb)  { return SC2(SYS_fstatfs, fd, sb); }
+int getfsstat(struct statfs *buf, long bufsize, int flags)
+                                        { return SC3(SYS_getfsstat, buf, bufsize, flags); }
 
 char *getcwd(char *buf, size_t size)
 {
@@ -179,3 +185,30 @@ int isatty(int fd)
 
 	return ioctl(fd, TIOCGETA, &mode) == 0;
 }
+
+/*
+ * pread/pwrite: transfer at `offset` and leave the file offset as it was. Made of lseek and
+ * read/write (FreeBSD's are system calls), so they are not atomic against another user of the
+ * same open file; the tools that use them (newfs, fsck) have the descriptor to themselves.
+ */
+static ssize_t pio(int fd, void *buf, size_t n, off_t offset, int writing)
+{
+	off_t here = lseek(fd, 0, SEEK_CUR);
+	ssize_t r;
+	int e;
+
+	if (here < 0 || lseek(fd, offset, SEEK_SET) < 0)
+		return -1;
+	r = writing ? write(fd, buf, n) : read(fd, buf, n);
+	e = errno;
+	lseek(fd, here, SEEK_SET);
+	errno = e;
+	return r;
+}
+
+ssize_t pread(int fd, void *buf, size_t n, off_t offset)  { return pio(fd, buf, n, offset, 0); }
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t offset)
+                                        { return pio(fd, (void *)buf, n, offset, 1); }
+
+/* lstat = stat: wdrain has no symbolic links. */
+int lstat(const char *path, struct stat *st) { return stat(path, st); }

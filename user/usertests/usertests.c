@@ -35,6 +35,8 @@ static const struct ucase {
 	{ "concurrent", t_concurrent },         { "cwd", t_cwd },
 	{ "dup", t_dup },                       { "eisdir", t_eisdir },
 	{ "getdents", t_getdents },
+	{ "statfs", t_statfs },                 { "getfsstat", t_getfsstat },
+	{ "mount_errors", t_mount_errors },
 	{ "time", t_time },                     { "nanosleep", t_nanosleep },
 	{ "sysctl", t_sysctl },                 { "sysctl_next", t_sysctl_next },
 	{ "kern_proc", t_kern_proc },

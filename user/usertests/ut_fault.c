@@ -98,6 +98,11 @@ UT_CASE(t_badptr)
 		FAULT("getdents", SC(SYS_getdents, dfd, bad, 4096, 0, 0));
 		FAULT("mount fstype", SC(SYS_mount, bad, "/tmp", 0, 0, 0));
 		FAULT("unmount", SC(SYS_unmount, bad, 0, 0, 0, 0));
+		FAULT("mount dir", SC(SYS_mount, "wdfs", bad, 0, "/dev/md0", 0));
+		FAULT("statfs path", SC(SYS_statfs, bad, ok, 0, 0, 0));
+		FAULT("statfs buf", SC(SYS_statfs, "/", bad, 0, 0, 0));
+		FAULT("fstatfs", SC(SYS_fstatfs, fd, bad, 0, 0, 0));
+		FAULT("getfsstat", SC(SYS_getfsstat, bad, 4096, MNT_NOWAIT, 0, 0));
 		if (isatty(0))
 			FAULT("ioctl TIOCGETA", SC(SYS_ioctl, 0, TIOCGETA, bad, 0, 0));
 		pid = fork();

@@ -1,8 +1,9 @@
 /*
  * wdfs: the kernel's on-disk file system (format: wdfs_format.h; design: docs/fs.md).
  *
- * Interface to the rest of the kernel: wdfs_vfsops (name "wdfs"), which vfsinit() registers with
- * vfs_register(). Everything else here is shared by the wdfs_*.c files only:
+ * Interface to the rest of the kernel: none in this header. wdfs_vfsops.c names the type "wdfs"
+ * in the VFS's table with VFS_SET (vfs/mount.h). Everything here is shared by the wdfs_*.c
+ * files only:
  *   wdfs_vfsops.c  mount/unmount/sync/statfs, the superblock, the inode hash (wdfs_vget), inode
  *                  read/update
  *   wdfs_alloc.c   block and inode bitmaps, bmap/balloc (logical -> disk block), truncation
@@ -31,8 +32,6 @@
 #include "vfs/vnode.h"
 #include "vfs/buf.h"
 #include "fs/wdfs/wdfs_layout.h"
-
-extern struct vfsops wdfs_vfsops;
 
 #define WDFS_NHASH  64
 

@@ -449,7 +449,6 @@ static int wdfs_mount(struct mount *mp, struct vnode *devvp)
 			goto fail_mounted;
 		}
 	}
-	strlcpy(mp->mnt_stat.f_fstypename, "wdfs", sizeof(mp->mnt_stat.f_fstypename));
 	return 0;
 
 fail_mounted:
@@ -553,26 +552,33 @@ static int wdfs_unmount(struct mount *mp, int flags)
 	return 0;
 }
 
+/*
+ * wdfs_statfs: the data area's blocks (the metadata regions are not counted, as FFS's f_blocks
+ * leaves out its overhead) and the inodes. wdfs keeps no reserve for root, so f_bavail =
+ * f_bfree. f_iosize is the block size, as FFS reports fs_bsize.
+ */
 static int wdfs_statfs(struct mount *mp, struct statfs *sbp)
 {
 	struct wdfs_mount *wm = VFSTOWM(mp);
 
 	sleeplock_acquire(&wm->wm_alloclock);
 	sbp->f_bsize = wm->wm_bsize;
-	sbp->f_blocks = wm->wm_sb.s_nblocks;
+	sbp->f_iosize = wm->wm_bsize;
+	sbp->f_blocks = wm->wm_sb.s_nblocks - wm->wm_sb.s_data_start;
 	sbp->f_bfree = wm->wm_sb.s_free_blocks;
-	sbp->f_files = wm->wm_sb.s_ninodes;
+	sbp->f_bavail = sbp->f_bfree;
+	sbp->f_files = wm->wm_sb.s_ninodes - WDFS_ROOTINO;
 	sbp->f_ffree = wm->wm_sb.s_free_inodes;
 	sleeplock_release(&wm->wm_alloclock);
-	strlcpy(sbp->f_fstypename, "wdfs", sizeof(sbp->f_fstypename));
 	return 0;
 }
 
-struct vfsops wdfs_vfsops = {
-	.vfs_name    = "wdfs",
+static struct vfsops wdfs_vfsops = {
 	.vfs_mount   = wdfs_mount,
 	.vfs_unmount = wdfs_unmount,
 	.vfs_root    = wdfs_root,
 	.vfs_sync    = wdfs_sync,
 	.vfs_statfs  = wdfs_statfs,
 };
+
+VFS_SET(wdfs_vfsops, wdfs, 0);

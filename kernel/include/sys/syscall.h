@@ -58,7 +58,10 @@
 #define SYS_mprotect     45   /* mprotect(addr, len, prot) */
 #define SYS_msync        46   /* msync(addr, len, flags) */
 #define SYS_swapon       47   /* swapon(path) */
+#define SYS_statfs       48   /* statfs(path, struct statfs *) */
+#define SYS_fstatfs      49   /* fstatfs(fd, struct statfs *) */
+#define SYS_getfsstat    50   /* getfsstat(struct statfs *, bufsize, flags) -> count */
 
-#define SYS_MAXSYSCALL   48
+#define SYS_MAXSYSCALL   51
 
 #endif

@@ -1,0 +1,103 @@
+/*
+ * ut_mount.c: statfs, fstatfs, getfsstat, and mount/unmount's refusals - everything that
+ * needs no spare disk (the mounting of data disks is tests/guest/test_mount.py's).
+ */
+#include "usertests.h"
+#include <sys/mount.h>
+
+/* statfs of "/" and "/dev"; the counts follow a file's blocks being allocated and freed. */
+UT_CASE(t_statfs)
+{
+	struct statfs root, dev, f, after;
+	static char block[8192];
+	int fd, p[2];
+
+	CHECK(statfs("/", &root) == 0, "statfs /: %s", strerror(errno));
+	CHECK(strcmp(root.f_fstypename, "wdfs") == 0 && strcmp(root.f_mntonname, "/") == 0 &&
+	      strncmp(root.f_mntfromname, "/dev/", 5) == 0,
+	      "statfs /: type %s on %s from %s", root.f_fstypename, root.f_mntonname, root.f_mntfromname);
+	CHECK((root.f_flags & (MNT_LOCAL | MNT_ROOTFS)) == (MNT_LOCAL | MNT_ROOTFS) &&
+	      !(root.f_flags & MNT_RDONLY), "statfs /: flags %#x", root.f_flags);
+	CHECK(root.f_bsize >= 4096 && root.f_iosize == root.f_bsize && root.f_blocks > root.f_bfree &&
+	      root.f_bfree > 0 && root.f_bavail == root.f_bfree && root.f_files > root.f_ffree,
+	      "statfs /: bsize %u iosize %u blocks %llu bfree %llu bavail %llu files %llu ffree %llu",
+	      root.f_bsize, root.f_iosize, (unsigned long long)root.f_blocks,
+	      (unsigned long long)root.f_bfree, (unsigned long long)root.f_bavail,
+	      (unsigned long long)root.f_files, (unsigned long long)root.f_ffree);
+	CHECK(statfs("/dev/console", &dev) == 0 && strcmp(dev.f_fstypename, "devfs") == 0 &&
+	      strcmp(dev.f_mntonname, "/dev") == 0, "statfs /dev/console: %s on %s",
+	      dev.f_fstypename, dev.f_mntonname);
+
+	mkdir("/tmp/ut", 0755);
+	fd = open("/tmp/ut/statfs", O_CREAT | O_TRUNC | O_RDWR, 0644);
+	CHECK(fd >= 0, "open: %s", strerror(errno));
+	CHECK(fstatfs(fd, &f) == 0 && strcmp(f.f_mntonname, "/") == 0 && f.f_blocks == root.f_blocks,
+	      "fstatfs of a file in /tmp: %s on %s", f.f_fstypename, f.f_mntonname);
+	for (int i = 0; i < 8; i++)
+		CHECK(ut_writeall(fd, block, root.f_bsize) == 0, "write: %s", strerror(errno));
+	CHECK(fstatfs(fd, &after) == 0 && f.f_bfree - after.f_bfree == 8 && f.f_ffree == after.f_ffree,
+	      "8 blocks written: f_bfree %llu -> %llu (expected 8 fewer), f_ffree %llu -> %llu",
+	      (unsigned long long)f.f_bfree, (unsigned long long)after.f_bfree,
+	      (unsigned long long)f.f_ffree, (unsigned long long)after.f_ffree);
+	close(fd);
+	CHECK(unlink("/tmp/ut/statfs") == 0, "unlink: %s", strerror(errno));
+	CHECK(statfs("/tmp", &after) == 0 && after.f_bfree == f.f_bfree && after.f_ffree == f.f_ffree + 1,
+	      "after unlink: f_bfree %llu (expected %llu), f_ffree %llu (expected %llu)",
+	      (unsigned long long)after.f_bfree, (unsigned long long)f.f_bfree,
+	      (unsigned long long)after.f_ffree, (unsigned long long)f.f_ffree + 1);
+
+	EXPECT_ERR(statfs("/nonexistent", &f), ENOENT);
+	EXPECT_ERR(statfs("/etc/motd/x", &f), ENOTDIR);
+	EXPECT_ERR(statfs("", &f), ENOENT);
+	EXPECT_ERR(fstatfs(-1, &f), EBADF);
+	CHECK(pipe(p) == 0, "pipe: %s", strerror(errno));
+	EXPECT_ERR(fstatfs(p[0], &f), EINVAL);
+	close(p[0]);
+	close(p[1]);
+}
+
+/* getfsstat: the count, "/" first, a short buffer, bad flags. */
+UT_CASE(t_getfsstat)
+{
+	struct statfs buf[16], one[2];
+	int n, i, sawdev = 0;
+
+	n = getfsstat(NULL, 0, MNT_NOWAIT);
+	CHECK(n >= 2 && n <= 16, "getfsstat(NULL) = %d", n);
+	CHECK(getfsstat(buf, sizeof(buf), MNT_WAIT) == n, "getfsstat(buf) disagrees with the count %d", n);
+	CHECK(strcmp(buf[0].f_mntonname, "/") == 0 && (buf[0].f_flags & MNT_ROOTFS),
+	      "first mount is %s, not /", buf[0].f_mntonname);
+	for (i = 0; i < n; i++)
+		sawdev |= strcmp(buf[i].f_mntonname, "/dev") == 0 && strcmp(buf[i].f_fstypename, "devfs") == 0;
+	CHECK(sawdev, "no devfs on /dev among %d mounts", n);
+	memset(one, 0x55, sizeof(one));
+	CHECK(getfsstat(one, sizeof(one[0]) + 10, MNT_NOWAIT) == 1 && strcmp(one[0].f_mntonname, "/") == 0,
+	      "a buffer for one entry: not exactly one entry");
+	CHECK(((unsigned char *)&one[1])[0] == 0x55, "getfsstat wrote past the buffer size it was given");
+	EXPECT_ERR(getfsstat(buf, sizeof(buf), 99), EINVAL);
+}
+
+/* mount(2) and unmount(2) refusals, with the root's own device for EBUSY. */
+UT_CASE(t_mount_errors)
+{
+	struct statfs root;
+
+	CHECK(statfs("/", &root) == 0, "statfs /: %s", strerror(errno));
+	EXPECT_ERR(mount("nofs", "/tmp", 0, root.f_mntfromname), ENODEV);
+	EXPECT_ERR(mount("wdfs", "/nonexistent", 0, root.f_mntfromname), ENOENT);
+	EXPECT_ERR(mount("wdfs", "/etc/motd", 0, root.f_mntfromname), ENOTDIR);
+	EXPECT_ERR(mount("wdfs", "/tmp", 0, "/dev/null"), ENOTBLK);
+	EXPECT_ERR(mount("wdfs", "/tmp", 0, "/dev/nonexistent"), ENOENT);
+	EXPECT_ERR(mount("wdfs", "/tmp", 0, root.f_mntfromname), EBUSY);
+	EXPECT_ERR(mount("wdfs", "/tmp", 0x40000000, root.f_mntfromname), EINVAL);
+	EXPECT_ERR(mount("wdfs", "/tmp", 0, NULL), EFAULT);
+	EXPECT_ERR(mount("devfs", "/dev", 0, NULL), EBUSY);
+	EXPECT_ERR(unmount("/", 0), EBUSY);
+	EXPECT_ERR(unmount("/tmp", 0), EINVAL);
+	EXPECT_ERR(unmount("/nonexistent", 0), ENOENT);
+	EXPECT_ERR(unmount("/dev", 0), EBUSY);
+	EXPECT_ERR(unmount("/dev", MNT_FORCE), EBUSY);
+	EXPECT_ERR(unmount("/tmp", 0x40000000), EINVAL);
+	CHECK(statfs("/dev/console", &root) == 0 && strcmp(root.f_fstypename, "devfs") == 0,
+	      "/dev is no longer devfs after the refusals");
+}

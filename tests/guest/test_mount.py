@@ -190,6 +190,12 @@ BAD_ARGUMENTS = [
     ("fsck: no such disk", "umount /data1; fsck da9", 8, "/dev/da9: No such file or directory"),
     ("fsck: a disk with no file system", "dd if=/dev/zero of=/dev/da2 bs=64k count=1 2>/dev/null; fsck da2", 8,
      "bad superblock"),
+    ("fstab: a line without a type is reported and skipped",
+     "echo '/dev/da1 /data1' > /tmp/fstab; echo '/dev/da1 /data1 wdfs rw x 2' >> /tmp/fstab; "
+     "PATH_FSTAB=/tmp/fstab mount -a", 0,
+     "fstab: /tmp/fstab:1: give at least the device, the mount point and the type; line ignored"),
+    ("fstab: a dump field that is not a number is reported and skipped", "PATH_FSTAB=/tmp/fstab fsck -p", 0,
+     "fstab: /tmp/fstab:2: the dump and pass fields must be numbers; line ignored"),
     ("df: a bad option is a usage error", "df -x", 2, "usage: df"),
     ("df: no such file", "df /nonexistent", 1, "df: /nonexistent: No such file or directory"),
     ("df: a disk that is not mounted", "df /dev/da2", 1, "/dev/da2: not mounted"),

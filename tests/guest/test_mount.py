@@ -16,6 +16,8 @@ Boot 3 (fresh disks): a stripe, ccd0 over da1 da2: newfs, mount, a component ref
 a pattern written and read back after a remount; after the boot the host de-stripes the
 images, its fsck finds the file system clean, and df's numbers equal its superblock's.
 Boot 4 (AHCI): newfs, mount, write, umount, fsck on ada1.
+Boot 5 (disks throttled to 1 MB/s): while sync(2) waits for one disk, the other is mounted and
+the first is listed and df'd (the mount list has no lock held across I/O).
 tests/run: timeout=400
 """
 import os
@@ -335,10 +337,26 @@ def boot4():
             contains=["/dev/ada1 on /data1 (wdfs, local)", "/dev/ada1: clean", "verified"])
 
 
+def boot5():
+    """sync(2) waiting for a slow disk holds up nothing elsewhere (no global lock across I/O)."""
+    with Guest(disks=2, bus="scsi", disk_size="64m", throttle=1, timeout=120) as g:
+        run(g, "throttled disks (1 MB/s): newfs da1 and da2, mount da1, 4 MB written to it",
+            "newfs da1 > /dev/null && newfs da2 > /dev/null && mount da1 /data1 && mkdir -p /data2 && "
+            "dd if=/dev/zero of=/data1/f bs=64k count=64 2>/dev/null", timeout=120)
+        out, st = g.sh("sync & S=$!; sleep 0.5; mount da2 /data2 && ls /data1 && df /data1 > /dev/null && "
+                       "echo mounted; ps | grep -c ' sync$'; wait $S; echo synced", timeout=120)
+        T.check("while sync waits for da1, da2 mounts and /data1 is listed and df'd; sync is still running",
+                st == 0 and "f\nlost+found\nmounted\n1\nsynced\n" in out,
+                expected="f, lost+found, mounted, 1 (sync still running), synced", got=out)
+        run(g, "and both unmount afterwards", "umount /data2 && umount /data1 && fsck da1 && fsck da2",
+            contains=["/dev/da1: clean", "/dev/da2: clean"], timeout=120)
+
+
 images = boot1()
 if images:
     between_boots(images)
     boot2()
 boot3()
 boot4()
+boot5()
 T.done()

@@ -18,19 +18,30 @@
 
 static int nflag, dflag;
 
-/* Read a node's whole value into a malloc'd buffer; NULL and errno on failure. */
+/*
+ * Read a node's whole value into a malloc'd buffer; NULL and errno on failure. A value computed
+ * when read (a string of counts) may grow between the size query and the read - this very
+ * process's malloc can change the counts - so the buffer is twice the size asked for ("double
+ * size just to be sure", as FreeBSD's sysctl(8) does), and an ENOMEM is retried a few times.
+ */
 static void *readval(const char *name, size_t *lenp)
 {
-	size_t len = 0;
+	size_t len = 0, room;
 	char *buf;
+	int tries = 0;
 
-	if (sysctl(name, NULL, &len, NULL, 0) < 0)
-		return NULL;
-	if (!(buf = malloc(len + 1)))
-		errx(1, "out of memory");
-	if (sysctl(name, buf, &len, NULL, 0) < 0) {
+	for (;;) {
+		if (sysctl(name, NULL, &len, NULL, 0) < 0)
+			return NULL;
+		room = len * 2 + 16;
+		if (!(buf = malloc(room + 1)))
+			errx(1, "out of memory");
+		len = room;
+		if (sysctl(name, buf, &len, NULL, 0) == 0)
+			break;
 		free(buf);
-		return NULL;
+		if (errno != ENOMEM || ++tries == 4)
+			return NULL;
 	}
 	buf[len] = 0;
 	*lenp = len;

@@ -208,6 +208,9 @@ static const struct sig sigtab[] = {
 	{ SYS_mmap,         "mmap",         2, { K_PTR } },
 	{ SYS_munmap,       "munmap",       2, { K_PTR, K_LEN } },
 	{ SYS_fcntl,        "fcntl",        3, { K_FD, K_FCNTL, K_INT } },
+	{ SYS_statfs,       "statfs",       2, { K_PATH, K_PTR } },
+	{ SYS_fstatfs,      "fstatfs",      2, { K_FD, K_PTR } },
+	{ SYS_getfsstat,    "getfsstat",    2, { K_PTR, K_LEN, K_INT } },
 };
 #define NSIGS (sizeof sigtab / sizeof sigtab[0])
 

@@ -284,6 +284,8 @@ int sys_mount(register_t *args, register_t *rv)
 	if (error == 0) {
 		on = kmalloc(MNAMELEN, M_WAITOK);
 		error = on == NULL ? ENOMEM : vn_fullpath(dvp, on, MNAMELEN);
+		if (error == ERANGE)
+			error = ENAMETOOLONG;          /* statfs could not report where it is */
 	}
 	if (error == 0) {
 		if (devvp != NULL)

@@ -103,9 +103,10 @@ for r in rows:
     probe = q / ("probe-%s.csv" % r["id"])
     prows = read_csv(probe) if probe.exists() else []
     # With the guest's newfs the file dd goes to ccd0 on modelled disks, where one create+write+
-    # fsync can wait seconds behind the dd's writes: a quick run gets only a few probe rows.
+    # fsync can wait behind the dd's queued writes for most of the dd (2-28 s seen): a quick run
+    # may get a single probe row.
     T.check("%s: probe latencies present" % probe.name,
-            len(prows) >= 2 and all(p["stat_us"] and p["read_us"] and p["write_us"] for p in prows),
+            len(prows) >= 1 and all(p["stat_us"] and p["read_us"] and p["write_us"] for p in prows),
             expected="rows with stat, read and write latencies", got=prows[:3])
     if srows and prows and "kern.devstat.da0.reads" in srows[0]:
         reads = int(srows[-1]["kern.devstat.da0.reads"]) - int(srows[0]["kern.devstat.da0.reads"])

@@ -293,7 +293,7 @@ def boot2():
                 "mount: /dev/da9 on /data9: No such file or directory" in con,
                 expected="both messages", got=con[-1500:])
         T.check("boot: da2's bad superblock is refused with the reason on the console",
-                "wdfs: da2: bad superblock: checksum mismatch" in con and "panic" not in con,
+                "wdfs: da2: bad superblock: checksum mismatch" in con and "panic:" not in con,
                 expected="wdfs: da2: bad superblock: checksum mismatch", got=con[-1500:])
         out = run(g, "boot: /etc/fstab's da1 is mounted on /data1, with its file", "mount && ls /data1",
                   contains=["/dev/da1 on /data1 (wdfs, local)", "f\n", "aged\n"], absent=["/data2", "/data9"])

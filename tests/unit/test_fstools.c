@@ -28,26 +28,7 @@ static void check(const char *name, bool ok, const char *expected)
 }
 
 /* Run a shell command; its exit status, its stdout+stderr in output[]. */
-static int run(const char *fmt, ...)
-{
-	char cmd[1024];
-	va_list ap;
-	FILE *p;
-	size_t n;
-	int st;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	strncat(cmd, " 2>&1", sizeof(cmd) - strlen(cmd) - 1);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	n = fread(output, 1, sizeof(output) - 1, p);
-	output[n] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+#define run(...) unit_sh(output, sizeof(output), __VA_ARGS__)
 
 /* Set an image's clean flag to `clean` and reseal its superblock (what a crash leaves). */
 static void set_clean(const char *path, uint32_t clean)

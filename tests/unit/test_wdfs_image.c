@@ -14,10 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "fs/wdfs/wdfs_layout.c"
+#include "unit.h"
 
 #define BIGSIZE (20u * 1024 * 1024 + 12345)    /* past the 16 MB + 96 KB that single indirect covers */
 
-static int failures;
 static char tmpdir[64], tree[128], image[128], work[128];
 static char output[65536];
 
@@ -32,26 +32,7 @@ static void check(const char *name, bool ok, const char *expected, const char *g
 }
 
 /* Run a shell command; its exit status, its stdout+stderr in output[]. */
-static int run(const char *fmt, ...)
-{
-	char cmd[1024];
-	va_list ap;
-	FILE *p;
-	size_t n;
-	int st;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	strncat(cmd, " 2>&1", sizeof(cmd) - strlen(cmd) - 1);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	n = fread(output, 1, sizeof(output) - 1, p);
-	output[n] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+#define run(...) unit_sh(output, sizeof(output), __VA_ARGS__)
 
 static uint8_t pattern(uint64_t i)
 {

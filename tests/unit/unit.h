@@ -5,9 +5,11 @@
 #ifndef _TESTS_UNIT_H_
 #define _TESTS_UNIT_H_
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 static int failures;
 
@@ -53,6 +55,40 @@ static inline void check_str(const char *name, const char *got, const char *want
 	snprintf(e, sizeof(e), want ? "\"%s\"" : "%s", want ? want : "(none)");
 	snprintf(g, sizeof(g), got ? "\"%s\"" : "%s", got ? got : "(none)");
 	fail(name, e, g);
+}
+
+/*
+ * Run a shell command line made from fmt and ap, stderr joined to stdout: its exit status (-1 if
+ * it did not exit), its output in out[size] (NUL-terminated, cut at size - 1).
+ */
+static inline int unit_vsh(char *out, size_t size, const char *fmt, va_list ap)
+{
+	char cmd[1024];
+	FILE *p;
+	size_t n;
+	int st;
+
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	strncat(cmd, " 2>&1", sizeof(cmd) - strlen(cmd) - 1);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	n = fread(out, 1, size - 1, p);
+	out[n] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* unit_vsh with the arguments in place: unit_sh(out, sizeof(out), "tools/fsck/fsck %s", img). */
+static inline int unit_sh(char *out, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	st = unit_vsh(out, size, fmt, ap);
+	va_end(ap);
+	return st;
 }
 
 static inline int unit_exit(void)

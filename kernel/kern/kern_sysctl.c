@@ -4,6 +4,7 @@
  * Static nodes come from the "set_sysctl" linker section (the SYSCTL_* macros); drivers add
  * dynamic ones. Nodes are never removed. Lookup takes sysctl_lock only to walk the list; handlers
  * run unlocked (they may copy to user space and sleep).
+ * sysctl.values reads many integer nodes in one call (the experiment's sampler, every 100 ms).
  */
 #include "kern/types.h"
 #include "kern/klib.h"
@@ -170,6 +171,47 @@ static int sysctl_dispatch(struct sysctl_oid *o, struct sysctl_req *req)
 	req->oid = o;
 	return o->oid_handler ? o->oid_handler(req) : sysctl_handle_var(req);
 }
+
+/*
+ * sysctl.values: the new value is a list of names of integer nodes, each NUL-terminated (at
+ * most SYSCTL_VALUES_MAX bytes in all); the old value is one int64 per name, in that order.
+ * A name that is not an integer node makes the whole call ENOENT. The names come in as the new
+ * value (so the node is CTLFLAG_RW while it changes nothing), as with FreeBSD's
+ * sysctl.name2oid (sys/kern/kern_sysctl.c, sysctl_sysctl_name2oid).
+ */
+static int sysctl_values(struct sysctl_req *req)
+{
+	if (req->newptr == NULL)
+		return 0;
+	if (req->newlen == 0 || req->newlen > SYSCTL_VALUES_MAX)
+		return EINVAL;
+	char *names = kmalloc(req->newlen, M_WAITOK);
+	int error = sysctl_in(req, names, req->newlen);
+	if (error == 0 && names[req->newlen - 1] != 0)
+		error = EINVAL;
+	for (size_t i = 0; error == 0 && i < req->newlen; i += strlen(names + i) + 1) {
+		struct sysctl_oid *o = sysctl_find(names + i);
+		uint32_t type = o ? o->oid_kind & CTLTYPE : 0;
+		if (type != CTLTYPE_INT && type != CTLTYPE_QUAD) {
+			error = ENOENT;
+			break;
+		}
+		int64_t q = 0;
+		int32_t v32;
+		struct sysctl_req one = { .oldptr = type == CTLTYPE_INT ? (void *)&v32 : (void *)&q,
+		                          .oldlen = type == CTLTYPE_INT ? sizeof(v32) : sizeof(q),
+		                          .seg = UIO_SYSSPACE };
+		error = sysctl_dispatch(o, &one);
+		if (error == 0 && type == CTLTYPE_INT)
+			q = v32;
+		if (error == 0)
+			error = sysctl_out(req, &q, sizeof(q));
+	}
+	kfree(names);
+	return error;
+}
+SYSCTL_PROC(sysctl_values, "sysctl.values", CTLTYPE_OPAQUE | CTLFLAG_RW, NULL, 0, sysctl_values, "S,values",
+            "Integer nodes read in one call: new = NUL-terminated names, old = an int64 for each");
 
 static int copyin_name(register_t uname, char *name)
 {

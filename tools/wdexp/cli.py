@@ -199,8 +199,6 @@ def new_experiment(ap, ns):
     os.environ["WDRAIN_NO_BUILD"] = "1"
     log("%d runs (%s x %d trial(s)%s) into %s" % (len(plan.runs), ",".join(o.presets), o.trials,
                                                    " x %d sweep points" % len(plan.points()) if o.sweeps else "", out))
-    if plan.fs_mode != "newfs":
-        log("this guest has no newfs/mount yet: the file dd goes to /data1 on the root disk, not to ccd0")
     if ns.slurm:
         path = batch.write_slurm(plan)
         log("wrote %s; submit it with: sbatch %s" % (path, path))

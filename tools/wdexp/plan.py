@@ -4,15 +4,13 @@
   make_plan(opts, out, env)  the Plan: the sweep grid (the product of the --sweep lists) times the
                         presets times the trials, in trial-major order (trial 1 of every
                         point and preset first, so a slow drift of the host touches all of
-                        them alike); the file-system mode; the root image.
+                        them alike); the root image.
   Plan.save(), load_plan(dir)
   Run                   one run: id, preset, trial, point ({sysctl: value}), index.
                         Its files: samples-<id>.csv (the file dd), samples-<id>-raw.csv (the
                         raw ceiling dd), probe-<id>.csv, runs/<id>/ (run.json, console.log,
                         serial2.txt).
-  guest_fs_mode()       "newfs" when the guest has newfs and mount (the seed's sequence), else
-                        "rootdisk": the file dd goes to /data1 on the root disk.
-  ensure_root_image(plan)  build/experiment/root*.img: build/root.img's tree plus the probe's
+  ensure_root_image(plan)  build/experiment/root.img: build/root.img's tree plus the probe's
                         file /var/probe/data (32 MiB that no one has read since boot).
 
 The guest command lines themselves are in trial.py; everything here is host-side bookkeeping.
@@ -99,18 +97,11 @@ def grid(sweeps):
     return points
 
 
-def guest_fs_mode():
-    def have(prog):
-        return any((wdrun.BUILD / "rootfs" / d / prog).exists() for d in ("bin", "sbin"))
-    return "newfs" if have("newfs") and have("mount") else "rootdisk"
-
-
 @dataclass
 class Plan:
     out: str
     options: Options
     runs: list
-    fs_mode: str
     root_image: str
     created: str
     env: dict                   # where and with what it was planned (report.environment())
@@ -123,8 +114,7 @@ class Plan:
         return seen
 
     def save(self):
-        data = {"version": 1, "created": self.created, "fs_mode": self.fs_mode,
-                "root_image": self.root_image, "env": self.env, "options": dataclasses.asdict(self.options),
+        data = {"version": 1, "created": self.created, "root_image": self.root_image, "env": self.env, "options": dataclasses.asdict(self.options),
                 "runs": [dataclasses.asdict(r) for r in self.runs]}
         path = Path(self.out) / "plan.json"
         tmp = path.with_suffix(".json.tmp")
@@ -141,8 +131,7 @@ def make_plan(opts, out, env):
                 tag = point_tag(point)
                 rid = "%s%s-%d" % (tag + "-" if tag else "", preset, trial)
                 runs.append(Run(len(runs), rid, preset, trial, point))
-    mode = guest_fs_mode()
-    return Plan(str(Path(out).resolve()), opts, runs, mode, str(root_image_path(opts, mode)),
+    return Plan(str(Path(out).resolve()), opts, runs, str(EXP_BUILD / "root.img"),
                 time.strftime("%Y-%m-%dT%H:%M:%S%z"), env)
 
 
@@ -154,21 +143,11 @@ def load_plan(out):
         raise wdrun.ConfigError("%s: not an experiment folder (%s)" % (out, e))
     opts = Options(**data["options"])
     runs = [Run(**r) for r in data["runs"]]
-    return Plan(str(Path(out).resolve()), opts, runs, data["fs_mode"], data["root_image"], data["created"],
+    return Plan(str(Path(out).resolve()), opts, runs, data["root_image"], data["created"],
                 data.get("env", {}))
 
 
 # ---- the root image with the probe's file ------------------------------------------------
-
-def root_size_mb(opts, mode):
-    """build/root.img's 48 MiB plus the probe file; in rootdisk mode the file dd's room too."""
-    extra = opts.size_mb + opts.size_mb // 8 + 16 if mode == "rootdisk" else 0
-    return 48 + PROBE_MB + 16 + extra
-
-
-def root_image_path(opts, mode):
-    return EXP_BUILD / ("root-%dm.img" % root_size_mb(opts, mode))
-
 
 def ensure_root_image(plan):
     """(Re)build plan.root_image from build/rootfs when build/root.img is newer. The probe
@@ -189,7 +168,7 @@ def ensure_root_image(plan):
             f.write(os.urandom(MiB))
     tmp = img.with_name(img.name + ".tmp%d" % os.getpid())
     try:
-        size = root_size_mb(plan.options, plan.fs_mode)
+        size = base.stat().st_size // MiB + PROBE_MB + 16          # MiB: room for the probe file
         for argv in ([str(mkfs), "-s", "%dm" % size, "-d", str(stage), str(tmp)], [str(fsck), str(tmp)]):
             r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             if r.returncode != 0:

@@ -136,11 +136,7 @@ def workload_lines(plan):
     o = plan.options
     bs = block_size(o.bs)[1]
     count = o.size_mb * (1 << 20) // bs
-    if plan.fs_mode == "newfs":
-        where = "a fresh file system on ccd0 (newfs /dev/ccd0 && mount /dev/ccd0 /data1)"
-    else:
-        where = ("/data1 on the ROOT disk: this guest has no newfs/mount yet, so the file system is not "
-                 "on ccd0 and this is not the seed's set-up")
+    where = "a fresh file system on ccd0 (newfs /dev/ccd0 && mount /dev/ccd0 /data1)"
     disks = ("disk model %s" % o.disk_model) if o.disk_model else ("throttled to %g MB/s each" % o.throttle
                                                                     if o.throttle else "unthrottled")
     lines = textwrap.wrap("workload: dd if=/dev/zero of=/data1/test bs=%s count=%d (%d MiB) onto %s"
@@ -265,7 +261,7 @@ def manifest_text(plan, results):
              "gathered:    %s" % time.strftime("%Y-%m-%dT%H:%M:%S%z"),
              "command:     %s" % e.get("command", ""), "git:         %s" % e.get("git", ""),
              "qemu:        %s" % e.get("qemu", ""), "nbdkit:      %s" % e.get("nbdkit", ""),
-             "python:      %s" % e.get("python", ""), "fs mode:     %s" % plan.fs_mode,
+             "python:      %s" % e.get("python", ""),
              "root image:  %s" % plan.root_image]
     h = e.get("planned_on", {})
     lines.append("planned on:  %s, %s x %s, load average %s" % (h.get("host"), h.get("ncpu"), h.get("cpu"),
@@ -296,7 +292,7 @@ def gather(plan):
     (out / "summary.txt").write_text(text)
     write_results_csv(out / "results.csv", results)
     (out / "results.json").write_text(json.dumps({
-        "experiment": plan.options.name, "options": vars(plan.options), "fs_mode": plan.fs_mode,
+        "experiment": plan.options.name, "options": vars(plan.options),
         "env": plan.env, "seed_Bps": SEED_BPS, "groups": gs, "runs": results}, indent=1) + "\n")
     (out / "manifest.txt").write_text(manifest_text(plan, results))
     return results, gs, text

@@ -15,7 +15,6 @@ from the console):
   ccd      ccdconfig ccd0 128 none <the data disks>         (the seed's stripe)
   raw      dd if=/dev/zero of=/dev/ccd0 bs=<raw_bs> count=...  (the ceiling; --no-raw skips it)
   fs       newfs /dev/ccd0 && mkdir -p /data1 && mount /dev/ccd0 /data1
-           (until the guest has newfs and mount: mkdir -p /data1 on the root disk)
   file     dd if=/dev/zero of=/data1/test bs=<bs> count=...  (the seed's workload)
 The two dd's run under the sampler (-l raw, -l file), the file dd with latprobe beside it
 (-l probe), all writing to /dev/ttyd1; --no-samples and --no-probe leave them out.
@@ -108,10 +107,7 @@ class Trial:
             bs = block_size(o.raw_bs)[1]
             out.append(("raw", "%sdd if=/dev/zero of=/dev/ccd0 bs=%d count=%d" % (self.sampler(cfg, "raw"), bs, total // bs),
                         self.dd_timeout(), total))
-        if self.plan.fs_mode == "newfs":
-            out.append(("fs", "newfs /dev/ccd0 && mkdir -p /data1 && mount /dev/ccd0 /data1", PHASE_TIMEOUT, 0))
-        else:
-            out.append(("fs", "mkdir -p /data1", PHASE_TIMEOUT, 0))
+        out.append(("fs", "newfs /dev/ccd0 && mkdir -p /data1 && mount /dev/ccd0 /data1", PHASE_TIMEOUT, 0))
         bs = block_size(o.bs)[1]
         dd = "%sdd if=/dev/zero of=/data1/test bs=%d count=%d" % (self.sampler(cfg, "file"), bs, total // bs)
         if o.probe:

@@ -5,7 +5,8 @@
  *   sampler [-i ms] [-o file] [-l label] [-s name[,name...]]... [-w wmesg[,wmesg...]]
  *           command [arg ...]
  *
- * Starts the command, then every -i milliseconds (default 100) writes one CSV line:
+ * Starts the command, then every -i milliseconds (default 100) writes one CSV line, from one
+ * read of the process table and one sysctl("sysctl.values") for all the counters:
  *   t_us        CLOCK_MONOTONIC time in microseconds (since boot; latprobe uses the same clock)
  *   wbytes      bytes the command has written with write(2) so far (kern.proc's ki_wbytes)
  *   <name>      the value of each integer sysctl named with -s
@@ -42,6 +43,8 @@
 
 static char cols[MAXCOLS][SYSCTL_NAMELEN];
 static int ncols;
+static char names[SYSCTL_VALUES_MAX];   /* the columns as sysctl.values wants them */
+static size_t nameslen;
 
 static char wmesgs[MAXWMESG][KI_WMESGLEN + 1];
 static int nwmesgs;
@@ -70,9 +73,11 @@ static void add_node(const char *name)
 		for (int i = 0; i < ncols; i++)
 			if (strcmp(cols[i], name) == 0)
 				return;
-		if (ncols == MAXCOLS)
-			errx(1, "more than %d counters", MAXCOLS);
+		if (ncols == MAXCOLS || nameslen + strlen(name) + 1 > sizeof names)
+			errx(1, "too many counters (at most %d, %d bytes of names)", MAXCOLS, SYSCTL_VALUES_MAX);
 		strlcpy(cols[ncols++], name, SYSCTL_NAMELEN);
+		strlcpy(names + nameslen, name, sizeof names - nameslen);
+		nameslen += strlen(name) + 1;
 		return;
 	case CTLTYPE_STRING:
 		if (sysctl(name, sval, &len, NULL, 0) == 0) {
@@ -169,17 +174,19 @@ static int sample(pid_t child)
 				counts[j]++;
 	}
 	free(kp);
+	static int64_t vals[MAXCOLS];
+	size_t len = sizeof vals;
+	int ok = ncols == 0 || sysctl("sysctl.values", vals, &len, names, nameslen) == 0;
+
+	if (!ok)
+		warn("sysctl.values");                  /* the fields stay empty */
 	lr_begin();
 	lr_printf("%lld,%llu", t, wbytes);
 	for (int i = 0; i < ncols; i++) {
-		int64_t q = 0;
-		size_t len = sizeof q;
-		if (sysctl(cols[i], &q, &len, NULL, 0) < 0)
-			lr_printf(",");                 /* gone: an empty field */
-		else if (len == sizeof(int32_t))
-			lr_printf(",%d", *(int32_t *)&q);
+		if (ok)
+			lr_printf(",%lld", (long long)vals[i]);
 		else
-			lr_printf(",%lld", (long long)q);
+			lr_printf(",");
 	}
 	for (int j = 0; j < nwmesgs; j++)
 		lr_printf(",%d", counts[j]);

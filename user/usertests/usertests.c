@@ -39,7 +39,7 @@ static const struct ucase {
 	{ "mount_errors", t_mount_errors },
 	{ "time", t_time },                     { "nanosleep", t_nanosleep },
 	{ "sysctl", t_sysctl },                 { "sysctl_next", t_sysctl_next },
-	{ "kern_proc", t_kern_proc },
+	{ "kern_proc", t_kern_proc },           { "sysctl_values", t_sysctl_values },
 	{ "printf", t_printf },                 { "strtol", t_strtol },
 	{ "malloc", t_malloc },                 { "qsort", t_qsort },
 	{ "mmap_anon", t_mmap_anon },           { "mmap_badargs", t_mmap_badargs },

@@ -53,6 +53,7 @@ UT_CASE(t_o_trunc); UT_CASE(t_ftruncate); UT_CASE(t_concurrent); UT_CASE(t_cwd);
 UT_CASE(t_eisdir); UT_CASE(t_getdents);
 UT_CASE(t_statfs); UT_CASE(t_getfsstat); UT_CASE(t_mount_errors);
 UT_CASE(t_time); UT_CASE(t_nanosleep); UT_CASE(t_sysctl); UT_CASE(t_sysctl_next); UT_CASE(t_kern_proc);
+UT_CASE(t_sysctl_values);
 UT_CASE(t_printf); UT_CASE(t_strtol); UT_CASE(t_malloc); UT_CASE(t_qsort);
 UT_CASE(t_mmap_anon); UT_CASE(t_mmap_badargs); UT_CASE(t_munmap_badargs); UT_CASE(t_mprotect);
 UT_CASE(t_msync_badargs); UT_CASE(t_mmap_file); UT_CASE(t_cow_fork); UT_CASE(t_mmap_anon_shared);

@@ -1,6 +1,7 @@
 /* ut_misc.c: usertests cases for clocks, sleeping, sysctl, kern.proc and the libc itself. */
 #include "usertests.h"
 #include <limits.h>
+#include <libutil.h>
 
 static long long mono_us(void)
 {
@@ -168,6 +169,58 @@ UT_CASE(t_kern_proc)
 	CHECK(init, "init (pid 1) is missing");
 	CHECK(kthreads >= 2, "%d named kernel threads, expected bufdaemon, syncer...", kthreads);
 	free(kp);
+}
+
+/*
+ * sysctl.values: an int and a quad read in one call agree with their own reads; a name that is
+ * not an integer node, a list not ending in NUL, an empty or an oversized list are refused;
+ * without a list it gives nothing; a process's write(2)s add up in its ki_wbytes.
+ */
+UT_CASE(t_sysctl_values)
+{
+	static char big[SYSCTL_VALUES_MAX + 2];
+	const char names[] = "kern.hz\0hw.physmem\0";
+	int64_t vals[2], q;
+	int32_t hz;
+	size_t len = sizeof vals, l1 = sizeof hz, l2 = sizeof q;
+	struct kinfo_proc *kp;
+	int n, fd;
+	unsigned long long before = 0, after = 0;
+
+	CHECK(sysctl("sysctl.values", vals, &len, names, sizeof names - 1) == 0, "sysctl.values: %s", strerror(errno));
+	CHECK(sysctl("kern.hz", &hz, &l1, NULL, 0) == 0 && sysctl("hw.physmem", &q, &l2, NULL, 0) == 0, "reads");
+	CHECK(len == sizeof vals && vals[0] == hz && vals[1] == q, "got %zu bytes: %lld %lld, expected %d %lld", len,
+	      (long long)vals[0], (long long)vals[1], hz, (long long)q);
+	len = sizeof vals;
+	EXPECT_ERR(sysctl("sysctl.values", vals, &len, "kern.hz\0kern.nosuchnode", 24), ENOENT);
+	len = sizeof vals;
+	EXPECT_ERR(sysctl("sysctl.values", vals, &len, "kern.bootargs", 14), ENOENT);   /* a string */
+	len = sizeof vals;
+	EXPECT_ERR(sysctl("sysctl.values", vals, &len, "sysctl.values", 14), ENOENT);   /* itself */
+	len = sizeof vals;
+	EXPECT_ERR(sysctl("sysctl.values", vals, &len, "kern.hz", 7), EINVAL);          /* no NUL */
+	len = sizeof vals;
+	EXPECT_ERR(sysctl("sysctl.values", vals, &len, "", 0), EINVAL);
+	len = sizeof vals;
+	EXPECT_ERR(sysctl("sysctl.values", vals, &len, big, sizeof big), EINVAL);
+	len = 4;
+	EXPECT_ERR(sysctl("sysctl.values", vals, &len, "kern.hz", 8), ENOMEM);          /* room for half */
+	len = sizeof vals;
+	CHECK(sysctl("sysctl.values", vals, &len, NULL, 0) == 0 && len == 0, "no list: %zu bytes", len);
+
+	for (int pass = 0; pass < 2; pass++) {
+		CHECK((kp = kinfo_getallproc(&n)) != NULL, "kinfo_getallproc: %s", strerror(errno));
+		for (int i = 0; i < n; i++)
+			if (kp[i].ki_pid == getpid())
+				*(pass ? &after : &before) = kp[i].ki_wbytes;
+		free(kp);
+		if (pass == 0) {
+			CHECK((fd = open("/dev/null", O_WRONLY)) >= 0, "open /dev/null: %s", strerror(errno));
+			CHECK(write(fd, big, 1000) == 1000 && write(fd, big, 234) == 234, "write /dev/null");
+			close(fd);
+		}
+	}
+	CHECK(after == before + 1234, "ki_wbytes went from %llu to %llu after writing 1234 bytes", before, after);
 }
 
 /* The libc's printf family: conversions, flags, widths, precision, 64-bit values. */

@@ -6,6 +6,9 @@
  *   sysctlnext(name, next, len): the name of the node after `name` in sorted order ("" = the first);
  *     returns -ENOENT after the last one.
  *   sysctlinfo(name, &info): type, flags and the one-line description.
+ *   sysctl("sysctl.values", vals, &len, names, nameslen): many integer nodes in one call; names
+ *     is a list of NUL-terminated names (at most SYSCTL_VALUES_MAX bytes), vals gets an int64
+ *     for each, in order; ENOENT if one is not an integer node.
  */
 #ifndef _SYS_SYSCTL_H_
 #define _SYS_SYSCTL_H_
@@ -24,6 +27,7 @@
 
 #define SYSCTL_NAMELEN  64
 #define SYSCTL_DESCLEN  128
+#define SYSCTL_VALUES_MAX 16384
 
 struct sysctl_info {
 	uint32_t kind;                /* CTLTYPE_* | CTLFLAG_* */

@@ -7,7 +7,7 @@ student's `make test` should not do to their machine (docs/experiments.md, "Slur
 The cluster lives in a private folder: a munge key and munged on its own socket, slurm.conf
 with this host as controller and only node, slurmctld and slurmd on free ports, all as root,
 all stopped again (by their pids) at the end. Then:
-- `tools/experiment --quick --size 16 --slurm` writes slurm.sh and runs nothing;
+- `tools/experiment --quick --size 8 --slurm` writes slurm.sh and runs nothing;
 - `sbatch --wait slurm.sh` runs the job array: one task per run, each a Slurm task (its log
   runs/slurm-<i>.out names the run), each leaving its run.json;
 - `tools/experiment --gather` makes the table of the array's runs;
@@ -174,7 +174,7 @@ def main():
             return
         env = dict(c.env, WDRAIN_NO_BUILD="1")
         a, b = tmp / "slurm", tmp / "local"
-        st, out, err = experiment(env, "--quick", "--size", "16", "--slurm", "--out", str(a))
+        st, out, err = experiment(env, "--quick", "--size", "8", "--slurm", "--out", str(a))
         T.check("--slurm writes slurm.sh and runs nothing", st == 0 and (a / "slurm.sh").exists()
                 and not list(a.glob("runs/*/run.json")), expected="slurm.sh, no runs", got="%d %s" % (st, err[-300:]))
         r = subprocess.run(["sbatch", "--wait", str(a / "slurm.sh")], env=env, stdout=subprocess.PIPE,
@@ -187,7 +187,7 @@ def main():
         st, out, err = experiment(env, "--gather", str(a))
         T.check("--gather makes the table of the array's runs", st == 0 and (a / "summary.txt").exists(),
                 expected=0, got="%d %s" % (st, err[-300:]))
-        st, out2, err2 = experiment(env, "--quick", "--size", "16", "--out", str(b))
+        st, out2, err2 = experiment(env, "--quick", "--size", "8", "--out", str(b))
         T.check("the same experiment run locally", st == 0, expected=0, got="%d %s" % (st, err2[-300:]))
         ta = (a / "summary.txt").read_text() if (a / "summary.txt").exists() else ""
         tb = (b / "summary.txt").read_text() if (b / "summary.txt").exists() else ""

@@ -9,6 +9,7 @@
 #   make qemu-nox    the same without a window
 #   make qemu-gdb    the same, stopped until gdb connects (run `gdb` here: .gdbinit connects)
 #   make test        every test; the last line is "N passed, N failed"
+#   make stress      the reliability tests at full size, about an hour (docs/reliability.md)
 #   make experiment  the seed's experiment, tables and plots (EXPERIMENT=quick: a small one;
 #                    its variables: tools/experiment.mk, docs/experiments.md)
 #   make iso         build/wdrain.iso, which boots on its own (root on the memory disk md0)

@@ -4,6 +4,7 @@
 #                    tests, then run tests/run (it ends with "N passed, N failed")
 #   make test-slurm  tests/slurm/test_slurm.py: tools/experiment --slurm on a one-node Slurm cluster
 #                    it starts itself (installs slurm-wlm and munge as root; CI runs it after test)
+#   make stress      the reliability tests at full size (tests/stress, docs/reliability.md)
 #   make bench-raw   tools/bench-raw (docs/bench-raw.md): raw dd bandwidth to one throttled disk
 #                    and to a ccd stripe on both buses, a report; BENCHOPTS='--disk-model scsi10k'
 #   make bench-vm    tools/bench-vm (docs/vm.md): memhog at 2x and 4x RAM with swap on a modelled
@@ -34,6 +35,12 @@ test-slurm:
 	$(MAKE) all
 	WDRAIN_NO_BUILD=1 python3 tests/slurm/test_slurm.py
 
+stress:
+	tools/install-deps
+	$(MAKE) all iso
+	$(MAKE) test-host
+	tests/stress --no-build
+
 bench-raw:
 	tools/install-deps
 	$(MAKE) all
@@ -44,4 +51,4 @@ bench-vm:
 	$(MAKE) all
 	tools/bench-vm $(BENCHOPTS)
 
-.PHONY: test test-host test-slurm bench-raw bench-vm
+.PHONY: test test-host test-slurm stress bench-raw bench-vm

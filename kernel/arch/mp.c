@@ -3,7 +3,8 @@
  *   mycpu() / cpu_index() - this CPU's struct cpu, found by its LAPIC id (cpus[i].apicid, filled by
  *       acpi_init). Before lapic_init on the boot CPU there is only cpus[0]. Call with interrupts
  *       off, or the answer may be stale at once (the process may migrate).
- *   smp_start_aps() - boot CPU, once, after everything ap_main() needs exists: starts every other
+ *   smp_start_aps() - boot CPU, once (process 1 calls it, after the PCI probe: kern/main.c), after
+ *       everything ap_main() needs exists: starts every other
  *       CPU the MADT lists, one at a time, and returns when each has set cpus[i].started or timed
  *       out (1 s, with a message). ncpu then counts the CPUs that started.
  * How an AP starts (Intel SDM vol. 3A §8.4.4, MP spec 1.4 appendix B.4): the real-mode trampoline
@@ -12,7 +13,8 @@
  * Just below it the BSP leaves the trampoline its arguments (AP_ARG_*): the boot page directory
  * (identity + KERNBASE, for the instant paging turns on), the kernel page directory, the entry
  * point ap_main and the top of a fresh 16 KB kernel stack. Then INIT-SIPI-SIPI.
- * Locking: cpus[] entries and ncpu are written only here, by the boot CPU, before an AP runs.
+ * Locking: cpus[] entries and ncpu are written only here, by the boot CPU, before an AP runs
+ * (no other CPU runs yet: process 1 is the boot CPU's).
  */
 #include "arch/cpu.h"
 #include "arch/intr.h"

@@ -1,9 +1,14 @@
 /*
  * Kernel start-up. kmain() runs on the boot CPU with the boot stack and the boot page directory:
- * it brings up the console, memory, traps, interrupts and clocks, the kernel subsystems, the other
- * CPUs, and process 1, then becomes this CPU's scheduler. ap_main() is where the other CPUs land.
- * Process 1 starts in the kernel (start_init): it attaches the disk controllers, mounts the root
- * file system, then execs /sbin/init and returns to user mode.
+ * it brings up the console, memory, traps, interrupts and clocks, the kernel subsystems and
+ * process 1, then becomes this CPU's scheduler. Process 1 starts in the kernel (start_init): it
+ * attaches the disk controllers, starts the other CPUs and the watchdog, mounts the root file
+ * system, then execs /sbin/init and returns to user mode. ap_main() is where the other CPUs land.
+ *
+ * The other CPUs start only after the PCI devices are probed: QEMU 7.2's multi-threaded TCG can
+ * crash (a segfault in memory_region_dispatch_read) when one vCPU reads MMIO - any CPU does, its
+ * LAPIC on every mycpu() - while another re-maps PCI BARs, as probing does (seen in about 2 of
+ * 100 two-CPU boots; docs/reliability.md).
  */
 #include "kern/types.h"
 #include "kern/klib.h"
@@ -137,6 +142,8 @@ static void start_init(void)
 {
 	spin_unlock(&proc_lock);               /* held across swtch by the scheduler, as in forkret */
 	storage_init();                        /* disk drivers probe in process context: they may sleep */
+	smp_start_aps();                       /* after the PCI probe: see the top of the file */
+	watchdog_start();
 	const char *root = cmdline_get(&bootcmd, "root");
 	if (root == NULL || *root == 0)
 		root = "md0";
@@ -205,9 +212,7 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 	kprintf("design: %s\n", design);
 	vm_pageout_start();
 	userinit();
-	smp_start_aps();
 	cpus[0].started = true;
-	watchdog_start();
 	scheduler();
 }
 

@@ -10,9 +10,9 @@
 Guest(mem=128, smp=1, design=None, args='', timeout=60, iso=False, verbose=False,
       disks=0, bus='scsi', disk_size='2g', prealloc='off', root=None, keep=False,
       disk_dir=None, throttle=0, disk_model=None, inject=(), inject_read=(), qemu_args=(),
-      serial2=None)
+      serial2=None, root_image=None)
     g.wait(secs) reads the console while a background job runs; g.crash() is power loss
-    (SIGKILL to QEMU) for crash tests.
+    (SIGKILL to QEMU) for crash tests. root_image is tools/run's --root-image.
     A context manager around tools/wdrun.VM, i.e. exactly what tools/run does;
     the disk keywords are tools/run's options (README.md, docs/testing.md):
     inject=['1:20480', 'da2:100:once'] is --inject-write-error, inject_read the
@@ -36,9 +36,9 @@ Guest(mem=128, smp=1, design=None, args='', timeout=60, iso=False, verbose=False
 TestSet(name)
     check(name, cond, expected=None, got=None)  prints `PASS name` or
         `FAIL name: expected X, got Y` (values on one line, truncated).
-    skip(name, needs)                           prints `SKIP name: needs X`: X is an absolute
-        path or a command the host lacks. tests/run checks that X really is missing and
-        counts any other skip as a FAIL: what the system under test lacks is a failure.
+    skip(name, needs, why=None)                 prints `SKIP name: needs X (why)`: X is an
+        absolute path or a command the host lacks. tests/run checks that X really is missing
+        and counts any other skip as a FAIL: what the system under test lacks is a failure.
     done()  prints `<set>: N passed, N failed` and exits 1 if anything failed
             or nothing was checked at all.
 tests/run counts the PASS and FAIL lines on stdout.
@@ -92,9 +92,9 @@ class TestSet:
                 self._line("FAIL %s: expected %s, got %s" % (name, show(expected), show(got)))
         return bool(cond)
 
-    def skip(self, name, needs):
+    def skip(self, name, needs, why=None):
         self.skipped += 1
-        self._line("SKIP %s: needs %s" % (name, needs))
+        self._line("SKIP %s: needs %s%s" % (name, needs, " (%s)" % why if why else ""))
 
     def guest_failed(self, guest, err):
         """A GuestError ended a Guest block: one FAIL, then the console tail."""
@@ -124,7 +124,8 @@ class TestSet:
 class Guest:
     def __init__(self, mem=128, smp=1, design=None, args="", timeout=60, iso=False, verbose=None,
                  disks=0, bus="scsi", disk_size="2g", prealloc="off", root=None, keep=False, disk_dir=None,
-                 throttle=0, disk_model=None, inject=(), inject_read=(), qemu_args=(), serial2=None):
+                 throttle=0, disk_model=None, inject=(), inject_read=(), qemu_args=(), serial2=None,
+                 root_image=None):
         if verbose is None:
             verbose = os.environ.get("WDTEST_VERBOSE") == "1"
         self.cfg = wdrun.VMConfig(mem=mem, smp=smp, design=design or wdrun.DEFAULT_DESIGN,
@@ -133,7 +134,8 @@ class Guest:
                                   keep=keep, disk_dir=None if disk_dir is None else str(disk_dir),
                                   throttle=throttle, disk_model=disk_model, inject_write=tuple(inject),
                                   inject_read=tuple(inject_read), qemu_args=tuple(qemu_args),
-                                  serial2=None if serial2 is None else str(serial2))
+                                  serial2=None if serial2 is None else str(serial2),
+                                  root_image=None if root_image is None else str(root_image))
         wdrun.check_config(self.cfg)
         self.vm = wdrun.VM(self.cfg)
         self.doing = None            # the command line in progress, for failure reports

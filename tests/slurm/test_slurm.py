@@ -45,8 +45,9 @@ def install():
     if have_programs():
         return True
     if os.geteuid() != 0:
-        T.skip("slurm cluster", "slurm-wlm and munge are not installed and this is not root: "
-               "sudo apt-get install %s" % " ".join(PACKAGES))
+        T.skip("slurm cluster", next(p for p in PROGRAMS if not shutil.which(p)),
+               "slurm-wlm and munge are not installed and this is not root: sudo apt-get install %s"
+               % " ".join(PACKAGES))
         return False
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     r = subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends"] + PACKAGES, env=env,

@@ -55,6 +55,9 @@ with Guest(smp=2, disks=2, keep=True, disk_dir=DISKS, disk_size=COMPONENT, timeo
                "/mnt/fsx.stripe > /tmp/fsx.stripe.log; echo stripe=$?; wait $p; echo root=$?; "
                "cat /tmp/fsx.root.log /tmp/fsx.stripe.log" % (MMAP, OPS, seed, MMAP, OPS, seed + 1000))
         out, st = g.sh(cmd, timeout=reltest.size(600, 1800))
+        for line in out.splitlines():
+            if "all reads matched" in line:
+                print("seed %d: %s" % (seed, line))
         for where, status in (("root disk", "root=0"), ("ccd stripe", "stripe=0")):
             T.check("seed %d: fsx, %d operations on the %s: all reads matched" % (seed, OPS, where),
                     status in out and out.count("all reads matched") == 2,

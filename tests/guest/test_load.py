@@ -46,6 +46,7 @@ with Guest(smp=2, timeout=120) as g:
     T.check("ps lists the 64 workers while they run", seen >= 64, expected=">= 65 loadgen lines", got=seen)
     out, st = g.sh("wait %s; grep -v ' s, ' /tmp/load.log" % pid, timeout=SECS + 120)
     m = DONE_RE.search(out)
+    print(m.group(0) if m else "loadgen: no summary")
     T.check("64 workers for %d s: no wrong data, no unexpected error, none died" % SECS,
             m is not None and int(m.group(1)) == 64 and int(m.group(2)) > 0 and m.group(3) == "0" and m.group(4) == "0",
             expected="done: 64 workers, N operations, 0 errors, 0 died", got=out.strip()[-800:])

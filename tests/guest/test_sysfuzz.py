@@ -57,6 +57,7 @@ for smp, design in CONFIGS:
             out, st = g.sh("sysfuzz -v -t 5 %d %d > /tmp/fuzz.log; echo status=$?; grep -v '^batch .*: pid' "
                            "/tmp/fuzz.log" % (seed, CALLS), timeout=reltest.size(300, 900))
             m = SUMMARY_RE.search(out)
+            print("%s: %s" % (tag, m.group(0) if m else "no summary"))
             T.check("%s: %d calls, no unkillable child, sysfuzz exits 0" % (tag, CALLS),
                     m is not None and int(m.group(6)) == 0 and "status=0" in out,
                     expected="0 unkillable, status 0 (replay: sysfuzz --replay %d %d B B)" % (seed, CALLS),

@@ -45,6 +45,7 @@ ALLOWED = [
     r"inode #: unreferenced (file|directory) with link count # and size #: cleared",
     r"inode #: unreferenced (file|directory) \(size #\)", r"reconnected inode # as /lost\+found/##",
     r"directory inode # is not reachable from the root", r"directory inode # has no blocks \(size #\): .*",
+    r"directory \(inode #\): '\.\.' is inode #, should be #",     # part of reconnecting it (-n's view)
     r"inode #: block # at logical block # is past the end of the file \(# blocks\)",
     r"inode #: indirect block # at logical block # is past the end of the file \(# blocks\)",
     r"inode #: block count is #, should be #",

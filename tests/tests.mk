@@ -1,7 +1,8 @@
 # tests/tests.mk: host unit tests and `make test` (included by the top Makefile).
 #   make test-host   build every tests/unit/test_X.c into build/host/tests/test_X
 #   make test        install missing packages, build everything and the ISO, the host
-#                    tests, then run tests/run (it ends with "N passed, N failed")
+#                    tests, then run tests/run (it ends with "N passed, N failed"), TEST_JOBS
+#                    files at once (default: the host's cores, at most 2; TEST_JOBS=1 for one)
 #   make test-slurm  tests/slurm/test_slurm.py: tools/experiment --slurm on a one-node Slurm cluster
 #                    it starts itself (installs slurm-wlm and munge as root; CI runs it after test)
 #   make stress      the reliability tests at full size (tests/stress, docs/reliability.md)
@@ -24,11 +25,13 @@ $(BUILD)/host/tests/test_%: tests/unit/test_%.c
 
 test-host: $(HOST_TESTS)
 
+TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 2 ] && n=2; echo $$n)
+
 test:
 	tools/install-deps
 	$(MAKE) all iso
 	$(MAKE) test-host
-	tests/run --no-build
+	tests/run --no-build -j $(TEST_JOBS)
 
 test-slurm:
 	tools/install-deps

@@ -7,6 +7,7 @@
 # Timing checks are generous ratio bounds.  Prints one line per check
 # and ends with "N passed, N failed"; exits 1 if anything failed.
 # Takes about a minute.
+# tests/run: serial (its ratios compare request rates, so nothing may run beside it)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dm=$root/tools/diskmodel

@@ -138,7 +138,7 @@ T.check("a sweep without values: exit 2", st == 2 and "--sweep" in err, expected
 
 # 3. a failing trial beside a good one
 # the setup line fails in the patched preset only (grep -v finds nothing: status 1)
-st, out, err = experiment("--presets", "stable42,patched", "--trials", "1", "--size", "8", "--no-raw",
+st, out, err = experiment("--presets", "stable42,patched", "--trials", "1", "--size", "8", "--no-raw", "--no-probe",
                           "--out", str(tmp / "fail2"), "--setup", "sysctl -n kern.design | grep -v patched")
 rows = read_csv(tmp / "fail2" / "results.csv") if (tmp / "fail2" / "results.csv").exists() else []
 by = {r["preset"]: r for r in rows}

@@ -132,8 +132,10 @@ class Trial:
             vm.boot()
             for name, cmd, timeout, nbytes in self.phases(cfg):
                 self.phase, self._dd_bytes = name, nbytes
+                t_phase = time.monotonic()
                 out, st = vm.run(cmd, timeout=timeout)
-                result["phases"][name] = {"status": st, "output": out[-2000:]}
+                result["phases"][name] = {"status": st, "seconds": round(time.monotonic() - t_phase, 2),
+                                          "output": out[-2000:]}
                 if st != 0:
                     raise PhaseFailed("%s: '%s' exited %d: %s" % (name, wdrun._short(cmd, 80), st,
                                                                   " / ".join(out.strip().splitlines()[-3:])))

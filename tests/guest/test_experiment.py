@@ -4,8 +4,9 @@
    table with a positive B/s for each preset, the raw ceiling and the ratio; results.csv has one
    row per trial with positive throughputs; results.json parses and agrees; manifest.txt names
    the git revision, QEMU and the host; each samples CSV has increasing times and about
-   duration / interval rows, and the disks' byte counters; the probe CSV has latencies; every
-   probe read went to the root disk (its read count grew by at least the probes' number); the
+   duration / interval rows, and the disks' byte counters; the probe ran beside its own second
+   dd, sampled too, and its CSV has latencies; every probe read went to the root disk (its read
+   count grew by at least the probes' number during that dd); the
    plots are PNG files; --gather of the folder writes the same table again, --replot the same
    plots.
 2. A bad option: a usage message and exit status 2, and no folder.
@@ -79,7 +80,7 @@ T.check("summary: the ratio patched/stable42 beside the seed's 1.233",
         any(ln.startswith("patched/stable42") and ln.split()[-1] == "1.233" for ln in summary.splitlines()),
         expected="patched/stable42 ... 1.233", got=summary[:800])
 T.check("summary: what sampling cost (ms per sample, share of the dd's time)",
-        "sampling:" in summary and "ms on average" in summary, expected="a sampling: line", got=summary[-500:])
+        "sampling:" in summary and "ms of CPU on average" in " ".join(summary.split()), expected="a sampling: line", got=summary[-500:])
 rows = read_csv(q / "results.csv") if (q / "results.csv").exists() else []
 T.check("results.csv: one ok row per trial", [r["status"] for r in rows] == ["ok", "ok"], expected="ok ok",
         got=[(r["id"], r["status"], r["error"]) for r in rows])
@@ -108,8 +109,12 @@ for r in rows:
     T.check("%s: probe latencies present" % probe.name,
             len(prows) >= 1 and all(p["stat_us"] and p["read_us"] and p["write_us"] for p in prows),
             expected="rows with stat, read and write latencies", got=prows[:3])
-    if srows and prows and "kern.devstat.da0.reads" in srows[0]:
-        reads = int(srows[-1]["kern.devstat.da0.reads"]) - int(srows[0]["kern.devstat.da0.reads"])
+    smooth = q / ("samples-%s-smooth.csv" % r["id"])
+    T.check("%s: the probe had its own dd, sampled too" % r["id"], smooth.exists() and float(r["smooth_Bps"] or 0) > 0,
+            expected="samples-%s-smooth.csv and smooth_Bps > 0" % r["id"], got=(smooth.exists(), r["smooth_Bps"]))
+    mrows = read_csv(smooth) if smooth.exists() else []
+    if mrows and prows and "kern.devstat.da0.reads" in mrows[0]:
+        reads = int(mrows[-1]["kern.devstat.da0.reads"]) - int(mrows[0]["kern.devstat.da0.reads"])
         T.check("%s: every probe read went to the root disk" % r["id"], reads >= len(prows),
                 expected=">= %d reads of da0" % len(prows), got=reads)
     ok = [g for g in ("rate", "dirty", "running", "blocked", "probe") if (q / ("plot-%s-%s.png" % (r["preset"], g))).exists()
@@ -138,7 +143,7 @@ T.check("a sweep without values: exit 2", st == 2 and "--sweep" in err, expected
 
 # 3. a failing trial beside a good one
 # the setup line fails in the patched preset only (grep -v finds nothing: status 1)
-st, out, err = experiment("--presets", "stable42,patched", "--trials", "1", "--size", "8", "--no-raw", "--no-probe",
+st, out, err = experiment("--presets", "stable42,patched", "--trials", "1", "--size", "8", "--no-raw", "--probe", "off",
                           "--out", str(tmp / "fail2"), "--setup", "sysctl -n kern.design | grep -v patched")
 rows = read_csv(tmp / "fail2" / "results.csv") if (tmp / "fail2" / "results.csv").exists() else []
 by = {r["preset"]: r for r in rows}
@@ -155,7 +160,7 @@ T.check("the failure is printed as it happens", "run 2/2 patched-1: FAILED" in e
 
 # 4. a sweep, two runs at once
 s = tmp / "sweep"
-st, out, err = experiment("--presets", "patched", "--trials", "1", "--size", "8", "--no-raw", "--no-probe", "-j", "2",
+st, out, err = experiment("--presets", "patched", "--trials", "1", "--size", "8", "--no-raw", "--probe", "off", "-j", "2",
                           "--sweep", "vfs.hirunningspace=524288,2097152", "--out", str(s))
 rows = read_csv(s / "results.csv") if (s / "results.csv").exists() else []
 T.check("sweep: one ok run per value", sorted(r["point"] for r in rows if r["status"] == "ok")

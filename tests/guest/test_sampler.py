@@ -98,10 +98,10 @@ if T.check("sampler's lines carry its label", s1 is not None and s1.header is no
     T.check("#end reports status 0 and the number of samples",
             s1.meta_dict("end").get("status") == "0" and s1.meta_dict("end").get("samples") == str(len(s1.rows)),
             expected="status=0 samples=%d" % len(s1.rows), got=s1.meta_dict("end"))
-    busy = s1.meta_dict("end").get("busy_us", "")
+    busy = s1.meta_dict("end").get("cpu_us", "")
     span = (t[-1] - t[0]) if len(t) > 1 else 0
-    T.check("#end reports the time spent sampling (busy_us), less than the run's span",
-            busy.isdigit() and 0 < int(busy) < span, expected="0 < busy_us < %d" % span, got=busy)
+    T.check("#end reports the sampler's CPU time (cpu_us), less than the run's span",
+            busy.isdigit() and 0 < int(busy) < span, expected="0 < cpu_us < %d" % span, got=busy)
 s2 = streams.get("s2")
 if T.check("sampler over sleep 1 wrote samples", s2 is not None and s2.rows, expected="rows", got=s2 and s2.rows):
     t = [int(r[0]) for r in s2.rows]

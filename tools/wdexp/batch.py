@@ -40,6 +40,8 @@ def describe(r):
     words = ["file dd %s B/s" % format(r["file"]["Bps"], ",")]
     if "raw" in r:
         words.append("raw %s B/s" % format(r["raw"]["Bps"], ","))
+    if "smooth" in r:
+        words.append("beside the probe %s B/s" % format(r["smooth"]["Bps"], ","))
     return "ok, " + ", ".join(words) + " (%s)" % fmt_time(r["elapsed_s"])
 
 

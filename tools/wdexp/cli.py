@@ -10,7 +10,7 @@ import wdrun
 from wdbench import MiB, block_size
 
 from . import batch, plots, report
-from .plan import PRESETS, SEED_SIZE_MB, WMESGS, Options, ensure_root_image, load_plan, make_plan
+from .plan import PRESETS, PROBE_MODES, SEED_SIZE_MB, WMESGS, Options, ensure_root_image, load_plan, make_plan
 
 QUICK = {"trials": 1, "size_mb": 64, "name": "quick"}
 NAME_RE = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
@@ -21,7 +21,7 @@ DESCRIPTION = """\
 Run the seed's experiment (Dillon, Dec 2000): for each preset, N boots of a 128 MB guest that
 write 1.5 GB with dd onto a fresh file system on a two-disk ccd stripe of modelled 10K RPM
 SCSI disks, after a raw dd to the stripe as the ceiling; with in-guest time series (sampler),
-a latency probe beside the dd (latprobe), a seed-style table, CSV/JSON and gnuplot PNGs in
+a latency probe beside a second, identical dd (latprobe), a seed-style table, CSV/JSON and gnuplot PNGs in
 build/experiments/<date-time>-<name>/. docs/experiments.md explains the output."""
 
 EPILOG = """\
@@ -63,7 +63,9 @@ def parser():
     s.add_argument("--interval", type=int, dest="interval_ms", metavar="MS", help="sampling interval (default 100)")
     s.add_argument("--probe-interval", type=int, dest="probe_ms", metavar="MS", help="probe interval (default 50)")
     s.add_argument("--no-samples", action="store_true", help="no sampler (to measure what sampling costs)")
-    s.add_argument("--no-probe", action="store_true", help="no latency probe beside the file dd")
+    s.add_argument("--probe", choices=PROBE_MODES,
+                   help="separate (default): the latency probe runs beside a second dd after the measured "
+                        "one (its fsyncs slow the dd); same: beside the measured dd; off: no probe")
     s.add_argument("--wmesg", metavar="LIST", help="more wait messages to count (default: %s)" % ",".join(WMESGS))
     s.add_argument("--timeout", type=float, metavar="SECS", help="per dd (default: 120 s + 1 s per MB)")
     r = ap.add_argument_group("running")
@@ -121,7 +123,9 @@ def options_from(ap, ns):
         o.throttle, o.disk_model = ns.throttle, None
     elif ns.disk_model is not None:
         o.disk_model = ns.disk_model
-    o.raw, o.samples, o.probe, o.setup, o.verbose = not ns.no_raw, not ns.no_samples, not ns.no_probe, ns.setup, ns.verbose
+    o.raw, o.samples, o.setup, o.verbose = not ns.no_raw, not ns.no_samples, ns.setup, ns.verbose
+    if ns.probe is not None:
+        o.probe = ns.probe
     o.sets = parse_assignments(ap, ns.set, "--set", False)
     o.sweeps = parse_assignments(ap, ns.sweep, "--sweep", True)
     if set(n for n, _ in o.sets) & set(n for n, _ in o.sweeps):

@@ -8,8 +8,8 @@
   Plan.save(), load_plan(dir)
   Run                   one run: id, preset, trial, point ({sysctl: value}), index.
                         Its files: samples-<id>.csv (the file dd), samples-<id>-raw.csv (the
-                        raw ceiling dd), probe-<id>.csv, runs/<id>/ (run.json, console.log,
-                        serial2.txt).
+                        raw ceiling dd), samples-<id>-smooth.csv (the dd beside the probe),
+                        probe-<id>.csv, runs/<id>/ (run.json, console.log, serial2.txt).
   ensure_root_image(plan)  build/experiment/root.img: build/root.img's tree plus the probe's
                         file /var/probe/data (32 MiB that no one has read since boot).
 
@@ -35,6 +35,7 @@ SEED_SIZE_MB = 1536                                         # bs=32k count=49152
 WMESGS = ("flswai", "wdrain", "newbuf", "vmwait", "biord", "biowr", "getblk", "wdfsrc", "syncwt",
           "psleep", "qsleep")
 PROBE_FILE = "/var/probe/data"
+PROBE_MODES = ("separate", "same", "off")
 PROBE_MB = 32
 EXP_BUILD = wdrun.BUILD / "experiment"
 
@@ -60,7 +61,8 @@ class Options:
     interval_ms: int = 100              # sampler
     probe_ms: int = 50                  # latprobe
     samples: bool = True                # run the sampler
-    probe: bool = True                  # run latprobe beside the file dd
+    probe: str = "separate"             # latprobe beside a second dd ("separate"), the measured one
+                                        # ("same"), or not at all ("off")
     wmesgs: list = field(default_factory=lambda: list(WMESGS))
     timeout: float = 0.0                # seconds per dd; 0: from the size
     verbose: bool = False
@@ -74,8 +76,8 @@ class Run:
     trial: int
     point: dict
 
-    def samples_csv(self, raw=False):
-        return "samples-%s%s.csv" % (self.id, "-raw" if raw else "")
+    def samples_csv(self, label="file"):
+        return "samples-%s%s.csv" % (self.id, "" if label == "file" else "-" + label)
 
     def probe_csv(self):
         return "probe-%s.csv" % self.id

@@ -79,6 +79,7 @@ def groups(plan, results):
             g = {"point": point, "preset": preset, "trials": len(rs), "ok": len(ok),
                  "file_Bps": [r["file"]["Bps"] for r in ok]}
             g["raw_Bps"] = [r["raw"]["Bps"] for r in ok if "raw" in r]
+            g["smooth_Bps"] = [r["smooth"]["Bps"] for r in ok if "smooth" in r]
             g["fraction"] = _med([r["file"]["Bps"] / r["raw"]["Bps"] for r in ok if "raw" in r])
             deltas = [r.get("samples", {}).get("file", {}).get("delta", {}) for r in ok]
             names = {laundered_name(d) for d in deltas} - {None}
@@ -147,8 +148,13 @@ def workload_lines(plan):
                  % (o.mem, o.smp, o.disks, o.bus, disks, o.trials))
     if o.sets:
         lines.append("set:      " + " ".join("%s=%s" % (k, v) for k, v in o.sets))
-    if not o.samples or not o.probe:
-        lines.append("without:  " + ", ".join(w for w, on in (("sampler", o.samples), ("probe", o.probe)) if not on))
+    if o.probe == "separate":
+        lines.append("probe:    latprobe beside a second, identical dd after the measured one (rm, sync first)")
+    elif o.probe == "same":
+        lines.append("probe:    latprobe beside the measured dd (its fsyncs slow the dd down)")
+    if not o.samples or o.probe == "off":
+        lines.append("without:  " + ", ".join(w for w, on in (("sampler", o.samples), ("probe", o.probe != "off"))
+                                              if not on))
     lines.append("B/s = bytes per second as dd prints them; seed = Dillon's Dec 2000 figures (FreeBSD 4.2, real disks)")
     return lines
 
@@ -178,16 +184,19 @@ def table_text(plan, gs, results):
         f = g["file_Bps"]
         bad = "" if g["ok"] == g["trials"] else "%d of %d trials failed" % (g["trials"] - g["ok"], g["trials"])
         rows.append([lab(g), bps(_med(f)), bps(min(f)) if f else "-", bps(max(f)) if f else "-",
-                     bps(_med(g["raw_Bps"])), opt(g["fraction"], "%.3f"), bps(SEED_BPS.get(g["preset"])), bad])
+                     bps(_med(g["raw_Bps"])), opt(g["fraction"], "%.3f"), bps(SEED_BPS.get(g["preset"])),
+                     bps(_med(g["smooth_Bps"])), bad])
     for point in plan.points():
         by = {g["preset"]: _med(g["file_Bps"]) for g in gs if g["point"] == point}
         if by.get("patched") and by.get("stable42"):
             rows.append([((point_tag(point) + " ") if sweep else "") + "patched/stable42",
                          "%.3f" % (by["patched"] / by["stable42"]), "", "", "", "",
-                         "%.3f" % (SEED_BPS["patched"] / SEED_BPS["stable42"]), ""])
-    lines += columns(["preset", "file dd B/s", "min", "max", "raw B/s", "of raw", "seed B/s", ""], rows)
+                         "%.3f" % (SEED_BPS["patched"] / SEED_BPS["stable42"]), "", ""])
+    lines += columns(["preset", "file dd B/s", "min", "max", "raw B/s", "of raw", "seed B/s", "beside probe", ""],
+                     rows)
     lines += [""] + note("file dd B/s: median of the trials; of raw: the file dd over the raw ceiling of the "
-                         "same boot, median") + [""]
+                         "same boot, median; beside probe: the same dd again with the probe running (median)")
+    lines += [""]
     rows = [[lab(g), opt(g["laundered"], "%d"), opt(g["paged_out"], "%d")] +
             [opt(g["blocked_s"][b], "%.1f") for b in BLOCKED] for g in gs]
     lines += columns(["preset", "laundered", "paged out"] + ["%s s" % b for b in BLOCKED], rows)
@@ -197,13 +206,14 @@ def table_text(plan, gs, results):
                          % (", ".join(names) or "a vm.stats.vm.*launder* counter", " + ".join(PAGEOUTS))) + [""]
     rows = [[lab(g)] + [ms3(g["probe"][c]) for c, _ in PROBE_COLS] for g in gs]
     lines += columns(["probe, ms p50/p99/max"] + [t for _, t in PROBE_COLS], rows)
-    lines += [""] + note("latprobe every %d ms beside the file dd, all trials pooled: stat of %s, a 4 KB read "
+    lines += [""] + note("latprobe every %d ms beside the %s dd, all trials pooled: stat of %s, a 4 KB read "
                          "of it at a fresh offset, a 512-byte file created, written and fsync'd in /data1"
-                         % (plan.options.probe_ms, PROBE_FILE))
+                         % (plan.options.probe_ms, "second" if plan.options.probe == "separate" else "file",
+                            PROBE_FILE))
     cost = sampling_cost(results)
     if cost:
-        lines += [""] + note("sampling: %d counters every %d ms; a sample took %.2f ms on average, %.1f%% of the "
-                             "file dd's time (median of the runs; the sampler's busy_us)"
+        lines += [""] + note("sampling: %d counters every %d ms; a sample took %.2f ms of CPU on average, %.1f%% "
+                             "of the file dd's time (median of the runs; the sampler's own CPU time)"
                              % (cost[0], plan.options.interval_ms, cost[1], cost[2]))
     failed = [r for r in results if r["status"] != "ok"]
     if failed:
@@ -217,9 +227,9 @@ def sampling_cost(results):
     per, frac, ncols = [], [], 0
     for r in results:
         f = r.get("samples", {}).get("file")
-        if r["status"] != "ok" or not f or "busy_us" not in f.get("end", {}):
+        if r["status"] != "ok" or not f or "cpu_us" not in f.get("end", {}):
             continue
-        busy, n = int(f["end"]["busy_us"]), int(f["end"]["samples"])
+        busy, n = int(f["end"]["cpu_us"]), int(f["end"]["samples"])
         per.append(busy / 1000 / max(1, n))
         frac.append(100 * busy / 1e6 / max(1e-6, f["duration_s"]))
         ncols = len(f["first"])
@@ -229,7 +239,7 @@ def sampling_cost(results):
 # ---- the files --------------------------------------------------------------------------
 
 RESULT_COLS = ["id", "preset", "trial", "point", "status", "file_bytes", "file_secs", "file_Bps",
-               "raw_Bps", "file_of_raw", "laundered", "paged_out"] + ["blocked_s.%s" % b for b in BLOCKED] + \
+               "raw_Bps", "file_of_raw", "smooth_Bps", "laundered", "paged_out"] + ["blocked_s.%s" % b for b in BLOCKED] + \
               ["probe.%s.%s" % (c, k) for c, _ in PROBE_COLS for k in ("p50", "p99", "max")] + \
               ["samples", "samples_late", "elapsed_s", "error"]
 
@@ -244,6 +254,7 @@ def result_row(r):
            "status": r["status"], "file_bytes": f.get("bytes"), "file_secs": f.get("secs"),
            "file_Bps": f.get("Bps"), "raw_Bps": raw.get("Bps"),
            "file_of_raw": round(f["Bps"] / raw["Bps"], 4) if f and raw else None,
+           "smooth_Bps": r.get("smooth", {}).get("Bps"),
            "laundered": delta.get(ln) if ln else None, "paged_out": counter(delta, PAGEOUTS),
            "samples": samp.get("rows"), "samples_late": samp.get("end", {}).get("late"),
            "elapsed_s": r.get("elapsed_s"), "error": (r.get("error") or "").splitlines()[0] if r.get("error") else None}

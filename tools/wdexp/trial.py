@@ -15,9 +15,15 @@ from the console):
   ccd      ccdconfig ccd0 128 none <the data disks>         (the seed's stripe)
   raw      dd if=/dev/zero of=/dev/ccd0 bs=<raw_bs> count=...  (the ceiling; --no-raw skips it)
   fs       newfs /dev/ccd0 && mkdir -p /data1 && mount /dev/ccd0 /data1
-  file     dd if=/dev/zero of=/data1/test bs=<bs> count=...  (the seed's workload)
-The two dd's run under the sampler (-l raw, -l file), the file dd with latprobe beside it
-(-l probe), all writing to /dev/ttyd1; --no-samples and --no-probe leave them out.
+  file     dd if=/dev/zero of=/data1/test bs=<bs> count=...  (the seed's workload, measured)
+  smooth   rm /data1/test && sync, then the same dd again with latprobe beside it (--probe
+           separate, the default; --probe same runs latprobe beside the measured dd instead,
+           --probe off not at all)
+The dd's run under the sampler (-l raw, -l file, -l smooth) and latprobe as -l probe, all
+writing to /dev/ttyd1; --no-samples leaves the sampler out. The probe has its own dd because
+its fsync every 50 ms changes the workload: wdfs's fsync writes every dirty metadata buffer of
+the file system and flushes the disks' caches, so beside it the seed's dd ran 7 times slower
+(docs/experiments.md, "The probe has its own dd").
 """
 import json
 import os
@@ -109,11 +115,14 @@ class Trial:
                         self.dd_timeout(), total))
         out.append(("fs", "newfs /dev/ccd0 && mkdir -p /data1 && mount /dev/ccd0 /data1", PHASE_TIMEOUT, 0))
         bs = block_size(o.bs)[1]
-        dd = "%sdd if=/dev/zero of=/data1/test bs=%d count=%d" % (self.sampler(cfg, "file"), bs, total // bs)
-        if o.probe:
-            dd = "%s & S=$!; latprobe -o %s -l probe -i %d -p $S -s %s -r %s -w /data1; wait $S" % (
-                dd, GUEST_SERIAL, o.probe_ms, PROBE_FILE, PROBE_FILE)
-        out.append(("file", dd, self.dd_timeout(), total))
+        dd = "dd if=/dev/zero of=/data1/test bs=%d count=%d" % (bs, total // bs)
+        probe = "& S=$!; latprobe -o %s -l probe -i %d -p $S -s %s -r %s -w /data1; wait $S" % (
+            GUEST_SERIAL, o.probe_ms, PROBE_FILE, PROBE_FILE)
+        out.append(("file", "%s%s %s" % (self.sampler(cfg, "file"), dd, probe if o.probe == "same" else ""),
+                    self.dd_timeout(), total))
+        if o.probe == "separate":
+            out.append(("clean", "rm /data1/test && sync", PHASE_TIMEOUT, 0))
+            out.append(("smooth", "%s%s %s" % (self.sampler(cfg, "smooth"), dd, probe), self.dd_timeout(), total))
         return out
 
     # -- running it --
@@ -172,7 +181,7 @@ class Trial:
         return result
 
     def progress(self):
-        if self.phase not in ("raw", "file") or not self.o.samples:
+        if self.phase not in ("raw", "file", "smooth") or not self.o.samples:
             return None
         try:
             with open(self.serial, "rb") as f:
@@ -211,15 +220,16 @@ class Trial:
         if not self.serial.exists():
             return
         streams = series.split_stream(self.serial.read_text(errors="replace"))
-        for label, raw in (("raw", True), ("file", False)):
+        beside = "smooth" if self.o.probe == "separate" else "file"     # the dd the probe ran beside
+        for label in ("raw", "file", "smooth"):
             s = streams.get(label)
             if s is None or not s.rows:
                 continue
             t0 = int(s.rows[0][0])
             header, rows = series.sample_table(s, t0)
-            series.write_csv(self.out / self.run.samples_csv(raw), header, rows)
+            series.write_csv(self.out / self.run.samples_csv(label), header, rows)
             result.setdefault("samples", {})[label] = sample_summary(s, header, rows, self.o.wmesgs)
-            if label == "file" and "probe" in streams and streams["probe"].header:
+            if label == beside and "probe" in streams and streams["probe"].header:
                 p = streams["probe"]
                 ph, prow = series.probe_table(p, t0)
                 series.write_csv(self.out / self.run.probe_csv(), ph, prow)

@@ -25,10 +25,10 @@
  * Output goes to -o (default stdout; opened for appending, e.g. /dev/ttyd1), one write(2) per
  * line (libutil's line records), so several programs can share one device. Lines starting with
  * '#' are metadata: "#const" and "#missing" (while the options are read), "#start
- * interval_ms=N pid=N", and at the end "#end status=N samples=N late=N busy_us=N" (late: ticks
- * skipped because a sample was taken late; busy_us: the time spent taking the samples, from the
- * first read to the written line, i.e. what sampling cost; wall time, so it includes any
- * preemption). The CSV header follows "#start". With -l every line starts with "label,".
+ * interval_ms=N pid=N", and at the end "#end status=N samples=N late=N cpu_us=N" (late: ticks
+ * skipped because a sample was taken late; cpu_us: the sampler's own CPU time, user and
+ * system, i.e. what sampling cost). The CSV header follows "#start". With -l every line starts
+ * with "label,".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,10 +194,20 @@ static int sample(pid_t child)
 	return running;
 }
 
+/* The CPU time, user and system, this process has used so far, in microseconds. */
+static long long cpu_us(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 0;
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000LL + ru.ru_utime.tv_usec + ru.ru_stime.tv_usec;
+}
+
 int main(int argc, char **argv)
 {
 	long interval_ms = 100, samples = 0;
-	long long busy = 0;                 /* microseconds spent taking samples: what sampling costs */
+	long long cpu0;
 	const char *out = NULL, *label = NULL;
 	struct ticker tick;
 	int c, status;
@@ -234,19 +244,17 @@ int main(int argc, char **argv)
 	}
 	lr_meta("start interval_ms=%ld pid=%d", interval_ms, child);
 	header();
+	cpu0 = cpu_us();
 	ticker_start(&tick, interval_ms);
 	for (;;) {
-		long long t0 = monotonic_us();
-		int running = sample(child);
-		busy += monotonic_us() - t0;
 		samples++;
-		if (!running)
+		if (!sample(child))
 			break;
 		ticker_wait(&tick);
 	}
 	if (waitpid(child, &status, 0) < 0)
 		err(1, "waitpid");
 	status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	lr_meta("end status=%d samples=%ld late=%ld busy_us=%lld", status, samples, tick.late, busy);
+	lr_meta("end status=%d samples=%ld late=%ld cpu_us=%lld", status, samples, tick.late, cpu_us() - cpu0);
 	return status;
 }

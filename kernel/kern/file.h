@@ -32,6 +32,8 @@ struct file {
 	int            f_flag;
 	int            f_count;      /* references (descriptors + in-flight syscalls) */
 	off_t          f_offset;     /* protected by f_lock */
+	off_t          f_nextoff;    /* where the next sequential read/write starts (f_lock) */
+	int            f_seqcount;   /* sequential accesses so far, FreeBSD's heuristic (f_lock) */
 	struct vnode  *f_vnode;
 	struct pipe   *f_pipe;
 	struct sleeplock f_lock;     /* serializes read/write on the offset */

@@ -44,6 +44,8 @@ static struct file *file_alloc(void)
 			fp->f_type = DTYPE_NONE;
 			fp->f_flag = 0;
 			fp->f_offset = 0;
+			fp->f_nextoff = 0;
+			fp->f_seqcount = 0;
 			fp->f_vnode = NULL;
 			fp->f_pipe = NULL;
 			sleeplock_init(&fp->f_lock, "filelk");

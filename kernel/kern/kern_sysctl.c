@@ -292,6 +292,8 @@ int kernel_sysctl_set(const char *name, const char *value)
 	struct sysctl_oid *o = sysctl_find(name);
 	if (o == NULL)
 		return ENOENT;
+	if (o->oid_kind & CTLFLAG_TUN)
+		return 0;
 	int ival;
 	int64_t qval;
 	struct sysctl_req req = { .seg = UIO_SYSSPACE };

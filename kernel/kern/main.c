@@ -82,15 +82,49 @@ static void read_multiboot(uint32_t magic, const struct multiboot_info *mbi, pad
 	}
 }
 
+/* tunable_int_fetch: see kern/sysctl.h. */
+bool tunable_int_fetch(const char *name, int *val)
+{
+	const char *v = cmdline_get(&bootcmd, name);
+	char *end;
+	long long n;
+
+	if (v == NULL)
+		return false;
+	n = strtoll(v, &end, 0);
+	if (*v == 0 || *end != 0 || n < INT32_MIN || n > INT32_MAX) {
+		kprintf("boot: bad value for %s: \"%s\"\n", name, v);
+		return false;
+	}
+	*val = (int)n;
+	return true;
+}
+
+/* Set sysctl `name` from the boot command line or a preset; report what went wrong. */
+static void boot_set(const char *name, const char *value)
+{
+	int error = kernel_sysctl_set(name, value);
+
+	if (error == ENOENT)
+		kprintf("boot: no such tunable %s\n", name);
+	else if (error == EPERM)
+		kprintf("boot: %s is read-only\n", name);
+	else if (error)
+		kprintf("boot: bad value for %s: \"%s\"\n", name, value);
+}
+
 /*
  * The design presets (CONTRACT.md "Presets"): the sysctl settings each preset stands for,
  * applied at boot before the explicit name=value words, so those override them.
+ * docs/bufcache.md and docs/vm.md describe the designs.
  */
 static const struct preset {
 	const char *design, *name, *value;
 } presets[] = {
+	{ "stable42", "vfs.bufdaemon_design", "speedup" },
 	{ "stable42", "vm.pageout_design", "twopass" },
 	{ "stable42", "vm.max_launder", "32" },
+	{ "patched", "vfs.bufdaemon_design", "runningbuf" },
 	{ "patched", "vm.pageout_design", "onepass" },
 	{ "patched", "vm.max_launder", "0" },
 };
@@ -98,11 +132,11 @@ static const struct preset {
 static void apply_preset(const char *d)
 {
 	for (size_t i = 0; i < nitems(presets); i++)
-		if (strcmp(presets[i].design, d) == 0 && kernel_sysctl_set(presets[i].name, presets[i].value))
-			kprintf("boot: preset %s: cannot set %s=%s\n", d, presets[i].name, presets[i].value);
+		if (strcmp(presets[i].design, d) == 0)
+			boot_set(presets[i].name, presets[i].value);
 }
 
-/* design=... (its preset) and the sysctl tunables (words with a dot: vfs.hirunningspace=1048576). */
+/* design=... (its preset), then the sysctl tunables (words with a dot: vfs.maxbdrun=8). */
 static void apply_bootargs(void)
 {
 	const char *d = cmdline_get(&bootcmd, "design");
@@ -113,15 +147,8 @@ static void apply_bootargs(void)
 	apply_preset(design);
 	for (int i = 0; i < bootcmd.nargs; i++) {
 		const struct bootarg *a = &bootcmd.args[i];
-		if (!strchr(a->key, '.'))
-			continue;
-		int error = kernel_sysctl_set(a->key, a->value);
-		if (error == ENOENT)
-			kprintf("boot: no such tunable %s\n", a->key);
-		else if (error == EPERM)
-			kprintf("boot: %s is read-only\n", a->key);
-		else if (error)
-			kprintf("boot: bad value for %s: \"%s\"\n", a->key, a->value);
+		if (strchr(a->key, '.'))
+			boot_set(a->key, a->value);
 	}
 	if (bootcmd.truncated)
 		kprintf("boot: command line too long, the rest was ignored\n");

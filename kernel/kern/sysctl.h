@@ -52,8 +52,13 @@ int  sysctl_add_quad(const char *name, uint32_t flags, int64_t *var, const char 
 int  sysctl_add_proc(const char *name, uint32_t kind, void *arg1, intptr_t arg2,
                      sysctl_handler_t *handler, const char *fmt, const char *descr);
 void sysctl_init(void);                         /* registers every SYSCTL_* declared in the kernel */
-/* In-kernel access (e.g. to apply boot-time tunables): 0 or errno. */
+/* In-kernel access (e.g. to apply boot-time tunables): 0 or errno. Setting a CTLFLAG_TUN
+ * node does nothing and returns 0: its owner already took the command line's value (and
+ * reported a bad one) with tunable_int_fetch before using it. */
 int  kernel_sysctl_set(const char *name, const char *value);
+/* Boot tunables (FreeBSD's TUNABLE_INT_FETCH, kern/main.c): if the kernel command line has
+ * name=<integer>, store it in *val and return true; a bad number is reported and ignored. */
+bool tunable_int_fetch(const char *name, int *val);
 
 #define SYSCTL_DECL_OID(id, name, kind, a1, a2, handler, fmt, descr) \
 	static struct sysctl_oid id = { name, kind, a1, a2, handler, fmt, descr, NULL }; \

@@ -1,29 +1,36 @@
 /*
- * vfs_bio.c - the buffer cache, FreeBSD 4.x's vfs_bio.c in miniature (interface: vfs/buf.h).
+ * vfs_bio.c - the buffer cache, FreeBSD 4.x's vfs_bio.c in miniature (interface: vfs/buf.h;
+ * the buf_daemon's designs: vfs/vfs_bufdaemon.c; clustering: vfs/vfs_cluster.c; the chapter:
+ * docs/bufcache.md). Checked against FreeBSD's sys/kern/vfs_bio.c right after the December
+ * 2000 patch (index id 1319455).
  *
- * A fixed array of nbuf buffer headers caches blocks of vnodes. Each header is in exactly one
- * place: busy (B_BUSY, owned by a thread or by an I/O in flight, on no queue) or on one of the
- * queues (FreeBSD 4's names):
- *   QUEUE_CLEAN  valid or invalid data, not dirty: reusable, least recently released first (LRU);
- *   QUEUE_DIRTY  B_DELWRI buffers, oldest release first: the flusher takes them from the head;
- *   QUEUE_EMPTY  no identity and no data: a header waiting for a getnewbuf().
- * Buffer data is kmalloc'd per buffer (b_bufsize bytes, up to MAXBSIZE = 64 KB) and counted in
- * bufspace, which getnewbuf keeps under hibufspace by recycling CLEAN buffers.
+ * nbuf headers (sized from memory as FreeBSD 4's i386 machdep.c does) cache blocks of vnodes.
+ * Each header is in exactly one place: busy (B_BUSY, owned by a thread or by an I/O in flight,
+ * on no queue) or on one of the queues:
+ *   QUEUE_CLEAN     valid or invalid data, not dirty: reusable, least recently released first;
+ *   QUEUE_DIRTY     B_DELWRI buffers, oldest release first: the flusher takes them from the head;
+ *   QUEUE_EMPTYKVA  no identity, but still holding a kmalloc'd data block (wdrain's stand-in for
+ *                   FreeBSD's reserved buffer KVA): getnewbuf reuses the block when it fits;
+ *   QUEUE_EMPTY     no identity and no memory.
+ * bufspace counts the memory buffers hold (kmalloc'd blocks, and VMIO buffers' wired pages);
+ * getnewbuf keeps it under hibufspace, recycling CLEAN buffers once it passes lobufspace.
  *
  * Dirty accounting: numdirtybuffers counts B_DELWRI buffers. bdirty() wakes the flusher
- * (bd_wakeup) when the count passes the lo/hi midpoint; bwillwrite() blocks writers ("flswai")
- * at hidirtybuffers. getnewbuf() never writes a dirty buffer itself: it wakes the flusher and
- * sleeps ("newbuf"). runningbufspace counts the bytes of write I/O issued and not completed:
- * bwrite adds b_bufsize before the strategy call, biodone subtracts it (FreeBSD 4.3's meaning).
+ * (bd_wakeup) when the count passes the lo/hi midpoint; bwillwrite() throttles writers
+ * ("flswai") as the current design says. getnewbuf() never writes a dirty buffer itself: it
+ * wakes the flusher (bd_speedup) and sleeps ("newbuf"). runningbufspace counts the bytes of
+ * write I/O issued and not completed: charged in bwrite just before the strategy call (a
+ * cluster: the whole cluster), credited in biodone (FreeBSD 4.3's meaning). After an async
+ * write is issued, the design decides whether the writer waits ("wdrain").
  *
- * The flusher is the kernel thread "bufdaemon" running buf_daemon(); the syncer
- * (vfs_syncer.c) writes buffers that stayed dirty too long through buf_flush_aged().
+ * Each vnode keeps its buffers on two lists, clean and dirty (FreeBSD's v_cleanblkhd and
+ * v_dirtyblkhd, kept right by reassignbuf), so fsync walks only dirty buffers.
  *
  * Locking: bufcache_lock (a spinlock, so biodone may run in interrupt context) protects the
- * queues, the hash, every vnode's v_bufhd list and v_numdirty, the counters below, b_flags of
- * every buffer and b_qindex/b_qnext/b_qprev/b_hnext/b_vnext/b_vprev. The other fields of a
- * busy buffer belong to its owner. Nothing here sleeps with the lock held except through
- * msleep, which releases it.
+ * queues, the hash, every vnode's buffer lists and v_numoutput, the counters, b_flags of every
+ * buffer, b_qindex, b_freelist, b_vnbufs and b_hnext. The other fields of a busy buffer belong
+ * to its owner. Nothing sleeps with the lock held except through msleep, which releases it; no
+ * scan holds it across a write (dirty buffers are collected in batches, then written unlocked).
  */
 #include "kern/types.h"
 #include "kern/klib.h"
@@ -33,71 +40,129 @@
 #include "kern/time.h"
 #include "kern/proc.h"
 #include "kern/sysctl.h"
+#include "arch/memlayout.h"
+#include "vm/vm_page.h"
 #include "vfs/buf.h"
+#include "vfs/buf_internal.h"
+#include "vfs/bufdaemon.h"
 #include "vfs/vnode.h"
+#include "vfs/mount.h"
 #include "vfs/vfs.h"
 #include <sys/errno.h>
 
-/* Usable physical pages, counted by the VM code from the multiboot memory map. */
-extern uint32_t physmem_pages;
-
 #define BKVASIZE  (16 * 1024)      /* FreeBSD's nominal buffer size, for sizing */
-#define MAXBSIZE  (64 * 1024)      /* largest buffer */
 
-/* A write has been issued and not completed (FreeBSD 4's B_WRITEINPROG). Private to this file. */
+/* A write has been issued and not completed (FreeBSD 4's B_WRITEINPROG). Private to the cache. */
 #define B_WRITEINPROG 0x01000000
 
-static struct spinlock bufcache_lock;
+struct spinlock bufcache_lock;
+struct bio_stats bstats;
 
 static struct buf *buf;            /* the nbuf headers */
 static int nbuf;
-static uint32_t *buf_dirtytick;    /* ticks when buf[i] became dirty (struct buf has no field) */
 
 static struct buf **bufhashtbl;    /* (vp, lblkno) -> buffer, chained through b_hnext */
 static uint32_t bufhashmask;
 
-struct bqhead {
-	struct buf *head, *tail;
-};
-static struct bqhead bufqueues[BUFFER_QUEUES];
+static struct buflists bufqueues[BUFFER_QUEUES];
 
-static int numdirtybuffers;
-SYSCTL_INT(vfs, numdirtybuffers, CTLFLAG_RD, &numdirtybuffers, "Number of dirty (B_DELWRI) buffers");
+/* Counters and tunables (the flusher's are declared in vfs/bufdaemon.h). */
+int numdirtybuffers;
+int hidirtybuffers;
+int lodirtybuffers;
+int runningbufspace;
+int hirunningspace;
+int lorunningspace;
+int maxbdrun;
+int bd_hz = HZ;
 static int bufspace;
-SYSCTL_INT(vfs, bufspace, CTLFLAG_RD, &bufspace, "Bytes of buffer data allocated");
-static int runningbufspace;
-SYSCTL_INT(vfs, runningbufspace, CTLFLAG_RD, &runningbufspace, "Bytes of write I/O in flight");
 static int maxbufspace;
-SYSCTL_INT(vfs, maxbufspace, CTLFLAG_RW, &maxbufspace, "Maximum bytes of buffer data (nbuf * 16 KB)");
-static int hidirtybuffers;
-SYSCTL_INT(vfs, hidirtybuffers, CTLFLAG_RW, &hidirtybuffers, "Dirty buffers at which writers block");
-static int lodirtybuffers;
-SYSCTL_INT(vfs, lodirtybuffers, CTLFLAG_RW, &lodirtybuffers, "Dirty buffers the flusher drains down to");
-static int hirunningspace;
-SYSCTL_INT(vfs, hirunningspace, CTLFLAG_RW, &hirunningspace, "Write bytes in flight above which writes wait");
-static int lorunningspace;
-SYSCTL_INT(vfs, lorunningspace, CTLFLAG_RW, &lorunningspace, "Write bytes in flight at which waiters resume");
-/* The 4.2 ("speedup") buf_daemon's cap on writes per wakeup; read by that design (a later issue). */
-static int maxbdrun;
-SYSCTL_INT(vfs, maxbdrun, CTLFLAG_RW, &maxbdrun, "Maximum writes the speedup buf_daemon starts per wakeup");
-SYSCTL_INT(vfs, nbuf, CTLFLAG_RD, &nbuf, "Number of buffer headers");
+SYSCTL_INT(vfs, numdirtybuffers, CTLFLAG_RD, &numdirtybuffers, "Number of dirty (B_DELWRI) buffers");
+SYSCTL_INT(vfs, runningbufspace, CTLFLAG_RD, &runningbufspace, "Bytes of write I/O in flight");
+SYSCTL_INT(vfs, bufspace, CTLFLAG_RD, &bufspace, "Bytes of memory the buffers hold");
+SYSCTL_INT(vfs, nbuf, CTLFLAG_RD | CTLFLAG_TUN, &nbuf,
+           "Number of buffer headers (set it on the kernel command line: vfs.nbuf=N)");
 
-static int bd_request;       /* the flusher has been asked to run (sleeps on &bd_request) */
+/*
+ * The tunables: writable at run time and on the kernel command line (CTLFLAG_TUN: bufinit reads
+ * the command line itself, so that a value derived from another one - lodirtybuffers from
+ * hidirtybuffers, lorunningspace from hirunningspace, hidirtybuffers and maxbufspace from
+ * nbuf - follows what the command line set). A value out of range is refused with EINVAL.
+ */
+enum tunable { T_MAXBUFSPACE, T_HIDIRTY, T_LODIRTY, T_HIRUNNING, T_LORUNNING, T_MAXBDRUN };
+
+static bool tunable_valid(enum tunable t, int v)
+{
+	switch (t) {
+	case T_MAXBUFSPACE: return v >= 16 * MAXBSIZE;
+	case T_HIDIRTY:     return v > lodirtybuffers && v <= nbuf;
+	case T_LODIRTY:     return v >= 0 && v < hidirtybuffers;
+	case T_HIRUNNING:   return v > 0 && v >= lorunningspace;
+	case T_LORUNNING:   return v >= 0 && v <= hirunningspace;
+	case T_MAXBDRUN:    return v >= 1;
+	}
+	return false;
+}
+
+static int sysctl_tunable(struct sysctl_req *req)
+{
+	int *var = req->oid->oid_arg1;
+	int v = *var, error = sysctl_handle_int(req, &v);
+
+	if (error != 0 || req->newptr == NULL)
+		return error;
+	if (!tunable_valid((enum tunable)req->oid->oid_arg2, v))
+		return EINVAL;
+	spin_lock(&bufcache_lock);
+	*var = v;
+	spin_unlock(&bufcache_lock);
+	return 0;
+}
+
+#define TUNABLE_SYSCTL(name, t, descr) \
+	SYSCTL_PROC(vfs_##name, "vfs." #name, CTLTYPE_INT | CTLFLAG_RW | CTLFLAG_TUN, &name, t, \
+	            sysctl_tunable, "I", descr)
+TUNABLE_SYSCTL(maxbufspace, T_MAXBUFSPACE, "Most bytes of memory for buffers (nbuf x 16 KB)");
+TUNABLE_SYSCTL(hidirtybuffers, T_HIDIRTY, "Dirty buffers at which writers block (flswai)");
+TUNABLE_SYSCTL(lodirtybuffers, T_LODIRTY, "Dirty buffers the buf_daemon drains down to");
+TUNABLE_SYSCTL(hirunningspace, T_HIRUNNING,
+               "runningbuf design: write bytes in flight above which writes wait (wdrain)");
+TUNABLE_SYSCTL(lorunningspace, T_LORUNNING,
+               "runningbuf design: write bytes in flight at which waiters resume");
+TUNABLE_SYSCTL(maxbdrun, T_MAXBDRUN, "speedup design: most flushes the buf_daemon starts per wakeup");
+
+/* A tunable's command-line value, if it has one and it is valid at this point of bufinit. */
+static void boot_tunable(const char *name, enum tunable t, int *var)
+{
+	int v;
+
+	if (!tunable_int_fetch(name, &v))
+		return;
+	if (tunable_valid(t, v))
+		*var = v;
+	else
+		kprintf("boot: %s=%d is out of range; using %d\n", name, v, *var);
+}
+
 static int needsbuffer;      /* getnewbuf sleepers wait on &needsbuffer */
-static int needsdirtyflush;  /* bwillwrite sleepers wait on &needsdirtyflush */
 
 /* ---- sizing --------------------------------------------------------------------------------- */
 
-/* The limit getnewbuf keeps bufspace under: FreeBSD's hibufspace. */
+/* The limits getnewbuf works between: FreeBSD's hibufspace and lobufspace. */
 static int hibufspace(void)
 {
 	return MAX(3 * (maxbufspace / 4), maxbufspace - 10 * MAXBSIZE);
 }
 
+static int lobufspace(void)
+{
+	return hibufspace() - MAXBSIZE;
+}
+
 /*
- * nbuf from physical memory, as FreeBSD 4's i386 machdep.c: 50, plus a quarter of the first
- * 64 MB as 16 KB buffers (factor = 4 * BKVASIZE / PAGE_SIZE), plus 1/20 of the rest.
- * 64 MB -> 1010 buffers, 128 MB -> about 1480.
+ * nbuf from physical memory, as FreeBSD 4's i386 machdep.c (index id 52534778): 50, plus a
+ * quarter of the first 64 MB as 16 KB buffers (factor = 4 * BKVASIZE / PAGE_SIZE), plus 1/20
+ * of the rest. 64 MB -> 1010 buffers, 128 MB -> about 1480.
  */
 static int nbuf_for_memory(int pages)
 {
@@ -113,50 +178,28 @@ static int nbuf_for_memory(int pages)
 
 /* ---- queues, hash and vnode lists (bufcache_lock held) -------------------------------------- */
 
-static void bq_insert_tail(enum bufqueue q, struct buf *bp)
+static void bq_insert(enum bufqueue q, struct buf *bp, bool head)
 {
-	struct bqhead *h = &bufqueues[q];
-
 	bp->b_qindex = q;
-	bp->b_qnext = NULL;
-	bp->b_qprev = h->tail;
-	if (h->tail != NULL)
-		h->tail->b_qnext = bp;
+	if (head)
+		TAILQ_INSERT_HEAD(&bufqueues[q], bp, b_freelist);
 	else
-		h->head = bp;
-	h->tail = bp;
+		TAILQ_INSERT_TAIL(&bufqueues[q], bp, b_freelist);
 }
 
-static void bq_insert_head(enum bufqueue q, struct buf *bp)
+/* bremfree: take bp off its queue (see buf_internal.h). */
+void bremfree(struct buf *bp)
 {
-	struct bqhead *h = &bufqueues[q];
-
-	bp->b_qindex = q;
-	bp->b_qprev = NULL;
-	bp->b_qnext = h->head;
-	if (h->head != NULL)
-		h->head->b_qprev = bp;
-	else
-		h->tail = bp;
-	h->head = bp;
-}
-
-/* Take bp off its queue (FreeBSD's bremfree). */
-static void bremfree(struct buf *bp)
-{
-	struct bqhead *h = &bufqueues[bp->b_qindex];
-
 	KASSERT(bp->b_qindex != QUEUE_NONE, "bremfree: buffer on no queue");
-	if (bp->b_qprev != NULL)
-		bp->b_qprev->b_qnext = bp->b_qnext;
-	else
-		h->head = bp->b_qnext;
-	if (bp->b_qnext != NULL)
-		bp->b_qnext->b_qprev = bp->b_qprev;
-	else
-		h->tail = bp->b_qprev;
-	bp->b_qnext = bp->b_qprev = NULL;
+	TAILQ_REMOVE(&bufqueues[bp->b_qindex], bp, b_freelist);
 	bp->b_qindex = QUEUE_NONE;
+}
+
+/* buf_busy: a buffer found on a queue becomes its caller's. */
+void buf_busy(struct buf *bp)
+{
+	bremfree(bp);
+	bp->b_flags |= B_BUSY;
 }
 
 static struct buf **bufhash(struct vnode *vp, daddr_t blkno)
@@ -167,8 +210,8 @@ static struct buf **bufhash(struct vnode *vp, daddr_t blkno)
 	return &bufhashtbl[h & bufhashmask];
 }
 
-/* The buffer of (vp, blkno), busy or not, or NULL (FreeBSD's gbincore). */
-static struct buf *gbincore(struct vnode *vp, daddr_t blkno)
+/* gbincore: see buf_internal.h (FreeBSD's gbincore). */
+struct buf *gbincore(struct vnode *vp, daddr_t blkno)
 {
 	struct buf *bp;
 
@@ -178,24 +221,27 @@ static struct buf *gbincore(struct vnode *vp, daddr_t blkno)
 	return NULL;
 }
 
-/* Give bp the identity (vp, blkno): hash it and put it on vp's list (FreeBSD's bgetvp). */
-static void bgetvp(struct buf *bp, struct vnode *vp, daddr_t blkno)
+/* The byte offset of block blkno of vp: DEV_BSIZE units on a device, bsize blocks in a file. */
+static off_t blk_offset(struct vnode *vp, daddr_t blkno, int size)
+{
+	return vp->v_disk != NULL ? (off_t)blkno * DEV_BSIZE : (off_t)blkno * size;
+}
+
+/* Give bp the identity (vp, blkno): hash it and put it on vp's clean list (FreeBSD's bgetvp). */
+static void bgetvp(struct buf *bp, struct vnode *vp, daddr_t blkno, int size)
 {
 	struct buf **hp = bufhash(vp, blkno);
 
 	bp->b_vp = vp;
 	bp->b_lblkno = blkno;
 	bp->b_blkno = blkno;
+	bp->b_offset = blk_offset(vp, blkno, size);
 	bp->b_hnext = *hp;
 	*hp = bp;
-	bp->b_vprev = NULL;
-	bp->b_vnext = vp->v_bufhd;
-	if (vp->v_bufhd != NULL)
-		vp->v_bufhd->b_vprev = bp;
-	vp->v_bufhd = bp;
+	TAILQ_INSERT_TAIL(&vp->v_cleanblkhd, bp, b_vnbufs);
 }
 
-/* Remove bp's identity (FreeBSD's brelvp). A clean buffer only: dirty ones count in v_numdirty. */
+/* Remove bp's identity (FreeBSD's brelvp). A clean buffer only. */
 static void brelvp(struct buf *bp)
 {
 	struct vnode *vp = bp->b_vp;
@@ -207,45 +253,32 @@ static void brelvp(struct buf *bp)
 	for (hp = bufhash(vp, bp->b_lblkno); *hp != bp; hp = &(*hp)->b_hnext)
 		KASSERT(*hp != NULL, "brelvp: buffer not in hash");
 	*hp = bp->b_hnext;
-	if (bp->b_vprev != NULL)
-		bp->b_vprev->b_vnext = bp->b_vnext;
-	else
-		vp->v_bufhd = bp->b_vnext;
-	if (bp->b_vnext != NULL)
-		bp->b_vnext->b_vprev = bp->b_vprev;
-	bp->b_hnext = bp->b_vnext = bp->b_vprev = NULL;
+	bp->b_hnext = NULL;
+	TAILQ_REMOVE(&vp->v_cleanblkhd, bp, b_vnbufs);
 	bp->b_vp = NULL;
 }
 
-/* ---- dirty accounting and the flusher's wakeups (bufcache_lock held) ------------------------ */
-
-/* Ask the flusher to run if the dirty count reached `level` (FreeBSD's bd_wakeup). */
-static void bd_wakeup(int level)
+/* Move bp to the vnode list its B_DELWRI flag says (FreeBSD's reassignbuf). */
+static void reassignbuf(struct buf *bp, bool was_dirty)
 {
-	if (bd_request == 0 && numdirtybuffers >= level) {
-		bd_request = 1;
-		wakeup(&bd_request);
-	}
+	struct vnode *vp = bp->b_vp;
+
+	TAILQ_REMOVE(was_dirty ? &vp->v_dirtyblkhd : &vp->v_cleanblkhd, bp, b_vnbufs);
+	TAILQ_INSERT_TAIL((bp->b_flags & B_DELWRI) ? &vp->v_dirtyblkhd : &vp->v_cleanblkhd, bp,
+	                  b_vnbufs);
 }
 
-/* Wake writers blocked in bwillwrite once the dirty count is down to `level`. */
-static void numdirtywakeup(int level)
-{
-	if (needsdirtyflush && numdirtybuffers <= level) {
-		needsdirtyflush = 0;
-		wakeup(&needsdirtyflush);
-	}
-}
+/* ---- dirty accounting (bufcache_lock held) -------------------------------------------------- */
 
-/* Mark bp dirty (FreeBSD's bdirty). */
+/* Mark bp dirty (FreeBSD's bdirty): count it, and ask the flusher in at the lo/hi midpoint. */
 static void bdirty(struct buf *bp)
 {
 	if (bp->b_flags & B_DELWRI)
 		return;
 	bp->b_flags |= B_DELWRI;
+	reassignbuf(bp, false);
 	numdirtybuffers++;
-	bp->b_vp->v_numdirty++;
-	buf_dirtytick[bp - buf] = ticks;
+	bp->b_dirtytick = ticks;
 	bd_wakeup((lodirtybuffers + hidirtybuffers) / 2);
 }
 
@@ -255,83 +288,134 @@ static void bundirty(struct buf *bp)
 	if (!(bp->b_flags & B_DELWRI))
 		return;
 	bp->b_flags &= ~B_DELWRI;
+	reassignbuf(bp, true);
 	numdirtybuffers--;
-	bp->b_vp->v_numdirty--;
-	numdirtywakeup(lodirtybuffers);
+	bd_buffer_cleaned();
+}
+
+/* buf_dirty_count_severe: too many dirty buffers (FreeBSD 4.3, id 1319455). */
+bool buf_dirty_count_severe(void)
+{
+	return numdirtybuffers >= hidirtybuffers;
+}
+
+/* ---- buffer memory -------------------------------------------------------------------------- */
+
+/*
+ * Strip bp of its identity; keep its data block (it goes to QUEUE_EMPTYKVA) or, without one, go
+ * to QUEUE_EMPTY. bufcache_lock held, bp busy.
+ */
+static void binvalidate(struct buf *bp)
+{
+	bundirty(bp);
+	brelvp(bp);
+	bp->b_bufsize = bp->b_bcount = 0;
+	bp->b_flags &= B_WANTED;
+	bq_insert(bp->b_kvasize > 0 ? QUEUE_EMPTYKVA : QUEUE_EMPTY, bp, true);
 }
 
 /*
- * Strip bp of identity and data and put it on QUEUE_EMPTY. Returns the data for the caller to
- * kfree after dropping the lock.
+ * Give busy, identity-less bp a data block of `size` bytes, reusing the one it has when the
+ * size matches. Called without the lock (kmalloc may sleep); bufspace was reserved by getnewbuf.
  */
-static char *binvalidate(struct buf *bp)
+static void buf_alloc_data(struct buf *bp, int size, char *old, int oldsize)
 {
-	char *data = bp->b_data;
+	if (old != NULL && oldsize == size) {
+		bp->b_data = old;
+		return;
+	}
+	kfree(old);
+	bp->b_data = kmalloc((size_t)size, M_WAITOK);
+	bp->b_kvasize = size;
+}
 
-	bundirty(bp);
-	brelvp(bp);
-	bufspace -= bp->b_bufsize;
-	bp->b_data = NULL;
-	bp->b_bufsize = bp->b_bcount = 0;
-	bp->b_flags &= B_WANTED;
-	bq_insert_head(QUEUE_EMPTY, bp);
-	return data;
+/* buf_data_pages: see buf_internal.h. A kmalloc'd block of a page or more is page-aligned. */
+int buf_data_pages(struct buf *bp, struct vm_page **ma)
+{
+	int n = (int)howmany(bp->b_bufsize, PAGE_SIZE);
+
+	if (bp->b_flags & B_VMIO) {
+		for (int i = 0; i < bp->b_npages; i++)
+			ma[i] = bp->b_pages[i];
+		return bp->b_npages;
+	}
+	for (int i = 0; i < n; i++)
+		ma[i] = PHYS_TO_VM_PAGE(V2P(bp->b_data + i * PAGE_SIZE));
+	return n;
+}
+
+/* buf_disk: see buf_internal.h. */
+struct disk *buf_disk(struct vnode *vp)
+{
+	if (vp->v_disk != NULL)
+		return vp->v_disk;
+	if (vp->v_mount != NULL && vp->v_mount->mnt_devvp != NULL)
+		return vp->v_mount->mnt_devvp->v_disk;
+	return NULL;
 }
 
 /* ---- getting buffers ------------------------------------------------------------------------- */
 
 /*
- * getnewbuf: a busy buffer with no identity and `size` bytes of (stale) data.
- * Takes an EMPTY header while bufspace has room, else recycles the least recently used CLEAN
- * buffer (keeping its data if the size matches). It never writes a dirty buffer: with nothing
- * reusable it wakes the flusher (bd_speedup) and sleeps "newbuf" until a buffer is released.
- * May sleep; called without locks.
+ * Take a reusable header for a `size`-byte buffer, or NULL (bufcache_lock held). FreeBSD 4's
+ * getnewbuf order: an EMPTYKVA header first; then, once bufspace has passed lobufspace, the
+ * least recently used CLEAN buffer; an EMPTY header while bufspace leaves room for the new
+ * block; last, a CLEAN buffer even below lobufspace. A reused header's old data block is
+ * returned in *oldp for the caller to reuse or free; bufspace is adjusted for the new size.
+ */
+static struct buf *getnewbuf_pick(int size, char **oldp, int *oldsizep)
+{
+	struct buf *bp;
+
+	bp = TAILQ_FIRST(&bufqueues[QUEUE_EMPTYKVA]);
+	if (bp == NULL && bufspace >= lobufspace())
+		bp = TAILQ_FIRST(&bufqueues[QUEUE_CLEAN]);
+	if (bp == NULL && bufspace + size <= hibufspace())
+		bp = TAILQ_FIRST(&bufqueues[QUEUE_EMPTY]);
+	if (bp == NULL)
+		bp = TAILQ_FIRST(&bufqueues[QUEUE_CLEAN]);
+	if (bp == NULL)
+		return NULL;
+	buf_busy(bp);
+	brelvp(bp);
+	*oldp = bp->b_data;
+	*oldsizep = bp->b_kvasize;
+	bp->b_data = NULL;
+	if (*oldsizep != size) {
+		bufspace += size - *oldsizep;
+		bp->b_kvasize = 0;
+	}
+	return bp;
+}
+
+/*
+ * getnewbuf: a busy buffer with no identity and `size` bytes of (stale) data. It never writes
+ * a dirty buffer: with nothing reusable it wakes the flusher (bd_speedup) and sleeps "newbuf"
+ * until a buffer is released. May sleep; called without locks.
  */
 static struct buf *getnewbuf(int size)
 {
 	struct buf *bp;
-	char *olddata;
-	bool needdata;
+	char *old = NULL;
+	int oldsize = 0;
 
 	spin_lock(&bufcache_lock);
-	for (;;) {
-		bp = bufqueues[QUEUE_EMPTY].head;
-		if (bp != NULL && bufspace + size <= hibufspace()) {
-			bremfree(bp);
-			bufspace += size;
-			needdata = true;
-			break;
-		}
-		bp = bufqueues[QUEUE_CLEAN].head;
-		if (bp != NULL) {
-			bremfree(bp);
-			brelvp(bp);
-			if (bp->b_bufsize == size) {
-				needdata = false;
-				break;
-			}
-			olddata = binvalidate(bp);
-			spin_unlock(&bufcache_lock);
-			kfree(olddata);
-			spin_lock(&bufcache_lock);
-			continue;
-		}
+	while ((bp = getnewbuf_pick(size, &old, &oldsize)) == NULL) {
 		needsbuffer = 1;
-		bd_wakeup(1);
+		bd_speedup();
+		bstats.sleeps_newbuf++;
 		msleep(&needsbuffer, &bufcache_lock, 0, "newbuf", HZ);
 	}
 	bp->b_flags = B_BUSY;
 	spin_unlock(&bufcache_lock);
 
+	buf_alloc_data(bp, size, old, oldsize);
 	bp->b_bufsize = bp->b_bcount = size;
+	bp->b_npages = 0;
 	bp->b_error = 0;
 	bp->b_resid = 0;
 	bp->b_iodone = NULL;
 	bp->b_runningbufspace = 0;
-	if (needdata) {
-		bp->b_data = kmalloc(size, M_WAITOK);
-		KASSERT(bp->b_data != NULL, "getnewbuf: kmalloc failed");
-	}
 	return bp;
 }
 
@@ -372,8 +456,7 @@ struct buf *getblk(struct vnode *vp, daddr_t blkno, int size, int slpflag __unus
 				spin_unlock(&bufcache_lock);
 				continue;
 			}
-			bremfree(bp);
-			bp->b_flags |= B_BUSY;
+			buf_busy(bp);
 			spin_unlock(&bufcache_lock);
 			if (bp->b_bufsize == size)
 				return bp;
@@ -385,13 +468,14 @@ struct buf *getblk(struct vnode *vp, daddr_t blkno, int size, int slpflag __unus
 		bp = getnewbuf(size);
 		spin_lock(&bufcache_lock);
 		if (gbincore(vp, blkno) != NULL) {
-			/* Someone else made the buffer while we slept: recycle ours first. */
+			/* Someone else made the buffer while we slept: give ours back first. */
 			bp->b_flags &= ~B_BUSY;
-			bq_insert_head(QUEUE_CLEAN, bp);
+			bp->b_bufsize = bp->b_bcount = 0;
+			bq_insert(QUEUE_EMPTYKVA, bp, true);
 			spin_unlock(&bufcache_lock);
 			continue;
 		}
-		bgetvp(bp, vp, blkno);
+		bgetvp(bp, vp, blkno, size);
 		spin_unlock(&bufcache_lock);
 		return bp;
 	}
@@ -408,37 +492,80 @@ struct buf *incore(struct vnode *vp, daddr_t blkno)
 	return bp;
 }
 
+/* buf_read_begin: see buf_internal.h. */
+void buf_read_begin(struct buf *bp, bool async)
+{
+	spin_lock(&bufcache_lock);
+	bp->b_flags &= ~(B_DONE | B_ERROR | B_INVAL | B_ASYNC);
+	bp->b_flags |= B_READ | (async ? B_ASYNC : 0);
+	spin_unlock(&bufcache_lock);
+	bp->b_iocmd = BIO_READ;
+	bp->b_error = 0;
+	bp->b_resid = 0;
+	bstats.breads++;
+	if (curproc != NULL)
+		curproc->p_inblock++;
+}
+
+/* Start a read of busy, uncached bp through VOP_STRATEGY (async: released when done). */
+static void bread_start(struct buf *bp, bool async)
+{
+	buf_read_begin(bp, async);
+	VOP_STRATEGY(bp->b_vp, bp);
+}
+
 /*
  * bread: getblk, and read the block through VOP_STRATEGY unless it is cached. Returns 0 or the
  * I/O error; *bpp is the busy buffer either way (the caller brelse's it).
  */
 int bread(struct vnode *vp, daddr_t blkno, int size, struct buf **bpp)
 {
-	struct buf *bp = getblk(vp, blkno, size, 0, 0);
-
-	*bpp = bp;
-	if (bp->b_flags & B_CACHE)
-		return 0;
-	spin_lock(&bufcache_lock);
-	bp->b_flags &= ~(B_DONE | B_ERROR | B_INVAL | B_ASYNC);
-	bp->b_flags |= B_READ;
-	spin_unlock(&bufcache_lock);
-	bp->b_iocmd = BIO_READ;
-	bp->b_error = 0;
-	bp->b_resid = 0;
-	if (curproc != NULL)
-		curproc->p_inblock++;
-	VOP_STRATEGY(vp, bp);
-	return biowait(bp);
+	return breadn(vp, blkno, size, NULL, NULL, 0, bpp);
 }
 
-/* ---- writing and releasing ------------------------------------------------------------------- */
+/* breadn: bread, plus async reads of the uncached blocks rablkno[0..cnt-1] (FreeBSD's breadn). */
+int breadn(struct vnode *vp, daddr_t blkno, int size, const daddr_t *rablkno, const int *rabsize,
+           int cnt, struct buf **bpp)
+{
+	struct buf *bp = getblk(vp, blkno, size, 0, 0), *rabp;
+	bool wait = false;
+
+	*bpp = bp;
+	if (!(bp->b_flags & B_CACHE)) {
+		bread_start(bp, false);
+		wait = true;
+	}
+	for (int i = 0; i < cnt; i++) {
+		if (incore(vp, rablkno[i]) != NULL)
+			continue;
+		rabp = getblk(vp, rablkno[i], rabsize[i], 0, 0);
+		if (rabp->b_flags & B_CACHE) {
+			brelse(rabp);
+			continue;
+		}
+		bstats.readaheads++;
+		bread_start(rabp, true);
+	}
+	return wait ? biowait(bp) : 0;
+}
+
+/* ---- writing --------------------------------------------------------------------------------- */
+
+/* buf_write_begin: see buf_internal.h. */
+void buf_write_begin(struct buf *bp)
+{
+	bundirty(bp);
+	bp->b_flags &= ~(B_DONE | B_ERROR | B_READ);
+	bp->b_flags |= B_WRITEINPROG | B_CACHE;
+	bp->b_vp->v_numoutput++;
+}
 
 /*
  * bwrite: write a busy buffer. Synchronous unless B_ASYNC is set: then the completion
- * releases it and the caller must not touch bp again. Returns the I/O error (0 for async).
- * The buffer is no longer dirty once the write is issued; runningbufspace is charged with its
- * size just before the strategy call (FreeBSD 4.3).
+ * releases it and the caller must not touch bp again, and the design may make the caller wait
+ * for earlier writes (bd_async_write_issued: "wdrain" in the runningbuf design). Returns the
+ * I/O error (0 for async). runningbufspace is charged with the buffer's size just before the
+ * strategy call (FreeBSD 4.3).
  */
 int bwrite(struct buf *bp)
 {
@@ -451,9 +578,7 @@ int bwrite(struct buf *bp)
 		return 0;
 	}
 	spin_lock(&bufcache_lock);
-	bundirty(bp);
-	bp->b_flags &= ~(B_DONE | B_ERROR | B_READ);
-	bp->b_flags |= B_WRITEINPROG | B_CACHE;
+	buf_write_begin(bp);
 	bp->b_runningbufspace = bp->b_bufsize;
 	runningbufspace += bp->b_runningbufspace;
 	async = (bp->b_flags & B_ASYNC) != 0;
@@ -464,9 +589,15 @@ int bwrite(struct buf *bp)
 	bp->b_resid = 0;
 	if (curproc != NULL)
 		curproc->p_oublock++;
-	VOP_STRATEGY(bp->b_vp, bp);
 	if (async)
+		bstats.bawrites++;
+	else
+		bstats.bwrites++;
+	VOP_STRATEGY(bp->b_vp, bp);
+	if (async) {
+		bd_async_write_issued();
 		return 0;
+	}
 	error = biowait(bp);
 	brelse(bp);
 	return error;
@@ -482,43 +613,51 @@ void bawrite(struct buf *bp)
 }
 
 /*
- * bdwrite: delayed write. Mark the buffer dirty and valid and release it to QUEUE_DIRTY; the
- * flusher or the syncer writes it later. No I/O is started here.
+ * bdwrite: delayed write. Mark the buffer dirty and valid, map its block now if it is not yet
+ * mapped (FreeBSD's "this bmap keeps the system from needing to do the bmap later, perhaps
+ * when the system is attempting to do a sync": a flush never reads an indirect block), and
+ * release it to QUEUE_DIRTY. No I/O is started here.
  */
 void bdwrite(struct buf *bp)
 {
+	daddr_t blkno;
+
 	KASSERT(bp->b_flags & B_BUSY, "bdwrite: buffer not busy");
 	if (bp->b_flags & B_INVAL) {
 		brelse(bp);
 		return;
 	}
+	if (bp->b_blkno == bp->b_lblkno && bp->b_vp->v_disk == NULL &&
+	    VOP_BMAP(bp->b_vp, bp->b_lblkno, &blkno) == 0 && blkno != -1)
+		bp->b_blkno = blkno;
 	spin_lock(&bufcache_lock);
 	bdirty(bp);
 	bp->b_flags |= B_CACHE;
+	if (bp->b_vp->v_type == VREG)
+		bp->b_flags |= B_CLUSTEROK;       /* file data: the flushers may cluster it (FFS's) */
 	spin_unlock(&bufcache_lock);
+	bstats.bdwrites++;
 	bqrelse(bp);
 }
 
+/* ---- releasing ------------------------------------------------------------------------------- */
+
 /*
  * brelse: release a busy buffer. B_INVAL or B_ERROR buffers (and clean B_NOCACHE ones) lose
- * identity and data; dirty buffers go to the tail of QUEUE_DIRTY, the rest to the tail of
- * QUEUE_CLEAN (most recently used last). Wakes whoever waits for this buffer or for any buffer.
- * Callable from interrupt context (an async write's completion).
+ * their identity (keeping their data block, on QUEUE_EMPTYKVA); dirty buffers go to the tail of
+ * QUEUE_DIRTY, the rest to the tail of QUEUE_CLEAN (most recently used last). Wakes whoever
+ * waits for this buffer or for any buffer. Callable from interrupt context (an async write's
+ * completion).
  */
 void brelse(struct buf *bp)
 {
-	char *olddata = NULL;
-
 	spin_lock(&bufcache_lock);
 	KASSERT(bp->b_flags & B_BUSY, "brelse: buffer not busy");
 	if ((bp->b_flags & (B_INVAL | B_ERROR)) ||
-	    (bp->b_flags & (B_NOCACHE | B_DELWRI)) == B_NOCACHE) {
-		olddata = binvalidate(bp);
-	} else if (bp->b_flags & B_DELWRI) {
-		bq_insert_tail(QUEUE_DIRTY, bp);
-	} else {
-		bq_insert_tail(QUEUE_CLEAN, bp);
-	}
+	    (bp->b_flags & (B_NOCACHE | B_DELWRI)) == B_NOCACHE)
+		binvalidate(bp);
+	else
+		bq_insert((bp->b_flags & B_DELWRI) ? QUEUE_DIRTY : QUEUE_CLEAN, bp, false);
 	if (bp->b_flags & B_WANTED)
 		wakeup(bp);
 	bp->b_flags &= ~(B_BUSY | B_ASYNC | B_NOCACHE | B_READ | B_WANTED);
@@ -527,7 +666,6 @@ void brelse(struct buf *bp)
 		wakeup(&needsbuffer);
 	}
 	spin_unlock(&bufcache_lock);
-	kfree(olddata);
 }
 
 /* bdiscard: drop a busy buffer's identity and data (see buf.h). */
@@ -562,9 +700,9 @@ void vfs_bio_clrbuf(struct buf *bp)
 
 /*
  * biodone: the I/O on bp is finished (b_error says how). Returns the write's bytes to
- * runningbufspace, marks a successful read B_CACHE and then, in FreeBSD 4's order: calls the
- * b_iodone hook if one is set, else releases an async buffer, else wakes biowait.
- * Any context; never sleeps.
+ * runningbufspace (runningbufwakeup), counts the vnode's write done, marks a successful read
+ * B_CACHE and then, in FreeBSD 4's order: calls the b_iodone hook if one is set, else
+ * releases an async buffer, else wakes biowait. Any context; never sleeps.
  */
 void biodone(struct buf *bp)
 {
@@ -575,9 +713,12 @@ void biodone(struct buf *bp)
 	KASSERT(!(bp->b_flags & B_DONE), "biodone: already done");
 	if (bp->b_flags & B_WRITEINPROG) {
 		bp->b_flags &= ~B_WRITEINPROG;
-		runningbufspace -= bp->b_runningbufspace;
+		runningbufwakeup(bp->b_runningbufspace);
 		bp->b_runningbufspace = 0;
-		wakeup(&runningbufspace);
+		if ((bp->b_error != 0 || (bp->b_flags & B_ERROR)) && bp->b_vp->v_writeerror == 0)
+			bp->b_vp->v_writeerror = bp->b_error != 0 ? bp->b_error : EIO;
+		if (--bp->b_vp->v_numoutput == 0)
+			wakeup(&bp->b_vp->v_numoutput);
 	}
 	if (bp->b_error != 0 || (bp->b_flags & B_ERROR)) {
 		bp->b_flags |= B_ERROR;
@@ -639,7 +780,13 @@ void disk_strategy_buf(struct disk *dp, struct buf *bp)
 	bio->bio_disk = dp;
 	bio->bio_offset = (uint64_t)bp->b_blkno * DEV_BSIZE;
 	bio->bio_length = bp->b_bcount;
-	bio->bio_data = bp->b_data;
+	if (bp->b_flags & B_VMIO) {
+		bio->bio_flags = BIO_UNMAPPED;
+		bio->bio_ma = bp->b_pages;
+		bio->bio_ma_n = bp->b_npages;
+	} else {
+		bio->bio_data = bp->b_data;
+	}
 	bio->bio_done = bufbio_done;
 	bio->bio_caller1 = bp;
 	disk_start(bio);
@@ -647,50 +794,67 @@ void disk_strategy_buf(struct disk *dp, struct buf *bp)
 
 /* ---- per-vnode operations -------------------------------------------------------------------- */
 
+/* The first not-busy dirty buffer of vp, made busy, or NULL (bufcache_lock held). */
+static struct buf *take_vnode_dirty(struct vnode *vp)
+{
+	struct buf *bp;
+
+	TAILQ_FOREACH(bp, &vp->v_dirtyblkhd, b_vnbufs) {
+		if (!(bp->b_flags & B_BUSY)) {
+			buf_busy(bp);
+			return bp;
+		}
+	}
+	return NULL;
+}
+
 /*
- * bufsync: write vp's dirty buffers. MNT_WAIT writes each synchronously and returns the first
- * error, then waits for writes of vp's buffers that others started (fsync's guarantee);
- * MNT_NOWAIT only starts them.
+ * bufsync: write vp's dirty buffers, clustered (vfs_bio_awrite), so the disk sees them together.
+ * MNT_WAIT then waits until every write of vp in flight has finished and returns the first
+ * error any of them reported (v_writeerror, set by biodone); MNT_NOWAIT only starts them. Each
+ * buffer written leaves the dirty list, so the scans only meet busy buffers again; a buffer
+ * dirtied again meanwhile is written again, at most nbuf writes in all.
  */
 int bufsync(struct vnode *vp, int waitfor)
 {
 	struct buf *bp;
-	int error = 0, e;
+	int error, nbufs, budget = nbuf;
 
 	spin_lock(&bufcache_lock);
-restart:
-	for (bp = vp->v_bufhd; bp != NULL; bp = bp->b_vnext) {
-		if ((bp->b_flags & (B_DELWRI | B_BUSY)) != B_DELWRI)
-			continue;
-		bremfree(bp);
-		bp->b_flags |= B_BUSY;
+	if (waitfor == MNT_WAIT)
+		vp->v_writeerror = 0;
+	while (budget > 0 && (bp = take_vnode_dirty(vp)) != NULL) {
 		spin_unlock(&bufcache_lock);
-		if (waitfor == MNT_WAIT) {
-			e = bwrite(bp);
-			if (e != 0 && error == 0)
-				error = e;
-		} else {
-			bawrite(bp);
-		}
+		vfs_bio_awrite(bp, &nbufs);
+		budget -= nbufs;
 		spin_lock(&bufcache_lock);
-		goto restart;
 	}
-	if (waitfor == MNT_WAIT) {
-wait_inflight:
-		for (bp = vp->v_bufhd; bp != NULL; bp = bp->b_vnext) {
-			if (bp->b_flags & B_WRITEINPROG) {
-				msleep(&runningbufspace, &bufcache_lock, 0, "bufsync", HZ);
-				goto wait_inflight;
-			}
-		}
-	}
+	if (waitfor == MNT_WAIT)
+		while (vp->v_numoutput > 0)
+			msleep(&vp->v_numoutput, &bufcache_lock, 0, "bufsync", HZ);
+	error = waitfor == MNT_WAIT ? vp->v_writeerror : 0;
 	spin_unlock(&bufcache_lock);
 	return error;
 }
 
+/* The first buffer of vp with b_lblkno >= from, on either list, or NULL (bufcache_lock held). */
+static struct buf *first_buf_from(struct vnode *vp, daddr_t from)
+{
+	struct buf *bp;
+
+	TAILQ_FOREACH(bp, &vp->v_dirtyblkhd, b_vnbufs)
+		if (bp->b_lblkno >= from)
+			return bp;
+	TAILQ_FOREACH(bp, &vp->v_cleanblkhd, b_vnbufs)
+		if (bp->b_lblkno >= from)
+			return bp;
+	return NULL;
+}
+
 /*
  * The common loop of vinvalbuf and vtruncbuf: throw away vp's buffers with b_lblkno >= from,
- * waiting for busy ones. With V_SAVE, dirty buffers are written (synchronously) first.
+ * waiting for busy ones. With V_SAVE, dirty buffers are written (synchronously) first. Each
+ * buffer handled leaves vp's lists, so the scans never revisit it.
  */
 static int vinvalbuf_from(struct vnode *vp, daddr_t from, int flags)
 {
@@ -698,29 +862,25 @@ static int vinvalbuf_from(struct vnode *vp, daddr_t from, int flags)
 	int error;
 
 	spin_lock(&bufcache_lock);
-restart:
-	for (bp = vp->v_bufhd; bp != NULL; bp = bp->b_vnext) {
-		if (bp->b_lblkno < from)
-			continue;
+	while ((bp = first_buf_from(vp, from)) != NULL) {
 		if (bp->b_flags & B_BUSY) {
 			bp->b_flags |= B_WANTED;
 			msleep(bp, &bufcache_lock, 0, "vinval", HZ);
-			goto restart;
+			continue;
 		}
-		bremfree(bp);
-		bp->b_flags |= B_BUSY;
+		buf_busy(bp);
 		if ((flags & V_SAVE) && (bp->b_flags & B_DELWRI)) {
 			spin_unlock(&bufcache_lock);
 			error = bwrite(bp);
 			if (error != 0)
 				return error;
-		} else {
-			bp->b_flags |= B_INVAL;
-			spin_unlock(&bufcache_lock);
-			brelse(bp);
+			spin_lock(&bufcache_lock);
+			continue;
 		}
+		bp->b_flags |= B_INVAL;
+		spin_unlock(&bufcache_lock);
+		brelse(bp);
 		spin_lock(&bufcache_lock);
-		goto restart;
 	}
 	spin_unlock(&bufcache_lock);
 	return 0;
@@ -741,146 +901,140 @@ int vtruncbuf(struct vnode *vp, daddr_t lblkno)
 /* ---- system-wide flushing -------------------------------------------------------------------- */
 
 /*
- * Busy up to `max` buffers from QUEUE_DIRTY that have been dirty for at least `age` ticks
- * (all of them for age 0) into out[]. bufcache_lock held.
+ * The oldest buffer on QUEUE_DIRTY that has been dirty for at least `age` ticks (any, for age
+ * 0), made busy, or NULL. bufcache_lock held.
  */
-static int collect_dirty(struct buf **out, int max, uint32_t age)
+static struct buf *take_dirty(uint32_t age)
 {
-	struct buf *bp, *next;
-	int n = 0;
+	struct buf *bp;
 
-	for (bp = bufqueues[QUEUE_DIRTY].head; bp != NULL && n < max; bp = next) {
-		next = bp->b_qnext;
-		if (age != 0 && ticks - buf_dirtytick[bp - buf] < age)
-			continue;
-		bremfree(bp);
-		bp->b_flags |= B_BUSY;
-		out[n++] = bp;
+	TAILQ_FOREACH(bp, &bufqueues[QUEUE_DIRTY], b_freelist) {
+		if (age == 0 || ticks - bp->b_dirtytick >= age) {
+			buf_busy(bp);
+			return bp;
+		}
 	}
-	return n;
+	return NULL;
 }
 
 /*
- * buf_flush_aged: start writes (bawrite) of every buffer dirty for at least `age` ticks
- * (the syncer's job). Returns how many it started.
+ * Start clustered writes of the buffers dirty for at least `age` ticks, oldest first, at most
+ * nbuf buffers (so a busy writer cannot keep the caller going for ever). How many it wrote.
  */
+static int flush_dirty(uint32_t age)
+{
+	struct buf *bp;
+	int nbufs, total = 0;
+
+	while (total < nbuf) {
+		spin_lock(&bufcache_lock);
+		bp = take_dirty(age);
+		spin_unlock(&bufcache_lock);
+		if (bp == NULL)
+			break;
+		vfs_bio_awrite(bp, &nbufs);
+		total += nbufs;
+	}
+	return total;
+}
+
+/* buf_flush_aged: the syncer's job, writes of every buffer dirty for `age` ticks or more. */
 int buf_flush_aged(uint32_t age)
 {
-	struct buf *batch[32];
-	int n, i, total = 0;
+	return flush_dirty(age == 0 ? 1 : age);
+}
 
-	for (;;) {
-		spin_lock(&bufcache_lock);
-		n = collect_dirty(batch, nitems(batch), age);
-		spin_unlock(&bufcache_lock);
-		if (n == 0)
-			return total;
-		for (i = 0; i < n; i++)
-			bawrite(batch[i]);
-		total += n;
-	}
+/* A buffer with a write in flight, or NULL (bufcache_lock held). */
+static struct buf *any_write_in_flight(void)
+{
+	for (int i = 0; i < nbuf; i++)
+		if (buf[i].b_flags & B_WRITEINPROG)
+			return &buf[i];
+	return NULL;
 }
 
 /*
- * bufsync_all: start writes of every dirty buffer (at most nbuf, so a busy writer cannot keep
- * sync(2) going for ever); with MNT_WAIT, wait until each write in flight has completed.
+ * bufsync_all: start writes of every dirty buffer; with MNT_WAIT, wait until no write is in
+ * flight (each sleep is on the vnode of a write still going, woken when its last one ends).
  */
 int bufsync_all(int waitfor)
 {
-	struct buf *batch[32];
-	int n, i, budget = nbuf;
+	struct buf *bp;
 
-	while (budget > 0) {
-		spin_lock(&bufcache_lock);
-		n = collect_dirty(batch, MIN((int)nitems(batch), budget), 0);
-		spin_unlock(&bufcache_lock);
-		if (n == 0)
-			break;
-		for (i = 0; i < n; i++)
-			bawrite(batch[i]);
-		budget -= n;
-	}
+	flush_dirty(0);
 	if (waitfor == MNT_WAIT) {
 		spin_lock(&bufcache_lock);
-		for (i = 0; i < nbuf; i++)
-			while (buf[i].b_flags & B_WRITEINPROG)
-				msleep(&runningbufspace, &bufcache_lock, 0, "syncwt", HZ);
+		while ((bp = any_write_in_flight()) != NULL)
+			msleep(&bp->b_vp->v_numoutput, &bufcache_lock, 0, "syncwt", HZ);
 		spin_unlock(&bufcache_lock);
 	}
 	return 0;
 }
 
-/*
- * bwillwrite: called by write(2) before it dirties buffers (no locks held). Blocks ("flswai")
- * while numdirtybuffers >= hidirtybuffers, after kicking the flusher, as FreeBSD 4.3 does.
- */
-void bwillwrite(void)
+/* ---- what the buf_daemon's designs need (vfs/bufdaemon.h) ------------------------------------ */
+
+void bufq_lock(void)
 {
 	spin_lock(&bufcache_lock);
-	while (numdirtybuffers >= MAX(hidirtybuffers, 1)) {
-		bd_wakeup(1);
-		needsdirtyflush = 1;
-		msleep(&needsdirtyflush, &bufcache_lock, 0, "flswai", HZ);
-	}
+}
+
+void bufq_unlock(void)
+{
 	spin_unlock(&bufcache_lock);
 }
 
-/* ---- the flusher ----------------------------------------------------------------------------- */
+bool bufq_sleep(void *chan, const char *wmesg, int timo)
+{
+	return msleep(chan, &bufcache_lock, 0, wmesg, timo) == 0;
+}
 
-/* Start the write of the oldest dirty buffer (FreeBSD's flushbufqueues). 1 if it found one. */
-static int flushbufqueues(void)
+void bufq_wakeup(void *chan)
+{
+	wakeup(chan);
+}
+
+uint64_t bd_nanouptime(void)
+{
+	return nanouptime();
+}
+
+/*
+ * buf_flush_oldest: the body of FreeBSD's flushbufqueues. The first buffer on QUEUE_DIRTY
+ * is written with vfs_bio_awrite, which gathers its contiguous dirty neighbours into one
+ * cluster; a B_INVAL buffer found on the way is released instead (it is not worth a write).
+ */
+long buf_flush_oldest(int *nbufs)
 {
 	struct buf *bp;
 
+	*nbufs = 0;
 	spin_lock(&bufcache_lock);
-	bp = bufqueues[QUEUE_DIRTY].head;
-	if (bp == NULL) {
+	while ((bp = TAILQ_FIRST(&bufqueues[QUEUE_DIRTY])) != NULL) {
+		buf_busy(bp);
+		if (!(bp->b_flags & B_INVAL))
+			break;
 		spin_unlock(&bufcache_lock);
-		return 0;
-	}
-	bremfree(bp);
-	bp->b_flags |= B_BUSY;
-	spin_unlock(&bufcache_lock);
-	bawrite(bp);
-	return 1;
-}
-
-/*
- * ======================== buf_daemon: the flusher ("bufdaemon") ========================
- * This issue's simple design; a later issue replaces this one function with the seed's two
- * (4.2 "speedup" and the patched "runningbuf") behind vfs.bufdaemon_design.
- *
- * Woken by bd_wakeup() (the dirty count passed the lo/hi midpoint, or getnewbuf/bwillwrite
- * need buffers) or once a second, it starts writes of the oldest dirty buffers until
- * numdirtybuffers <= lodirtybuffers, waking bwillwrite sleepers once the count is at or below
- * the midpoint. It disarms (bd_request = 0) only at the low-water mark. If dirty buffers remain
- * that it cannot take (all busy), it retries after half a second ("qsleep").
- */
-static void buf_daemon(void *arg __unused)
-{
-	for (;;) {
-		while (numdirtybuffers > lodirtybuffers) {
-			if (flushbufqueues() == 0)
-				break;
-			spin_lock(&bufcache_lock);
-			numdirtywakeup((lodirtybuffers + hidirtybuffers) / 2);
-			spin_unlock(&bufcache_lock);
-		}
+		brelse(bp);
 		spin_lock(&bufcache_lock);
-		if (numdirtybuffers <= lodirtybuffers) {
-			bd_request = 0;
-			msleep(&bd_request, &bufcache_lock, 0, "psleep", HZ);
-		} else {
-			msleep(&bd_request, &bufcache_lock, 0, "qsleep", HZ / 2);
-		}
-		spin_unlock(&bufcache_lock);
 	}
+	spin_unlock(&bufcache_lock);
+	if (bp == NULL)
+		return 0;
+	return vfs_bio_awrite(bp, nbufs);
 }
-/* ======================== end of buf_daemon ======================== */
+
+/* ---- start-up -------------------------------------------------------------------------------- */
+
+/* The buf_daemon's thread: vfs_bufdaemon.c's loop. */
+static void bufdaemon_thread(void *arg __unused)
+{
+	buf_daemon();
+}
 
 /*
- * bufinit: size the cache from physical memory (design-notes §1.1), set the tunables' defaults,
- * put every header on QUEUE_EMPTY and start the "bufdaemon" thread.
+ * bufinit: size the cache from physical memory (design-notes §1.1), set the tunables' defaults
+ * (FreeBSD's bufinit in id 1319455), put every header on QUEUE_EMPTY and start the "bufdaemon"
+ * thread.
  */
 void bufinit(void)
 {
@@ -889,28 +1043,43 @@ void bufinit(void)
 
 	spin_init(&bufcache_lock, "bufcache");
 	nbuf = nbuf_for_memory((int)physmem_pages);
+	if (tunable_int_fetch("vfs.nbuf", &i)) {
+		if (i >= 32)
+			nbuf = i;
+		else
+			kprintf("boot: vfs.nbuf=%d is too few (at least 32); using %d\n", i, nbuf);
+	}
 	maxbufspace = nbuf * BKVASIZE;
+	boot_tunable("vfs.maxbufspace", T_MAXBUFSPACE, &maxbufspace);
 	hidirtybuffers = nbuf / 4 + 20;
 	while (hidirtybuffers * BKVASIZE > 3 * (hibufspace() / 4))
 		hidirtybuffers >>= 1;
+	lodirtybuffers = 0;
+	boot_tunable("vfs.hidirtybuffers", T_HIDIRTY, &hidirtybuffers);
 	lodirtybuffers = hidirtybuffers / 2;
+	boot_tunable("vfs.lodirtybuffers", T_LODIRTY, &lodirtybuffers);
+	lorunningspace = 0;
 	hirunningspace = 1024 * 1024;
-	lorunningspace = 512 * 1024;
+	boot_tunable("vfs.hirunningspace", T_HIRUNNING, &hirunningspace);
+	lorunningspace = hirunningspace / 2;
+	boot_tunable("vfs.lorunningspace", T_LORUNNING, &lorunningspace);
 	maxbdrun = 16;
+	boot_tunable("vfs.maxbdrun", T_MAXBDRUN, &maxbdrun);
 
 	buf = kmalloc(nbuf * sizeof(struct buf), M_WAITOK | M_ZERO);
-	buf_dirtytick = kmalloc(nbuf * sizeof(uint32_t), M_WAITOK | M_ZERO);
 	for (hsize = 64; hsize < (uint32_t)nbuf; hsize <<= 1)
 		continue;
 	bufhashtbl = kmalloc(hsize * sizeof(struct buf *), M_WAITOK | M_ZERO);
-	if (buf == NULL || buf_dirtytick == NULL || bufhashtbl == NULL)
-		panic("bufinit: cannot allocate %d buffer headers", nbuf);
 	bufhashmask = hsize - 1;
+	for (i = 0; i < BUFFER_QUEUES; i++)
+		TAILQ_INIT(&bufqueues[i]);
 	for (i = 0; i < nbuf; i++)
-		bq_insert_tail(QUEUE_EMPTY, &buf[i]);
+		bq_insert(QUEUE_EMPTY, &buf[i], false);
+	cluster_init();
+	bufstat_init();
 
 	kprintf("bufinit: nbuf %d, maxbufspace %d KB, hidirtybuffers %d, lodirtybuffers %d\n",
 	        nbuf, maxbufspace / 1024, hidirtybuffers, lodirtybuffers);
-	if (kproc_create(buf_daemon, NULL, NULL, "bufdaemon") != 0)
+	if (kproc_create(bufdaemon_thread, NULL, NULL, "bufdaemon") != 0)
 		panic("bufinit: cannot start bufdaemon");
 }

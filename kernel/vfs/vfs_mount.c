@@ -45,7 +45,7 @@
 #include "vm/vm_object.h"
 #include <sys/errno.h>
 
-#define MOUNT_USERFLAGS (MNT_RDONLY | MNT_FORCE)   /* what mount(2) accepts */
+#define MOUNT_USERFLAGS (MNT_RDONLY | MNT_FORCE | MNT_NOCLUSTERR | MNT_NOCLUSTERW) /* mount(2)'s */
 
 static struct mount *mountlist;        /* oldest first (mountlist_mtx) */
 static struct spinlock mountlist_mtx;
@@ -178,7 +178,8 @@ int vfs_domount(const struct vfsconf *vfc, struct vnode *devvp, struct vnode *co
 	mp->mnt_op = vfc->vfc_vfsops;
 	mp->mnt_devvp = devvp;
 	mp->mnt_vnodecovered = covered;
-	mp->mnt_flag = (flags & (MNT_RDONLY | MNT_FORCE | MNT_ROOTFS)) | MNT_LOCAL;
+	mp->mnt_flag = (int)(flags & (MNT_RDONLY | MNT_FORCE | MNT_ROOTFS | MNT_NOCLUSTERR | MNT_NOCLUSTERW)) |
+	               MNT_LOCAL;
 	mp->mnt_kern_flag = MNTK_MOUNTING;
 	strlcpy(mp->mnt_fromname, from, sizeof(mp->mnt_fromname));
 	strlcpy(mp->mnt_onname, on, sizeof(mp->mnt_onname));

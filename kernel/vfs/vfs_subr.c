@@ -162,6 +162,8 @@ int getnewvnode(struct mount *mp, struct vop_vector *ops, struct vnode **vpp)
 	vp->v_type = VNON;
 	vp->v_usecount = 1;
 	vp->v_op = ops;
+	TAILQ_INIT(&vp->v_cleanblkhd);
+	TAILQ_INIT(&vp->v_dirtyblkhd);
 	sleeplock_init(&vp->v_lock, "vnlock");
 	spin_lock(&vnode_lock);
 	insmntque(vp, mp);

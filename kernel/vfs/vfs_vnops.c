@@ -8,6 +8,9 @@
  * stop others from writing to the same open file.
  * write(2) to a regular file calls bwillwrite() first, before any lock is taken, so a writer
  * blocks ("flswai") while the buffer cache holds too many dirty buffers.
+ * Each read and write of a seekable file carries FreeBSD's sequential-access count in
+ * ioflag >> IO_SEQSHIFT (sequential_heuristic): it grows by one per 16 KB moved while each
+ * access starts where the last ended, so a file system can read ahead and cluster.
  * O_APPEND writes are IO_APPEND: the file system starts them at the end of the file, read
  * under its inode lock so concurrent appenders never overwrite each other (FreeBSD's
  * ffs_write does the same); O_FSYNC writes are IO_SYNC.
@@ -29,6 +32,22 @@ static bool vn_seekable(struct vnode *vp)
 	return vp->v_type == VREG || vp->v_type == VDIR || vp->v_disk != NULL;
 }
 
+/*
+ * FreeBSD 4's sequential_heuristic (sys/kern/vfs_vnops.c): an access that starts where the
+ * previous one ended (or at 0 after one) adds its size in 16 KB units to f_seqcount, up to
+ * IO_SEQMAX; any other access drops it to 1 (or 0). The ioflag bits to pass. f_lock held.
+ */
+static int sequential_heuristic(struct uio *uio, struct file *fp)
+{
+	if ((uio->uio_offset == 0 && fp->f_seqcount > 0) || uio->uio_offset == fp->f_nextoff) {
+		fp->f_seqcount = (int)MIN((size_t)IO_SEQMAX,
+		                          fp->f_seqcount + howmany(uio->uio_resid, 16 * 1024));
+		return fp->f_seqcount << IO_SEQSHIFT;
+	}
+	fp->f_seqcount = fp->f_seqcount > 1 ? 1 : 0;
+	return 0;
+}
+
 /* vn_read: read(2) on a vnode file. */
 int vn_read(struct file *fp, struct uio *uio)
 {
@@ -40,8 +59,9 @@ int vn_read(struct file *fp, struct uio *uio)
 		return VOP_READ(vp, uio, ioflag);
 	sleeplock_acquire(&fp->f_lock);
 	uio->uio_offset = fp->f_offset;
+	ioflag |= sequential_heuristic(uio, fp);
 	error = VOP_READ(vp, uio, ioflag);
-	fp->f_offset = uio->uio_offset;
+	fp->f_offset = fp->f_nextoff = uio->uio_offset;
 	sleeplock_release(&fp->f_lock);
 	return error;
 }
@@ -65,8 +85,9 @@ int vn_write(struct file *fp, struct uio *uio)
 		return VOP_WRITE(vp, uio, ioflag);
 	sleeplock_acquire(&fp->f_lock);
 	uio->uio_offset = fp->f_offset;
+	ioflag |= sequential_heuristic(uio, fp);
 	error = VOP_WRITE(vp, uio, ioflag);
-	fp->f_offset = uio->uio_offset;
+	fp->f_offset = fp->f_nextoff = uio->uio_offset;
 	sleeplock_release(&fp->f_lock);
 	return error;
 }

@@ -23,6 +23,7 @@
 #include "kern/lock.h"
 #include "kern/uio.h"
 #include <sys/stat.h>
+#include <sys/queue.h>
 
 struct mount;
 struct buf;
@@ -33,6 +34,8 @@ struct vm_page;
 
 enum vtype { VNON, VREG, VDIR, VBLK, VCHR, VFIFO };
 
+TAILQ_HEAD(buflists, buf);
+
 /* v_iflag */
 #define VI_FREE     0x0001   /* on the free list (usecount 0) */
 #define VI_DOOMED   0x0002   /* being reclaimed */
@@ -41,6 +44,8 @@ enum vtype { VNON, VREG, VDIR, VBLK, VCHR, VFIFO };
 #define IO_APPEND   0x0002
 #define IO_SYNC     0x0004
 #define IO_NDELAY   0x0010
+#define IO_SEQMAX   0x7f     /* the sequential count rides in ioflag's bits 16-22 (FreeBSD's) */
+#define IO_SEQSHIFT 16
 
 struct vnode {
 	enum vtype          v_type;
@@ -54,8 +59,14 @@ struct vnode {
 	struct disk        *v_disk;         /* VBLK/VCHR on a disk: the disk */
 	struct cdevsw      *v_cdev;         /* VCHR on a character device (console, null, zero) */
 	void               *v_cdevarg;
-	struct buf         *v_bufhd;        /* this vnode's buffers (bufcache_lock) */
-	int                 v_numdirty;     /* dirty buffers among them (bufcache_lock) */
+	struct buflists     v_cleanblkhd;   /* its clean buffers (bufcache_lock) */
+	struct buflists     v_dirtyblkhd;   /* its B_DELWRI buffers, oldest first (bufcache_lock) */
+	int                 v_numoutput;    /* its writes in flight (bufcache_lock) */
+	int                 v_writeerror;   /* first write error since bufsync(MNT_WAIT) began */
+	daddr_t             v_lastw;        /* cluster_write: last block written (v_lock) */
+	daddr_t             v_cstart;       /* ... first block of the cluster being built */
+	daddr_t             v_lasta;        /* ... disk address of v_lastw */
+	int                 v_clen;         /* ... blocks the cluster may still grow by */
 	struct vnode       *v_freenext, *v_freeprev; /* free list (vnode_lock) */
 	struct vnode       *v_mntnext;      /* per-mount list (vnode_lock) */
 	struct vm_object   *v_object;       /* (the VM issue) */

@@ -10,7 +10,8 @@
  *
  *   -r  read-only (the same as -o ro)     -f  mount an unclean file system read-write
  *   -t  the type (wdfs, the default; devfs); with -a only lines of that type
- *   -o  options, comma-separated: ro, rw, force (= -f), noauto (only -a heeds it)
+ *   -o  options, comma-separated: ro, rw, force (= -f), noauto (only -a heeds it),
+ *       noclusterr, noclusterw (no clustered reads / writes: docs/bufcache.md)
  *   -v  print each file system as it is mounted, in the listing's form
  *
  * A special without a '/' is a disk name ("ccd0" is /dev/ccd0). Errors name the file system
@@ -41,9 +42,11 @@ static void usage(void)
 /* The listing line of one mount. */
 static void print_mount(const struct statfs *sf)
 {
-	printf("%s on %s (%s%s%s)\n", sf->f_mntfromname, sf->f_mntonname, sf->f_fstypename,
+	printf("%s on %s (%s%s%s%s%s)\n", sf->f_mntfromname, sf->f_mntonname, sf->f_fstypename,
 	       (sf->f_flags & MNT_LOCAL) ? ", local" : "",
-	       (sf->f_flags & MNT_RDONLY) ? ", read-only" : "");
+	       (sf->f_flags & MNT_RDONLY) ? ", read-only" : "",
+	       (sf->f_flags & MNT_NOCLUSTERR) ? ", noclusterr" : "",
+	       (sf->f_flags & MNT_NOCLUSTERW) ? ", noclusterw" : "");
 }
 
 static int list_mounts(void)
@@ -80,8 +83,13 @@ static int parse_options(const char *opts, int *flagsp, int *noautop)
 			*flagsp |= MNT_FORCE;
 		else if (strcmp(o, "noauto") == 0)
 			*noautop = 1;
+		else if (strcmp(o, "noclusterr") == 0)
+			*flagsp |= MNT_NOCLUSTERR;
+		else if (strcmp(o, "noclusterw") == 0)
+			*flagsp |= (int)MNT_NOCLUSTERW;
 		else if (*o != '\0') {
-			warnx("option '%s' is not known: wdfs takes ro, rw, force and noauto", o);
+			warnx("option '%s' is not known: wdfs takes ro, rw, force, noauto, noclusterr and "
+			      "noclusterw", o);
 			return -1;
 		}
 	}

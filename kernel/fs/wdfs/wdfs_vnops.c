@@ -5,11 +5,17 @@
  * writes of docs/fs.md: an inode is written before a name points to it, a name is removed
  * before the inode's link count drops, and rename adds the new name before removing the old.
  *
- * Data goes through buffers on the file's own vnode, keyed by logical block: VOP_READ breads
- * them, VOP_WRITE allocates the block (wdfs_balloc) and then fills the buffer, writing a full
- * block with bawrite (as FFS 4.x does) and a partial one with bdwrite; VOP_STRATEGY maps the
- * buffer's logical block to a disk address and hands it to the disk (a hole reads as zeros
- * without any I/O).
+ * Data goes through buffers on the file's own vnode, keyed by logical block, as FFS 4.x's
+ * ffs_read/ffs_write (ufs_readwrite.c 1.47, index id 86019997) do it: VOP_READ reads them with
+ * cluster_read (read-ahead for a sequential reader; bread on an MNT_NOCLUSTERR mount), VOP_WRITE
+ * allocates the block (wdfs_balloc), records its disk address in the buffer and fills it; a
+ * block written in full goes to cluster_write (delayed until its run is complete, then written
+ * as one request), or is bawrite'n on an MNT_NOCLUSTERW mount; a partial one is bdwrite'n.
+ * VOP_STRATEGY maps the buffer's logical block to a disk address for a read (a hole reads as
+ * zeros without any I/O); a write is always mapped already, so a flush never reads.
+ * Whether FFS also wrote at once when memory or clean buffers ran short (later 4.x's
+ * "vm_page_count_severe() || buf_dirty_count_severe()") is discussed in docs/bufcache.md:
+ * wdfs does not, in either preset.
  */
 #include "kern/types.h"
 #include "kern/klib.h"
@@ -23,6 +29,7 @@
 #include "vm/vnode_pager.h"
 #include "vm/vm_pager.h"
 #include "arch/memlayout.h"
+#include <sys/mount.h>
 #include <sys/errno.h>
 #include <sys/stat.h>
 
@@ -567,10 +574,12 @@ static int wdfs_readdir(struct vnode *vp, struct uio *uio)
 
 /* ---- data ---------------------------------------------------------------------------------------- */
 
-static int wdfs_read(struct vnode *vp, struct uio *uio, int ioflag __unused)
+static int wdfs_read(struct vnode *vp, struct uio *uio, int ioflag)
 {
 	struct wdfs_inode *ip = VTOI(vp);
 	uint32_t bs = ip->i_wm->wm_bsize;
+	int seqcount = ioflag >> IO_SEQSHIFT;
+	bool cluster = !(vp->v_mount->mnt_flag & MNT_NOCLUSTERR);
 	struct buf *bp;
 	int error = 0;
 
@@ -585,7 +594,11 @@ static int wdfs_read(struct vnode *vp, struct uio *uio, int ioflag __unused)
 		uint64_t n = MIN((uint64_t)(bs - on), (uint64_t)uio->uio_resid);
 
 		n = MIN(n, ip->i_din.di_size - (uint64_t)uio->uio_offset);
-		error = bread(vp, lbn, (int)bs, &bp);
+		if (cluster)
+			error = cluster_read(vp, (off_t)ip->i_din.di_size, lbn, (int)bs,
+			                     (long)(on + uio->uio_resid), seqcount, &bp);
+		else
+			error = bread(vp, lbn, (int)bs, &bp);
 		if (error) {
 			brelse(bp);
 			break;
@@ -623,6 +636,7 @@ static int write_block(struct wdfs_inode *ip, daddr_t lbn, uint32_t on, size_t n
 			return error;
 		}
 	}
+	bp->b_blkno = wdfs_fsbtodb(ip->i_wm, blk);      /* mapped now: a flush never bmaps */
 	error = uiomove(bp->b_data + on, n, uio);
 	if (error && whole && !isnew && !(bp->b_flags & B_CACHE)) {
 		/* The buffer holds neither the old contents nor the new: forget it. */
@@ -633,10 +647,12 @@ static int write_block(struct wdfs_inode *ip, daddr_t lbn, uint32_t on, size_t n
 		int e = bwrite(bp);
 		return error ? error : e;
 	}
-	if (on + n == bs)
+	if (on + n != bs)
+		bdwrite(bp);
+	else if (vp->v_mount->mnt_flag & MNT_NOCLUSTERW)
 		bawrite(bp);
 	else
-		bdwrite(bp);
+		cluster_write(bp);
 	return error;
 }
 
@@ -864,9 +880,13 @@ static int wdfs_reclaim(struct vnode *vp)
 }
 
 /*
- * wdfs_strategy: map the buffer's logical block to its disk block and start the I/O. A read of
- * a hole is satisfied with zeros at once; a write to a hole cannot happen (VOP_WRITE allocates
- * first) and is refused with EIO. Takes no lock (see wdfs_bmap_blk).
+ * wdfs_strategy (FFS's ufs_strategy): map the buffer's block if it is not yet mapped
+ * (b_blkno == b_lblkno, FreeBSD's test) and start the I/O. A dirty buffer is always mapped
+ * before a flusher sees it (write_block sets b_blkno from wdfs_balloc; bdwrite maps the rest),
+ * so a write by the buf_daemon or the syncer goes straight to the disk without reading an
+ * indirect block - unless the disk address happens to equal the logical block number, when
+ * the mapping is looked up again (the same answer, from the indirect block just used). Only a
+ * read can meet a hole: it reads as zeros at once. Takes no lock (see wdfs_bmap_blk).
  */
 static int wdfs_strategy(struct vnode *vp, struct buf *bp)
 {
@@ -875,6 +895,10 @@ static int wdfs_strategy(struct vnode *vp, struct buf *bp)
 	uint32_t blk = 0;
 	int error;
 
+	if (bp->b_blkno != bp->b_lblkno) {
+		disk_strategy_buf(wm->wm_devvp->v_disk, bp);
+		return 0;
+	}
 	error = wdfs_bmap_blk(ip, bp->b_lblkno, &blk);
 	if (!error && blk == 0 && bp->b_iocmd == BIO_READ) {
 		memset(bp->b_data, 0, (size_t)bp->b_bcount);

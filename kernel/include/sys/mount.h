@@ -34,13 +34,16 @@ struct statfs {
 	char     f_mntfromname[MNAMELEN];   /* the device ("/dev/ccd0"), or the type's name */
 };
 
-/* Mount flags: mount(2) takes MNT_RDONLY and MNT_FORCE (mount an unclean file system
- * read-write); statfs reports MNT_RDONLY, MNT_LOCAL and MNT_ROOTFS. */
+/* Mount flags: mount(2) takes MNT_RDONLY, MNT_FORCE (mount an unclean file system
+ * read-write), MNT_NOCLUSTERR and MNT_NOCLUSTERW (docs/bufcache.md); statfs reports them and
+ * MNT_LOCAL and MNT_ROOTFS. */
 #define MNT_RDONLY  0x00000001      /* read-only */
 #define MNT_LOCAL   0x00001000      /* stored locally (every wdrain file system) */
 #define MNT_ROOTFS  0x00004000      /* the root file system */
 #define MNT_FORCE   0x00080000      /* mount(2): despite an unclean file system; unmount(2):
                                        despite write errors in the final flush (docs/vfs.md) */
+#define MNT_NOCLUSTERR 0x40000000   /* file reads are not clustered (no read-ahead) */
+#define MNT_NOCLUSTERW 0x80000000u  /* file writes are not clustered: each full block bawrite */
 
 /* getfsstat(2) flags; also VFS_SYNC's waitfor inside the kernel. */
 #define MNT_WAIT    1               /* wait for the data / refresh the counts */

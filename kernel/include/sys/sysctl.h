@@ -24,6 +24,9 @@
 #define CTLFLAG_RD      0x80000000
 #define CTLFLAG_WR      0x40000000
 #define CTLFLAG_RW      (CTLFLAG_RD | CTLFLAG_WR)
+#define CTLFLAG_TUN     0x20000000    /* also a boot tunable: its owner reads it from the kernel
+                                         command line itself (tunable_int_fetch), before the
+                                         words with a dot are applied as sysctls */
 
 #define SYSCTL_NAMELEN  64
 #define SYSCTL_DESCLEN  128

@@ -1,0 +1,91 @@
+/*
+ * bufdaemon.h - the buf_daemon's designs (vfs/vfs_bufdaemon.c) and what they need from the
+ * buffer cache. Pure C: only <stdint.h>/<stdbool.h>, so tests/unit/test_bufdaemon.c compiles
+ * vfs_bufdaemon.c on the host and drives it with a simulated cache and disk.
+ *
+ * What vfs_bufdaemon.c provides (to vfs_bio.c and the sysctls):
+ *   buf_daemon()                 - the "bufdaemon" thread: runs the current design's loop, and
+ *                                  the other one's after vfs.bufdaemon_design changes.
+ *   bd_wakeup(level), bd_speedup() - ask the daemon to run (FreeBSD's names).      [lock held]
+ *   numdirtywakeup(level)        - wake writers in bwillwrite once numdirty <= level. [lock held]
+ *   runningbufwakeup(bytes)      - a write of `bytes` finished (biodone).          [lock held]
+ *   bd_buffer_cleaned()          - a dirty buffer stopped being dirty (bundirty).  [lock held]
+ *   bd_async_write_issued()      - an async bwrite was handed to the disk.         [no lock]
+ *   waitrunningbufspace()        - block ("wdrain") while too many write bytes are in flight.
+ *   bwillwrite()                 - write(2)'s throttle ("flswai"), as the design says.
+ *   bd_set_design(name)          - switch designs ("speedup" | "runningbuf"); false if unknown.
+ *   bd_design_name()
+ *
+ * What the buffer cache provides (vfs_bio.c in the kernel; the simulation in the host test):
+ *   the counters and tunables below (written under the lock by vfs_bio.c);
+ *   bufq_lock()/bufq_unlock()    - bufcache_lock, which protects every counter and flag here;
+ *   bufq_sleep(chan, wmesg, timo) - msleep on bufcache_lock (held): true if woken before the
+ *                                  timeout (timo in ticks, 0 = none);
+ *   bufq_wakeup(chan);
+ *   bd_nanouptime();
+ *   buf_flush_oldest(&nbufs)     - start a clustered async write of the oldest flushable dirty
+ *                                  buffer (FreeBSD's flushbufqueues body: vfs_bio_awrite);
+ *                                  returns its bytes and buffers, 0 if nothing was flushable.
+ *                                  Called without the lock.
+ */
+#ifndef _VFS_BUFDAEMON_H_
+#define _VFS_BUFDAEMON_H_
+
+#include <stdint.h>
+#include <stdbool.h>
+
+/* Counters and tunables, owned by vfs_bio.c (sysctls vfs.<name>). */
+extern int numdirtybuffers;     /* B_DELWRI buffers */
+extern int hidirtybuffers;      /* writers block here */
+extern int lodirtybuffers;      /* the daemon drains to here */
+extern int runningbufspace;     /* bytes of write I/O issued and not completed */
+extern int hirunningspace;      /* the runningbuf design waits above this ... */
+extern int lorunningspace;      /* ... until in-flight bytes fall to this */
+extern int maxbdrun;            /* the speedup design's cap on flushes per wakeup */
+extern int bd_hz;               /* clock ticks per second */
+
+/* The environment. */
+void     bufq_lock(void);
+void     bufq_unlock(void);
+bool     bufq_sleep(void *chan, const char *wmesg, int timo);
+void     bufq_wakeup(void *chan);
+uint64_t bd_nanouptime(void);
+long     buf_flush_oldest(int *nbufs);
+
+/* The daemon's counters (vfs.bufdaemon.*; docs/bufcache.md). Updated under the lock, except
+ * the daemon's own (wakeups, flushes, loops, speedup state), which only the daemon writes. */
+struct bd_stats {
+	uint64_t wakeups;             /* the daemon's sleeps that ended early (bd_wakeup) */
+	uint64_t timeouts;            /* ... that ran their full time */
+	uint64_t flushes;             /* writes flushbufqueues started */
+	uint64_t flush_bytes;         /* bytes they carried */
+	uint64_t flush_bufs;          /* buffers they carried */
+	uint64_t sleeps_psleep, sleeps_qsleep, sleeps_wdrain, sleeps_flswai;  /* by wmesg */
+	uint64_t wdrain_ns;           /* time spent blocked in waitrunningbufspace */
+	uint64_t flswai_ns;           /* time writers spent blocked in bwillwrite */
+	uint64_t speedup_loops;       /* iterations of buf_daemon_speedup */
+	uint64_t speedup_faster;      /* its speed-ups (woken early) */
+	uint64_t speedup_slower;      /* its slow-downs (slept the whole interval) */
+	uint64_t runningbuf_loops;    /* iterations of buf_daemon_runningbuf */
+	uint64_t runningbuf_drains;   /* times it drained to lodirtybuffers and disarmed */
+	uint64_t design_switches;
+};
+extern struct bd_stats bdstats;
+
+/* The speedup design's state (read-only sysctls vfs.bufdaemon.bd_*). */
+extern int bd_flushto, bd_flushinc, bd_interval;
+extern int bd_request;          /* the daemon has been asked to run (lock) */
+
+void        buf_daemon(void);
+void        bd_wakeup(int level);
+void        bd_speedup(void);
+void        numdirtywakeup(int level);
+void        runningbufwakeup(int bytes);
+void        bd_buffer_cleaned(void);
+void        bd_async_write_issued(void);
+void        waitrunningbufspace(void);
+void        bwillwrite(void);
+bool        bd_set_design(const char *name);
+const char *bd_design_name(void);
+
+#endif

@@ -1,0 +1,422 @@
+/*
+ * vfs_cluster.c - clustered reads and writes of file blocks, FreeBSD 4's sys/kern/vfs_cluster.c
+ * (checked against $Id 1.37 of 1996, index id 111601112, and RELENG_4 1.92.2.9 of 2001, id
+ * 29185945427; the decisions are pure functions in vfs/cluster_plan.c). docs/bufcache.md.
+ *
+ * A cluster is one disk request for a run of file blocks that are contiguous on disk, up to
+ * the device's largest request (d_maxio, at most MAXPHYS = 128 KB). Its data is the page list
+ * of all its buffers (BIO_UNMAPPED: VMIO buffers' own pages, or the pages of the others'
+ * kmalloc'd blocks), so the blocks need not be adjacent in memory.
+ *
+ *   cluster_write(bp)          - the file system wrote block bp in full (ffs_write's full-block
+ *                                case): delay it while a sequential run grows, write the run
+ *                                when it is complete (write-behind), or write the block alone
+ *                                when it is not contiguous with the run. Releases bp.
+ *   vfs_bio_awrite(bp, &nbufs) - write busy dirty buffer bp together with its contiguous dirty
+ *                                neighbours, searching both ways (the flushers' write). Releases
+ *                                bp; returns the bytes written, *nbufs the buffers.
+ *   cluster_read(vp, filesize, lbn, size, totread, seqcount, &bp) - bread that reads the blocks
+ *                                the caller will want next in the same request, and, for a
+ *                                sequential reader, starts reading the next run ahead (B_RAM
+ *                                marks the block whose use starts the next read-ahead).
+ * A cluster write is one async write: runningbufspace is charged with the whole cluster and
+ * credited when it completes, and the design's wait after an async write applies to it.
+ *
+ * The I/O headers of clusters come from a fixed pool (FreeBSD's cluster pbufs); when it is
+ * empty the blocks are written (or read) one by one instead, as FreeBSD does.
+ *
+ * Locking: bufcache_lock for the buffers' flags and the header pool; the per-vnode cluster
+ * state (v_lastw, v_cstart, v_lasta, v_clen) is the vnode's, under the file system's v_lock.
+ */
+#include "kern/types.h"
+#include "kern/klib.h"
+#include "kern/lock.h"
+#include "kern/proc.h"
+#include "vm/vm_page.h"
+#include "vfs/buf.h"
+#include "vfs/buf_internal.h"
+#include "vfs/bufdaemon.h"
+#include "vfs/cluster_plan.h"
+#include "vfs/vnode.h"
+#include <sys/errno.h>
+
+#define NCLUSTERIO   32                       /* cluster I/O headers */
+#define MAXCLBLKS    (MAXPHYS / PAGE_SIZE)    /* most blocks in a cluster (4 KB blocks) */
+#define MAXRA        32                       /* most blocks read ahead (FreeBSD's MAXRA) */
+
+struct cluster_io {
+	struct bio         cl_bio;
+	int                cl_nbufs;
+	int                cl_bytes;
+	struct buf        *cl_bufs[MAXCLBLKS];
+	struct vm_page    *cl_pages[MAXPHYS / PAGE_SIZE];
+	struct cluster_io *cl_next;               /* free list (bufcache_lock) */
+};
+
+static struct cluster_io clusterio[NCLUSTERIO];
+static struct cluster_io *clusterio_free;     /* (bufcache_lock) */
+
+/* cluster_init: put every header on the free list (bufinit, one CPU). */
+void cluster_init(void)
+{
+	for (int i = 0; i < NCLUSTERIO; i++) {
+		clusterio[i].cl_next = clusterio_free;
+		clusterio_free = &clusterio[i];
+	}
+}
+
+static struct cluster_io *clusterio_get(void)
+{
+	struct cluster_io *cl;
+
+	spin_lock(&bufcache_lock);
+	cl = clusterio_free;
+	if (cl != NULL)
+		clusterio_free = cl->cl_next;
+	spin_unlock(&bufcache_lock);
+	return cl;
+}
+
+/* The most blocks of `size` bytes one request to vp's disk may carry (at least 1). */
+static int cluster_maxcl(struct vnode *vp, int size)
+{
+	struct disk *dp = buf_disk(vp);
+	uint32_t maxio = dp != NULL ? MIN((uint32_t)MAXPHYS, dp->d_maxio) : (uint32_t)MAXPHYS;
+
+	return MAX((int)(maxio / (uint32_t)size), 1);
+}
+
+/* ---- issuing a cluster ----------------------------------------------------------------------- */
+
+/*
+ * A cluster is done: credit a write's bytes to runningbufspace, pass the result to every
+ * buffer (biodone: releases the async ones, wakes a reader waiting on the first), give the
+ * header back. Any context.
+ */
+static void cluster_done(struct bio *bio)
+{
+	struct cluster_io *cl = bio->bio_caller1;
+	int error = bio->bio_error != 0 ? bio->bio_error : bio->bio_resid != 0 ? EIO : 0;
+
+	if (bio->bio_cmd == BIO_WRITE) {
+		spin_lock(&bufcache_lock);
+		runningbufwakeup(cl->cl_bytes);
+		spin_unlock(&bufcache_lock);
+	}
+	for (int i = 0; i < cl->cl_nbufs; i++) {
+		cl->cl_bufs[i]->b_error = error;
+		cl->cl_bufs[i]->b_resid = error != 0 ? cl->cl_bufs[i]->b_bcount : 0;
+		biodone(cl->cl_bufs[i]);
+	}
+	spin_lock(&bufcache_lock);
+	cl->cl_next = clusterio_free;
+	clusterio_free = cl;
+	spin_unlock(&bufcache_lock);
+}
+
+/* Send cluster cl of cmd (its buffers set up) to disk dp at the first buffer's b_blkno. */
+static void cluster_start(struct cluster_io *cl, struct disk *dp, int cmd)
+{
+	struct bio *bio = &cl->cl_bio;
+	int npages = 0;
+
+	for (int i = 0; i < cl->cl_nbufs; i++)
+		npages += buf_data_pages(cl->cl_bufs[i], &cl->cl_pages[npages]);
+	memset(bio, 0, sizeof(*bio));
+	bio->bio_cmd = cmd;
+	bio->bio_flags = BIO_UNMAPPED;
+	bio->bio_disk = dp;
+	bio->bio_offset = (uint64_t)cl->cl_bufs[0]->b_blkno * DEV_BSIZE;
+	bio->bio_length = (uint32_t)cl->cl_bytes;
+	bio->bio_ma = cl->cl_pages;
+	bio->bio_ma_n = npages;
+	bio->bio_done = cluster_done;
+	bio->bio_caller1 = cl;
+	disk_start(bio);
+}
+
+/* Count a cluster of n blocks and `bytes` in vfs.cluster.* (writes) or the read counters. */
+static void cluster_count(bool write, int n, int bytes)
+{
+	if (!write) {
+		bstats.cluster_reads++;
+		bstats.cluster_read_bufs += (uint64_t)n;
+		return;
+	}
+	bstats.cluster_writes++;
+	bstats.cluster_write_bufs += (uint64_t)n;
+	bstats.cluster_write_bytes += (uint64_t)bytes;
+	bstats.cluster_hist[MIN(n, CLUSTER_HIST) - 1]++;
+}
+
+/*
+ * Write the n busy, dirty, contiguous buffers bufs[] of vp as one cluster, or one by one when
+ * there is a single one, no header is free or the vnode has no disk. Returns the bytes.
+ */
+static int cluster_issue_write(struct vnode *vp, struct buf **bufs, int n)
+{
+	struct disk *dp = buf_disk(vp);
+	struct cluster_io *cl = (n > 1 && dp != NULL) ? clusterio_get() : NULL;
+	int bytes = 0;
+
+	if (cl == NULL) {
+		for (int i = 0; i < n; i++) {
+			bytes += bufs[i]->b_bufsize;
+			bawrite(bufs[i]);
+		}
+		return bytes;
+	}
+	cl->cl_nbufs = n;
+	spin_lock(&bufcache_lock);
+	for (int i = 0; i < n; i++) {
+		struct buf *tbp = bufs[i];
+
+		buf_write_begin(tbp);
+		tbp->b_flags |= B_ASYNC;
+		tbp->b_runningbufspace = 0;     /* the cluster carries the charge */
+		tbp->b_iocmd = BIO_WRITE;
+		tbp->b_error = tbp->b_resid = 0;
+		cl->cl_bufs[i] = tbp;
+		bytes += tbp->b_bufsize;
+	}
+	cl->cl_bytes = bytes;
+	runningbufspace += bytes;
+	spin_unlock(&bufcache_lock);
+	if (curproc != NULL)
+		curproc->p_oublock++;
+	bstats.bawrites++;
+	cluster_count(true, n, bytes);
+	cluster_start(cl, dp, BIO_WRITE);
+	bd_async_write_issued();
+	return bytes;
+}
+
+/* ---- finding runs (bufcache_lock held) ------------------------------------------------------- */
+
+struct wprobe {
+	struct vnode *vp;
+	int           size;
+};
+
+/*
+ * May block lbn of w->vp join a cluster write? In core, not busy, dirty, clusterable, valid,
+ * of the cluster's block size and mapped to disk (FreeBSD's vfs_bio_awrite tests).
+ */
+static bool write_probe(void *arg, int64_t lbn, int64_t *blkno)
+{
+	struct wprobe *w = arg;
+	struct buf *bp = gbincore(w->vp, lbn);
+
+	if (bp == NULL || (bp->b_flags & (B_BUSY | B_DELWRI | B_CLUSTEROK | B_INVAL)) !=
+	                  (B_DELWRI | B_CLUSTEROK) ||
+	    bp->b_bufsize != w->size || bp->b_blkno == bp->b_lblkno)
+		return false;
+	*blkno = bp->b_blkno;
+	return true;
+}
+
+/* Make blocks [start, start+n) of vp busy into bufs[], except `own` (already the caller's). */
+static void busy_run(struct vnode *vp, int64_t start, int n, struct buf *own, struct buf **bufs)
+{
+	for (int i = 0; i < n; i++) {
+		struct buf *bp = gbincore(vp, start + i);
+
+		if (bp != own)
+			buf_busy(bp);
+		bufs[i] = bp;
+	}
+}
+
+/*
+ * cluster_wbuild: write the dirty blocks in [start, start+len) of vp, each maximal contiguous
+ * run as one cluster (FreeBSD's cluster_wbuild). Blocks that cannot join are skipped: they
+ * are busy, clean, or somebody else's to write. Returns the bytes written.
+ */
+static int cluster_wbuild(struct vnode *vp, int size, int64_t start, int len)
+{
+	struct wprobe w = { vp, size };
+	struct buf *bufs[MAXCLBLKS];
+	int64_t lbn = start, end = start + len, blkno;
+	int n, total = 0, maxcl = MIN(cluster_maxcl(vp, size), MAXCLBLKS);
+
+	while (lbn < end) {
+		spin_lock(&bufcache_lock);
+		if (!write_probe(&w, lbn, &blkno)) {
+			spin_unlock(&bufcache_lock);
+			lbn++;
+			continue;
+		}
+		n = cluster_run(write_probe, &w, lbn, blkno, size / DEV_BSIZE, (int)MIN(maxcl, end - lbn));
+		busy_run(vp, lbn, n, NULL, bufs);
+		spin_unlock(&bufcache_lock);
+		total += cluster_issue_write(vp, bufs, n);
+		lbn += n;
+	}
+	return total;
+}
+
+/* ---- the write paths ------------------------------------------------------------------------- */
+
+/*
+ * cluster_write: FreeBSD 4.2's cluster_write(bp, filesize) as ffs_write calls it for a block
+ * written in full (the decisions: cluster_write_plan). bp is busy, dirty or about to be, and
+ * mapped (the file system set b_blkno when it allocated the block). The caller holds the
+ * vnode's lock, which protects the vnode's cluster state.
+ */
+void cluster_write(struct buf *bp)
+{
+	struct vnode *vp = bp->b_vp;
+	int size = bp->b_bufsize;
+	struct cluster_wstate cs = { vp->v_lastw, vp->v_cstart, vp->v_lasta, vp->v_clen };
+	struct cluster_wplan plan;
+
+	cluster_write_plan(&cs, bp->b_lblkno, bp->b_blkno, size / DEV_BSIZE,
+	                   MIN(cluster_maxcl(vp, size), MAXCLBLKS) - 1, &plan);
+	vp->v_lastw = cs.cw_lastw;
+	vp->v_cstart = cs.cw_cstart;
+	vp->v_lasta = cs.cw_lasta;
+	vp->v_clen = cs.cw_clen;
+	if (plan.push)
+		cluster_wbuild(vp, size, plan.push_start, plan.push_len);
+	switch (plan.act) {
+	case CW_WRITE_NOW:
+		bawrite(bp);
+		break;
+	case CW_DELAY:
+		bdwrite(bp);
+		break;
+	case CW_DELAY_AND_BUILD:
+		bdwrite(bp);
+		cluster_wbuild(vp, size, plan.build_start, plan.build_len);
+		break;
+	}
+}
+
+/*
+ * vfs_bio_awrite: write busy dirty buffer bp, with the dirty clusterable buffers contiguous with
+ * it on both sides (FreeBSD's vfs_bio_awrite: "we may not be presented with the buffers in the
+ * correct order, so we search for the cluster in both directions"). Only regular files'
+ * buffers cluster; others are written alone.
+ */
+int vfs_bio_awrite(struct buf *bp, int *nbufs)
+{
+	struct vnode *vp = bp->b_vp;
+	struct wprobe w = { vp, bp->b_bufsize };
+	struct buf *bufs[MAXCLBLKS];
+	int64_t start;
+	int n = 1, bytes = bp->b_bufsize;
+
+	if (vp->v_type == VREG && (bp->b_flags & (B_CLUSTEROK | B_INVAL)) == B_CLUSTEROK &&
+	    bp->b_blkno != bp->b_lblkno) {
+		spin_lock(&bufcache_lock);
+		n = cluster_span(write_probe, &w, bp->b_lblkno, bp->b_blkno, bp->b_bufsize / DEV_BSIZE,
+		                 MIN(cluster_maxcl(vp, bp->b_bufsize), MAXCLBLKS), &start);
+		if (n > 1)
+			busy_run(vp, start, n, bp, bufs);
+		spin_unlock(&bufcache_lock);
+	}
+	*nbufs = n;
+	if (n > 1)
+		return cluster_issue_write(vp, bufs, n);
+	bawrite(bp);
+	return bytes;
+}
+
+/* ---- reading --------------------------------------------------------------------------------- */
+
+/*
+ * Read block lbn of vp with the uncached, contiguous blocks after it, up to `run` blocks, as
+ * one request (FreeBSD's cluster_rbuild). fbp is the first block's busy buffer, or NULL to get
+ * it here (a read-ahead: then it is skipped if already cached). Every buffer but a caller-given
+ * fbp is read async and released when done; `ram` marks the last one B_RAM. Returns the
+ * number of blocks read.
+ */
+static int cluster_rbuild(struct vnode *vp, daddr_t lbn, int size, int run, struct buf *fbp,
+                          bool ram)
+{
+	struct disk *dp = buf_disk(vp);
+	struct buf *bufs[MAXCLBLKS], *tbp;
+	struct cluster_io *cl;
+	daddr_t blkno, b;
+	int n = 0, dblks = size / DEV_BSIZE;
+
+	tbp = fbp != NULL ? fbp : getblk(vp, lbn, size, 0, 0);
+	if (fbp == NULL && (tbp->b_flags & B_CACHE)) {
+		bqrelse(tbp);
+		return 0;
+	}
+	if (VOP_BMAP(vp, lbn, &blkno) != 0 || blkno == -1 || dp == NULL)
+		run = 1;                                   /* a hole or no disk: strategy alone */
+	else
+		tbp->b_blkno = blkno;
+	bufs[n++] = tbp;
+	while (n < run && incore(vp, lbn + n) == NULL && VOP_BMAP(vp, lbn + n, &b) == 0 &&
+	       b == blkno + n * dblks) {
+		tbp = getblk(vp, lbn + n, size, 0, 0);
+		if (tbp->b_flags & B_CACHE) {
+			bqrelse(tbp);
+			break;
+		}
+		tbp->b_blkno = b;
+		bufs[n++] = tbp;
+	}
+	if (ram) {
+		spin_lock(&bufcache_lock);
+		bufs[n - 1]->b_flags |= B_RAM;
+		spin_unlock(&bufcache_lock);
+	}
+	cl = n > 1 ? clusterio_get() : NULL;
+	for (int i = 0; i < n; i++) {
+		buf_read_begin(bufs[i], bufs[i] != fbp);
+		if (cl == NULL)
+			VOP_STRATEGY(vp, bufs[i]);
+		else
+			cl->cl_bufs[i] = bufs[i];
+		if (bufs[i] != fbp)
+			bstats.readaheads++;
+	}
+	if (cl != NULL) {
+		cl->cl_nbufs = n;
+		cl->cl_bytes = n * size;
+		cluster_count(false, n, n * size);
+		cluster_start(cl, dp, BIO_READ);
+	}
+	return n;
+}
+
+/*
+ * cluster_read: bread of block lblkno of vp (a file of `filesize` bytes) for a reader that wants
+ * `totread` bytes from it on and has read sequentially `seqcount` times (FreeBSD's ffs_read and
+ * cluster_read). An uncached block is read together with the following blocks the request
+ * covers. A sequential reader also gets the next run read ahead, its last block marked B_RAM:
+ * when the reader reaches a cached B_RAM block, the run after it is started. Returns 0 or the
+ * error; *bpp is the busy buffer either way.
+ */
+int cluster_read(struct vnode *vp, off_t filesize, daddr_t lblkno, int size, long totread,
+                 int seqcount, struct buf **bpp)
+{
+	int maxcl = MIN(cluster_maxcl(vp, size), MAXCLBLKS);
+	daddr_t lastblk = (daddr_t)((filesize + size - 1) / size);    /* one past the last block */
+	daddr_t next = lblkno + 1;
+	struct buf *bp = getblk(vp, lblkno, size, 0, 0);
+	bool ram, wait = false;
+	int want;
+
+ *bpp = bp;
+	spin_lock(&bufcache_lock);
+	ram = (bp->b_flags & (B_CACHE | B_RAM)) == (B_CACHE | B_RAM);
+	bp->b_flags &= ~B_RAM;
+	spin_unlock(&bufcache_lock);
+	if (!(bp->b_flags & B_CACHE)) {
+		want = (int)MIN((long)maxcl, howmany(totread, size));
+		want = (int)MIN((daddr_t)MAX(want, 1), lastblk - lblkno);
+		next = lblkno + cluster_rbuild(vp, lblkno, size, want, bp, false);
+		wait = true;
+	} else if (ram) {
+		while (next < lastblk && next < lblkno + MAXRA && incore(vp, next) != NULL)
+			next++;
+	}
+	if (seqcount > 1 && (wait || ram) && next < lastblk)
+		cluster_rbuild(vp, next, size, (int)MIN((daddr_t)maxcl, lastblk - next), NULL, true);
+	return wait ? biowait(bp) : 0;
+}

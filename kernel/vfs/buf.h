@@ -33,7 +33,12 @@
  *   bwillwrite() - called by write(2) before it dirties buffers: may block ("flswai") while
  *       there are too many dirty buffers (vfs/bufdaemon.h, per design).
  *   buf_dirty_count_severe() - numdirtybuffers >= hidirtybuffers (FreeBSD 4.3's).
- *   vfs_bio_clrbuf(bp) - zero the buffer's data (a newly allocated block).
+ *   vfs_bio_clrbuf(bp) - zero the buffer's data (a newly allocated block); in a VMIO buffer only
+ *       the pages that are not valid yet (a page being written back from a mapping keeps its data).
+ *   buf_uiomove(bp, off, n, uio) - uiomove between bytes [off, off+n) of the buffer's data and uio
+ *       (a VMIO buffer's pages through uiomove_fromphys).
+ *   buf_zero(bp, off, len) - zero bytes [off, off+len) of the buffer's data.
+ *   buf_setflags(bp, flags) - set b_flags bits (B_NOCACHE) on a buffer the caller holds busy.
  *   vfs_bio_awrite(bp, &nbufs), cluster_write(bp), cluster_read(...) - clustering
  *       (vfs/vfs_cluster.c).
  *
@@ -41,6 +46,11 @@
  * v_numoutput, the counters and every b_flags (getblk sets B_WANTED on a buffer someone else
  * holds, so even its owner changes flags only in here); the other fields and the contents of a
  * buffer are owned by whoever holds it busy (B_BUSY).
+ *
+ * VMIO (vfs/vfs_bio_vmio.c): a regular file's buffers hold the file's own pages (b_pages, pages
+ * of vp->v_object, wired), so read/write, mmap and the vnode pager share one copy of the data.
+ * They are unmapped: b_data is NULL, and the data is reached page by page (buf_uiomove,
+ * buf_zero). Other buffers (directories, metadata on the device vnode) have a kmalloc'd b_data.
  */
 #ifndef _VFS_BUF_H_
 #define _VFS_BUF_H_
@@ -51,6 +61,7 @@
 
 struct vnode;
 struct vm_page;
+struct uio;
 
 #define MAXBSIZE  (64 * 1024)      /* largest buffer */
 #define MAXPHYS   (128 * 1024)     /* largest transfer the cluster code builds (FreeBSD's) */
@@ -92,6 +103,8 @@ struct buf {
 	int           b_kvasize;      /* non-VMIO: size of the kmalloc'd block at b_data */
 	struct vm_page *b_pages[MAXBSIZE / PAGE_SIZE];   /* VMIO: the file's pages, wired */
 	int           b_npages;
+	uint32_t      b_pgbusy;       /* VMIO: pages not valid yet, held soft-busy by the buffer */
+	struct vm_page *b_iopages[MAXBSIZE / PAGE_SIZE]; /* VMIO: page list of the I/O in flight */
 	enum bufqueue b_qindex;
 	TAILQ_ENTRY(buf) b_freelist;  /* its queue */
 	TAILQ_ENTRY(buf) b_vnbufs;    /* its vnode's clean or dirty list */
@@ -118,6 +131,9 @@ int   biowait(struct buf *bp);
 void  bwillwrite(void);
 bool  buf_dirty_count_severe(void);
 void  vfs_bio_clrbuf(struct buf *bp);
+int   buf_uiomove(struct buf *bp, int off, int n, struct uio *uio);
+void  buf_zero(struct buf *bp, int off, int len);
+void  buf_setflags(struct buf *bp, int flags);
 int   vinvalbuf(struct vnode *vp, int flags);
 int   vtruncbuf(struct vnode *vp, daddr_t lblkno);
 int   bufsync(struct vnode *vp, int waitfor);

@@ -17,8 +17,27 @@
  *   buf_disk(vp)             - the disk a vnode's buffers go to (a device vnode's own disk, a
  *                              file's file system device), or NULL.
  *   cluster_init()           - set up vfs_cluster.c's pool of cluster I/O headers (bufinit).
+ *   bufparam_init()          - nbuf and the tunables from memory size and command line
+ *                              (vfs_bufstat.c; bufinit).
  *   bufstat_init()           - register the counters' sysctls (vfs_bufstat.c; bufinit).
  *   bstats                   - the cache's event counters (vfs.bio.*, vfs.cluster.*).
+ *   nbuf, bufspace, maxbufspace - headers; bytes of memory buffers hold (kmalloc'd blocks and
+ *                              VMIO pages); its limit (bufcache_lock).
+ *   hibufspace()             - the most bufspace getnewbuf allows itself.
+ *   vmio_pages               - file pages VMIO buffers hold wired (bufcache_lock).
+ * VMIO (vfs_bio_vmio.c; the rules are in its top comment):
+ *   vmio_init()              - bogus_page (bufinit).
+ *   vmio_wanted(vp)          - vp's buffers are VMIO.
+ *   vmio_alloc(bp)           - give a new, hashed, busy VMIO buffer its pages; sets B_CACHE if
+ *                              all are valid. Sleeps.
+ *   vmio_recheck(bp)         - a cached VMIO buffer found by getblk: B_CACHE again from its pages.
+ *   vmio_read_prep(bp)       - the page list (b_iopages) of a read about to start.
+ *   vmio_write_prep(bp)      - pages busy, write-protected and clean for a write about to start.
+ *   vmio_clean(bp)           - bdwrite: pages valid and clean, the buffer carries the write.
+ *   vmio_validate(bp)        - the data is complete: the not-valid pages become valid.
+ *   vmio_io_done(bp, ok)     - the I/O finished (biodone; any context).
+ *   vmio_detach(bp, &pages)  - take the pages off bp (bufcache_lock held) ...
+ *   vmio_release(&pages)     - ... and give them back to the VM (no lock held; any context).
  */
 #ifndef _VFS_BUF_INTERNAL_H_
 #define _VFS_BUF_INTERNAL_H_
@@ -28,12 +47,19 @@
 
 extern struct spinlock bufcache_lock;
 
+extern int nbuf;
+extern int bufspace;
+extern int maxbufspace;
+extern int vmio_pages;
+
+int         hibufspace(void);
 struct buf *gbincore(struct vnode *vp, daddr_t blkno);
 void        bremfree(struct buf *bp);
 void        buf_busy(struct buf *bp);
 void        buf_write_begin(struct buf *bp);
 void        buf_read_begin(struct buf *bp, bool async);
 void        cluster_init(void);
+void        bufparam_init(void);
 void        bufstat_init(void);
 int         buf_data_pages(struct buf *bp, struct vm_page **ma);
 struct disk *buf_disk(struct vnode *vp);
@@ -53,7 +79,26 @@ struct bio_stats {
 	uint64_t cluster_reads;      /* clustered reads issued */
 	uint64_t cluster_read_bufs;
 	uint64_t readaheads;         /* blocks read ahead */
+	uint64_t vmio_bogus;         /* valid pages a read skipped (bogus_page in their place) */
 };
 extern struct bio_stats bstats;
+
+/* VMIO (vfs_bio_vmio.c). */
+struct vmio_pages {              /* pages detached from a buffer, on their way back to the VM */
+	struct vm_page *m[MAXBSIZE / PAGE_SIZE];
+	int             n;
+	uint32_t        busy;        /* those the buffer held soft-busy (not valid) */
+};
+void vmio_init(void);
+bool vmio_wanted(struct vnode *vp);
+void vmio_alloc(struct buf *bp);
+void vmio_recheck(struct buf *bp);
+void vmio_read_prep(struct buf *bp);
+void vmio_write_prep(struct buf *bp);
+void vmio_clean(struct buf *bp);
+void vmio_validate(struct buf *bp);
+void vmio_io_done(struct buf *bp, bool ok);
+void vmio_detach(struct buf *bp, struct vmio_pages *p);
+void vmio_release(struct vmio_pages *p);
 
 #endif

@@ -42,6 +42,7 @@
 #include "kern/sysctl.h"
 #include "arch/memlayout.h"
 #include "vm/vm_page.h"
+#include "vm/vm_object.h"
 #include "vfs/buf.h"
 #include "vfs/buf_internal.h"
 #include "vfs/bufdaemon.h"
@@ -50,8 +51,6 @@
 #include "vfs/vfs.h"
 #include <sys/errno.h>
 
-#define BKVASIZE  (16 * 1024)      /* FreeBSD's nominal buffer size, for sizing */
-
 /* A write has been issued and not completed (FreeBSD 4's B_WRITEINPROG). Private to the cache. */
 #define B_WRITEINPROG 0x01000000
 
@@ -59,121 +58,20 @@ struct spinlock bufcache_lock;
 struct bio_stats bstats;
 
 static struct buf *buf;            /* the nbuf headers */
-static int nbuf;
 
 static struct buf **bufhashtbl;    /* (vp, lblkno) -> buffer, chained through b_hnext */
 static uint32_t bufhashmask;
 
 static struct buflists bufqueues[BUFFER_QUEUES];
 
-/* Counters and tunables (the flusher's are declared in vfs/bufdaemon.h). */
-int numdirtybuffers;
-int hidirtybuffers;
-int lodirtybuffers;
-int runningbufspace;
-int hirunningspace;
-int lorunningspace;
-int maxbdrun;
-int bd_hz = HZ;
-static int bufspace;
-static int maxbufspace;
-SYSCTL_INT(vfs, numdirtybuffers, CTLFLAG_RD, &numdirtybuffers, "Number of dirty (B_DELWRI) buffers");
-SYSCTL_INT(vfs, runningbufspace, CTLFLAG_RD, &runningbufspace, "Bytes of write I/O in flight");
-SYSCTL_INT(vfs, bufspace, CTLFLAG_RD, &bufspace, "Bytes of memory the buffers hold");
-SYSCTL_INT(vfs, nbuf, CTLFLAG_RD | CTLFLAG_TUN, &nbuf,
-           "Number of buffer headers (set it on the kernel command line: vfs.nbuf=N)");
-
-/*
- * The tunables: writable at run time and on the kernel command line (CTLFLAG_TUN: bufinit reads
- * the command line itself, so that a value derived from another one - lodirtybuffers from
- * hidirtybuffers, lorunningspace from hirunningspace, hidirtybuffers and maxbufspace from
- * nbuf - follows what the command line set). A value out of range is refused with EINVAL.
- */
-enum tunable { T_MAXBUFSPACE, T_HIDIRTY, T_LODIRTY, T_HIRUNNING, T_LORUNNING, T_MAXBDRUN };
-
-static bool tunable_valid(enum tunable t, int v)
-{
-	switch (t) {
-	case T_MAXBUFSPACE: return v >= 16 * MAXBSIZE;
-	case T_HIDIRTY:     return v > lodirtybuffers && v <= nbuf;
-	case T_LODIRTY:     return v >= 0 && v < hidirtybuffers;
-	case T_HIRUNNING:   return v > 0 && v >= lorunningspace;
-	case T_LORUNNING:   return v >= 0 && v <= hirunningspace;
-	case T_MAXBDRUN:    return v >= 1;
-	}
-	return false;
-}
-
-static int sysctl_tunable(struct sysctl_req *req)
-{
-	int *var = req->oid->oid_arg1;
-	int v = *var, error = sysctl_handle_int(req, &v);
-
-	if (error != 0 || req->newptr == NULL)
-		return error;
-	if (!tunable_valid((enum tunable)req->oid->oid_arg2, v))
-		return EINVAL;
-	spin_lock(&bufcache_lock);
-	*var = v;
-	spin_unlock(&bufcache_lock);
-	return 0;
-}
-
-#define TUNABLE_SYSCTL(name, t, descr) \
-	SYSCTL_PROC(vfs_##name, "vfs." #name, CTLTYPE_INT | CTLFLAG_RW | CTLFLAG_TUN, &name, t, \
-	            sysctl_tunable, "I", descr)
-TUNABLE_SYSCTL(maxbufspace, T_MAXBUFSPACE, "Most bytes of memory for buffers (nbuf x 16 KB)");
-TUNABLE_SYSCTL(hidirtybuffers, T_HIDIRTY, "Dirty buffers at which writers block (flswai)");
-TUNABLE_SYSCTL(lodirtybuffers, T_LODIRTY, "Dirty buffers the buf_daemon drains down to");
-TUNABLE_SYSCTL(hirunningspace, T_HIRUNNING,
-               "runningbuf design: write bytes in flight above which writes wait (wdrain)");
-TUNABLE_SYSCTL(lorunningspace, T_LORUNNING,
-               "runningbuf design: write bytes in flight at which waiters resume");
-TUNABLE_SYSCTL(maxbdrun, T_MAXBDRUN, "speedup design: most flushes the buf_daemon starts per wakeup");
-
-/* A tunable's command-line value, if it has one and it is valid at this point of bufinit. */
-static void boot_tunable(const char *name, enum tunable t, int *var)
-{
-	int v;
-
-	if (!tunable_int_fetch(name, &v))
-		return;
-	if (tunable_valid(t, v))
-		*var = v;
-	else
-		kprintf("boot: %s=%d is out of range; using %d\n", name, v, *var);
-}
-
 static int needsbuffer;      /* getnewbuf sleepers wait on &needsbuffer */
 
 /* ---- sizing --------------------------------------------------------------------------------- */
 
-/* The limits getnewbuf works between: FreeBSD's hibufspace and lobufspace. */
-static int hibufspace(void)
-{
-	return MAX(3 * (maxbufspace / 4), maxbufspace - 10 * MAXBSIZE);
-}
-
+/* The lower limit getnewbuf works with (FreeBSD's lobufspace; hibufspace: vfs_bufstat.c). */
 static int lobufspace(void)
 {
 	return hibufspace() - MAXBSIZE;
-}
-
-/*
- * nbuf from physical memory, as FreeBSD 4's i386 machdep.c (index id 52534778): 50, plus a
- * quarter of the first 64 MB as 16 KB buffers (factor = 4 * BKVASIZE / PAGE_SIZE), plus 1/20
- * of the rest. 64 MB -> 1010 buffers, 128 MB -> about 1480.
- */
-static int nbuf_for_memory(int pages)
-{
-	int factor = 4 * BKVASIZE / PAGE_SIZE;
-	int n = 50;
-
-	if (pages > 1024)
-		n += MIN((pages - 1024) / factor, 16384 / factor);
-	if (pages > 16384)
-		n += (pages - 16384) * 2 / (factor * 5);
-	return n;
 }
 
 /* ---- queues, hash and vnode lists (bufcache_lock held) -------------------------------------- */
@@ -303,30 +201,17 @@ bool buf_dirty_count_severe(void)
 
 /*
  * Strip bp of its identity; keep its data block (it goes to QUEUE_EMPTYKVA) or, without one, go
- * to QUEUE_EMPTY. bufcache_lock held, bp busy.
+ * to QUEUE_EMPTY. A VMIO buffer's pages are detached into *pages, for the caller to
+ * vmio_release once it has dropped the lock. bufcache_lock held, bp busy.
  */
-static void binvalidate(struct buf *bp)
+static void binvalidate(struct buf *bp, struct vmio_pages *pages)
 {
 	bundirty(bp);
 	brelvp(bp);
+	vmio_detach(bp, pages);
 	bp->b_bufsize = bp->b_bcount = 0;
 	bp->b_flags &= B_WANTED;
 	bq_insert(bp->b_kvasize > 0 ? QUEUE_EMPTYKVA : QUEUE_EMPTY, bp, true);
-}
-
-/*
- * Give busy, identity-less bp a data block of `size` bytes, reusing the one it has when the
- * size matches. Called without the lock (kmalloc may sleep); bufspace was reserved by getnewbuf.
- */
-static void buf_alloc_data(struct buf *bp, int size, char *old, int oldsize)
-{
-	if (old != NULL && oldsize == size) {
-		bp->b_data = old;
-		return;
-	}
-	kfree(old);
-	bp->b_data = kmalloc((size_t)size, M_WAITOK);
-	bp->b_kvasize = size;
 }
 
 /* buf_data_pages: see buf_internal.h. A kmalloc'd block of a page or more is page-aligned. */
@@ -336,7 +221,7 @@ int buf_data_pages(struct buf *bp, struct vm_page **ma)
 
 	if (bp->b_flags & B_VMIO) {
 		for (int i = 0; i < bp->b_npages; i++)
-			ma[i] = bp->b_pages[i];
+			ma[i] = bp->b_iopages[i];
 		return bp->b_npages;
 	}
 	for (int i = 0; i < n; i++)
@@ -356,14 +241,22 @@ struct disk *buf_disk(struct vnode *vp)
 
 /* ---- getting buffers ------------------------------------------------------------------------- */
 
+/* What a reused header gave up, for getnewbuf to free once it has dropped the lock. */
+struct oldmem {
+	char             *data;     /* a kmalloc'd block the new buffer cannot use, or NULL */
+	struct vmio_pages pages;    /* a VMIO buffer's pages */
+};
+
 /*
  * Take a reusable header for a `size`-byte buffer, or NULL (bufcache_lock held). FreeBSD 4's
  * getnewbuf order: an EMPTYKVA header first; then, once bufspace has passed lobufspace, the
  * least recently used CLEAN buffer; an EMPTY header while bufspace leaves room for the new
- * block; last, a CLEAN buffer even below lobufspace. A reused header's old data block is
- * returned in *oldp for the caller to reuse or free; bufspace is adjusted for the new size.
+ * block; last, a CLEAN buffer even below lobufspace. The header keeps a kmalloc'd block of
+ * exactly `size` bytes for a non-VMIO buffer; anything else it held goes to *old, out of
+ * bufspace. A non-VMIO buffer's new block is counted in bufspace now, a VMIO buffer's pages
+ * when vmio_alloc wires them.
  */
-static struct buf *getnewbuf_pick(int size, char **oldp, int *oldsizep)
+static struct buf *getnewbuf_pick(int size, bool vmio, struct oldmem *old)
 {
 	struct buf *bp;
 
@@ -378,40 +271,47 @@ static struct buf *getnewbuf_pick(int size, char **oldp, int *oldsizep)
 		return NULL;
 	buf_busy(bp);
 	brelvp(bp);
-	*oldp = bp->b_data;
-	*oldsizep = bp->b_kvasize;
-	bp->b_data = NULL;
-	if (*oldsizep != size) {
-		bufspace += size - *oldsizep;
+	vmio_detach(bp, &old->pages);
+	old->data = NULL;
+	if (bp->b_kvasize > 0 && (vmio || bp->b_kvasize != size)) {
+		old->data = bp->b_data;
+		bufspace -= bp->b_kvasize;
+		bp->b_data = NULL;
 		bp->b_kvasize = 0;
 	}
+	if (!vmio && bp->b_kvasize == 0)
+		bufspace += size;
 	return bp;
 }
 
 /*
- * getnewbuf: a busy buffer with no identity and `size` bytes of (stale) data. It never writes
- * a dirty buffer: with nothing reusable it wakes the flusher (bd_speedup) and sleeps "newbuf"
- * until a buffer is released. May sleep; called without locks.
+ * getnewbuf: a busy buffer with no identity and `size` bytes of (stale) data - a kmalloc'd
+ * block, or for a VMIO buffer (vmio) none yet: getblk gives it its pages once it has its
+ * identity. It never writes a dirty buffer: with nothing reusable it wakes the flusher
+ * (bd_speedup) and sleeps "newbuf" until a buffer is released. May sleep; called without locks.
  */
-static struct buf *getnewbuf(int size)
+static struct buf *getnewbuf(int size, bool vmio)
 {
 	struct buf *bp;
-	char *old = NULL;
-	int oldsize = 0;
+	struct oldmem old;
 
 	spin_lock(&bufcache_lock);
-	while ((bp = getnewbuf_pick(size, &old, &oldsize)) == NULL) {
+	while ((bp = getnewbuf_pick(size, vmio, &old)) == NULL) {
 		needsbuffer = 1;
 		bd_speedup();
 		bstats.sleeps_newbuf++;
 		msleep(&needsbuffer, &bufcache_lock, 0, "newbuf", HZ);
 	}
-	bp->b_flags = B_BUSY;
+	bp->b_flags = B_BUSY | (vmio ? B_VMIO : 0);
 	spin_unlock(&bufcache_lock);
 
-	buf_alloc_data(bp, size, old, oldsize);
+	vmio_release(&old.pages);
+	kfree(old.data);
+	if (!vmio && bp->b_kvasize == 0) {
+		bp->b_data = kmalloc((size_t)size, M_WAITOK);
+		bp->b_kvasize = size;
+	}
 	bp->b_bufsize = bp->b_bcount = size;
-	bp->b_npages = 0;
 	bp->b_error = 0;
 	bp->b_resid = 0;
 	bp->b_iodone = NULL;
@@ -438,7 +338,10 @@ static void getblk_discard(struct buf *bp)
  * getblk: the buffer for (vp, blkno), busy. B_CACHE is set if its data is valid.
  * Sleeps ("getblk") while another owner has it busy. A cached buffer of a different size is
  * written (if dirty) or discarded, and a fresh one is made, as FreeBSD 4 does for non-VMIO
- * buffers. slpflag/slptimeo are FreeBSD's arguments; this cache always waits uninterruptibly.
+ * buffers. A regular file's buffer is VMIO (vfs_bio_vmio.c): a new one takes the file's pages
+ * once it is hashed (so a second getblk of the block waits for it, not for the pages), a cached
+ * one has them checked. slpflag/slptimeo are FreeBSD's arguments; this cache always waits
+ * uninterruptibly.
  */
 struct buf *getblk(struct vnode *vp, daddr_t blkno, int size, int slpflag __unused,
                    int slptimeo __unused)
@@ -458,25 +361,31 @@ struct buf *getblk(struct vnode *vp, daddr_t blkno, int size, int slpflag __unus
 			}
 			buf_busy(bp);
 			spin_unlock(&bufcache_lock);
-			if (bp->b_bufsize == size)
-				return bp;
-			getblk_discard(bp);
-			continue;
+			if (bp->b_bufsize != size) {
+				getblk_discard(bp);
+				continue;
+			}
+			if (bp->b_flags & B_VMIO)
+				vmio_recheck(bp);
+			return bp;
 		}
 		spin_unlock(&bufcache_lock);
 
-		bp = getnewbuf(size);
+		bool vmio = vmio_wanted(vp);
+		bp = getnewbuf(size, vmio);
 		spin_lock(&bufcache_lock);
 		if (gbincore(vp, blkno) != NULL) {
 			/* Someone else made the buffer while we slept: give ours back first. */
-			bp->b_flags &= ~B_BUSY;
+			bp->b_flags = 0;
 			bp->b_bufsize = bp->b_bcount = 0;
-			bq_insert(QUEUE_EMPTYKVA, bp, true);
+			bq_insert(bp->b_kvasize > 0 ? QUEUE_EMPTYKVA : QUEUE_EMPTY, bp, true);
 			spin_unlock(&bufcache_lock);
 			continue;
 		}
 		bgetvp(bp, vp, blkno, size);
 		spin_unlock(&bufcache_lock);
+		if (vmio)
+			vmio_alloc(bp);
 		return bp;
 	}
 }
@@ -502,6 +411,8 @@ void buf_read_begin(struct buf *bp, bool async)
 	bp->b_iocmd = BIO_READ;
 	bp->b_error = 0;
 	bp->b_resid = 0;
+	if (bp->b_flags & B_VMIO)
+		vmio_read_prep(bp);
 	bstats.breads++;
 	if (curproc != NULL)
 		curproc->p_inblock++;
@@ -584,6 +495,8 @@ int bwrite(struct buf *bp)
 	async = (bp->b_flags & B_ASYNC) != 0;
 	spin_unlock(&bufcache_lock);
 
+	if (bp->b_flags & B_VMIO)
+		vmio_write_prep(bp);
 	bp->b_iocmd = BIO_WRITE;
 	bp->b_error = 0;
 	bp->b_resid = 0;
@@ -630,6 +543,8 @@ void bdwrite(struct buf *bp)
 	if (bp->b_blkno == bp->b_lblkno && bp->b_vp->v_disk == NULL &&
 	    VOP_BMAP(bp->b_vp, bp->b_lblkno, &blkno) == 0 && blkno != -1)
 		bp->b_blkno = blkno;
+	if (bp->b_flags & B_VMIO)
+		vmio_clean(bp);
 	spin_lock(&bufcache_lock);
 	bdirty(bp);
 	bp->b_flags |= B_CACHE;
@@ -643,19 +558,36 @@ void bdwrite(struct buf *bp)
 /* ---- releasing ------------------------------------------------------------------------------- */
 
 /*
- * brelse: release a busy buffer. B_INVAL or B_ERROR buffers (and clean B_NOCACHE ones) lose
- * their identity (keeping their data block, on QUEUE_EMPTYKVA); dirty buffers go to the tail of
- * QUEUE_DIRTY, the rest to the tail of QUEUE_CLEAN (most recently used last). Wakes whoever
- * waits for this buffer or for any buffer. Callable from interrupt context (an async write's
- * completion).
+ * Should brelse take bp's identity (and memory) away? B_INVAL or B_ERROR, or clean and
+ * B_NOCACHE; a clean VMIO buffer also when it still holds pages that are not valid (nothing may
+ * hold them wired and unbusy) or when memory is short (FreeBSD 4.3's B_RELBUF "if we are low
+ * on pages": wired pages are beyond the pageout daemon's reach). bufcache_lock held.
+ */
+static bool brelse_invalidates(struct buf *bp)
+{
+	if (bp->b_flags & (B_INVAL | B_ERROR))
+		return true;
+	if (bp->b_flags & B_DELWRI)
+		return false;
+	return (bp->b_flags & B_NOCACHE) ||
+	       ((bp->b_flags & B_VMIO) && (bp->b_pgbusy != 0 || vm_page_count_severe()));
+}
+
+/*
+ * brelse: release a busy buffer. A buffer brelse_invalidates loses its identity (keeping a
+ * kmalloc'd block, on QUEUE_EMPTYKVA; VMIO pages go back to the VM); dirty buffers go to the
+ * tail of QUEUE_DIRTY, the rest to the tail of QUEUE_CLEAN (most recently used last). Wakes
+ * whoever waits for this buffer or for any buffer. Callable from interrupt context (an async
+ * write's completion).
  */
 void brelse(struct buf *bp)
 {
+	struct vmio_pages pages = { .n = 0 };
+
 	spin_lock(&bufcache_lock);
 	KASSERT(bp->b_flags & B_BUSY, "brelse: buffer not busy");
-	if ((bp->b_flags & (B_INVAL | B_ERROR)) ||
-	    (bp->b_flags & (B_NOCACHE | B_DELWRI)) == B_NOCACHE)
-		binvalidate(bp);
+	if (brelse_invalidates(bp))
+		binvalidate(bp, &pages);
 	else
 		bq_insert((bp->b_flags & B_DELWRI) ? QUEUE_DIRTY : QUEUE_CLEAN, bp, false);
 	if (bp->b_flags & B_WANTED)
@@ -666,6 +598,7 @@ void brelse(struct buf *bp)
 		wakeup(&needsbuffer);
 	}
 	spin_unlock(&bufcache_lock);
+	vmio_release(&pages);
 }
 
 /* bdiscard: drop a busy buffer's identity and data (see buf.h). */
@@ -686,13 +619,11 @@ void bqrelse(struct buf *bp)
 	brelse(bp);
 }
 
-/* vfs_bio_clrbuf: zero a buffer (a newly allocated block); its contents are then valid. */
-void vfs_bio_clrbuf(struct buf *bp)
+/* buf_setflags: see buf.h (b_flags change under the lock, even the owner's). */
+void buf_setflags(struct buf *bp, int flags)
 {
-	memset(bp->b_data, 0, bp->b_bufsize);
-	bp->b_resid = 0;
 	spin_lock(&bufcache_lock);
-	bp->b_flags |= B_CACHE;
+	bp->b_flags |= flags;
 	spin_unlock(&bufcache_lock);
 }
 
@@ -709,6 +640,8 @@ void biodone(struct buf *bp)
 	void (*hook)(struct buf *);
 	bool async, failedwrite;
 
+	if (bp->b_flags & B_VMIO)
+		vmio_io_done(bp, bp->b_error == 0 && !(bp->b_flags & B_ERROR));
 	spin_lock(&bufcache_lock);
 	KASSERT(!(bp->b_flags & B_DONE), "biodone: already done");
 	if (bp->b_flags & B_WRITEINPROG) {
@@ -782,7 +715,7 @@ void disk_strategy_buf(struct disk *dp, struct buf *bp)
 	bio->bio_length = bp->b_bcount;
 	if (bp->b_flags & B_VMIO) {
 		bio->bio_flags = BIO_UNMAPPED;
-		bio->bio_ma = bp->b_pages;
+		bio->bio_ma = bp->b_iopages;
 		bio->bio_ma_n = bp->b_npages;
 	} else {
 		bio->bio_data = bp->b_data;
@@ -886,9 +819,20 @@ static int vinvalbuf_from(struct vnode *vp, daddr_t from, int flags)
 	return 0;
 }
 
-/* vinvalbuf: discard every buffer of vp, writing dirty ones first with V_SAVE. 0 or the error. */
+/*
+ * vinvalbuf: discard every buffer of vp, writing dirty ones first with V_SAVE. 0 or the error.
+ * With V_SAVE a file's pages dirtied through mappings are written first (through buffers: the
+ * pager's writes are buffer writes), so no buffer appears after the sweep and the VM object can
+ * be freed right after it.
+ */
 int vinvalbuf(struct vnode *vp, int flags)
 {
+	int error = 0;
+
+	if ((flags & V_SAVE) && vp->v_object != NULL)
+		error = vm_object_page_clean(vp->v_object, 0, 0, OBJPC_SYNC);
+	if (error != 0)
+		return error;
 	return vinvalbuf_from(vp, INT64_MIN, flags);
 }
 
@@ -1042,29 +986,7 @@ void bufinit(void)
 	int i;
 
 	spin_init(&bufcache_lock, "bufcache");
-	nbuf = nbuf_for_memory((int)physmem_pages);
-	if (tunable_int_fetch("vfs.nbuf", &i)) {
-		if (i >= 32)
-			nbuf = i;
-		else
-			kprintf("boot: vfs.nbuf=%d is too few (at least 32); using %d\n", i, nbuf);
-	}
-	maxbufspace = nbuf * BKVASIZE;
-	boot_tunable("vfs.maxbufspace", T_MAXBUFSPACE, &maxbufspace);
-	hidirtybuffers = nbuf / 4 + 20;
-	while (hidirtybuffers * BKVASIZE > 3 * (hibufspace() / 4))
-		hidirtybuffers >>= 1;
-	lodirtybuffers = 0;
-	boot_tunable("vfs.hidirtybuffers", T_HIDIRTY, &hidirtybuffers);
-	lodirtybuffers = hidirtybuffers / 2;
-	boot_tunable("vfs.lodirtybuffers", T_LODIRTY, &lodirtybuffers);
-	lorunningspace = 0;
-	hirunningspace = 1024 * 1024;
-	boot_tunable("vfs.hirunningspace", T_HIRUNNING, &hirunningspace);
-	lorunningspace = hirunningspace / 2;
-	boot_tunable("vfs.lorunningspace", T_LORUNNING, &lorunningspace);
-	maxbdrun = 16;
-	boot_tunable("vfs.maxbdrun", T_MAXBDRUN, &maxbdrun);
+	bufparam_init();
 
 	buf = kmalloc(nbuf * sizeof(struct buf), M_WAITOK | M_ZERO);
 	for (hsize = 64; hsize < (uint32_t)nbuf; hsize <<= 1)
@@ -1076,6 +998,7 @@ void bufinit(void)
 	for (i = 0; i < nbuf; i++)
 		bq_insert(QUEUE_EMPTY, &buf[i], false);
 	cluster_init();
+	vmio_init();
 	bufstat_init();
 
 	kprintf("bufinit: nbuf %d, maxbufspace %d KB, hidirtybuffers %d, lodirtybuffers %d\n",

@@ -1,19 +1,172 @@
 /*
- * vfs_bufstat.c - the buffer cache's design switch and counters as sysctls (the variables live
- * in vfs_bio.c, vfs_bufdaemon.c and vfs_cluster.c; the names are documented, and kept stable
- * for the experiment harness, in docs/bufcache.md):
+ * vfs_bufstat.c - the buffer cache's parameters and sysctls (docs/bufcache.md "Tunables and
+ * counters" lists every name; they are kept stable for the experiment harness):
+ *   vfs.nbuf, vfs.maxbufspace, vfs.hidirtybuffers, vfs.lodirtybuffers, vfs.hirunningspace,
+ *   vfs.lorunningspace, vfs.maxbdrun   the tunables (RW and on the kernel command line; nbuf
+ *                                      only on the command line)
+ *   vfs.bufspace, vfs.numdirtybuffers, vfs.runningbufspace   the levels they bound (RO)
+ *   vfs.vmio_pages           file pages wired by VMIO buffers (RO)
  *   vfs.bufdaemon_design     speedup | runningbuf (RW; the presets set it at boot)
  *   vfs.bufdaemon.*          the buf_daemon's counters and the speedup design's state (RO)
  *   vfs.bio.*                reads and writes by kind, getnewbuf sleeps (RO)
  *   vfs.cluster.*            clustered writes and reads, and the write sizes (RO)
- * bufstat_init() registers the counters (bufinit calls it).
+ * bufparam_init() sizes the cache and sets the tunables' defaults (FreeBSD's bufinit, index id
+ * 1319455), bufstat_init() registers the counters; bufinit calls both. The variables are
+ * protected by bufcache_lock (a sysctl write takes it).
  */
 #include "kern/types.h"
 #include "kern/klib.h"
+#include "kern/lock.h"
 #include "kern/sysctl.h"
+#include "kern/time.h"
+#include "vm/vm_page.h"
 #include "vfs/buf_internal.h"
 #include "vfs/bufdaemon.h"
 #include <sys/errno.h>
+
+#define BKVASIZE  (16 * 1024)      /* FreeBSD's nominal buffer size, for sizing */
+
+int nbuf;
+/* Counters and tunables (the flusher's are declared in vfs/bufdaemon.h). */
+int numdirtybuffers;
+int hidirtybuffers;
+int lodirtybuffers;
+int runningbufspace;
+int hirunningspace;
+int lorunningspace;
+int maxbdrun;
+int bd_hz = HZ;
+int bufspace;
+int maxbufspace;
+int vmio_pages;
+SYSCTL_INT(vfs, numdirtybuffers, CTLFLAG_RD, &numdirtybuffers, "Number of dirty (B_DELWRI) buffers");
+SYSCTL_INT(vfs, runningbufspace, CTLFLAG_RD, &runningbufspace, "Bytes of write I/O in flight");
+SYSCTL_INT(vfs, bufspace, CTLFLAG_RD, &bufspace, "Bytes of memory the buffers hold");
+SYSCTL_INT(vfs, vmio_pages, CTLFLAG_RD, &vmio_pages,
+           "File pages VMIO buffers hold wired (part of vm.stats.vm.v_wire_count)");
+SYSCTL_INT(vfs, nbuf, CTLFLAG_RD | CTLFLAG_TUN, &nbuf,
+           "Number of buffer headers (set it on the kernel command line: vfs.nbuf=N)");
+
+/*
+ * The tunables: writable at run time and on the kernel command line (CTLFLAG_TUN: bufparam_init
+ * reads the command line itself, so that a value derived from another one - lodirtybuffers from
+ * hidirtybuffers, lorunningspace from hirunningspace, hidirtybuffers and maxbufspace from
+ * nbuf - follows what the command line set). A value out of range is refused with EINVAL.
+ */
+enum tunable { T_MAXBUFSPACE, T_HIDIRTY, T_LODIRTY, T_HIRUNNING, T_LORUNNING, T_MAXBDRUN };
+
+static bool tunable_valid(enum tunable t, int v)
+{
+	switch (t) {
+	case T_MAXBUFSPACE: return v >= 16 * MAXBSIZE;
+	case T_HIDIRTY:     return v > lodirtybuffers && v <= nbuf;
+	case T_LODIRTY:     return v >= 0 && v < hidirtybuffers;
+	case T_HIRUNNING:   return v > 0 && v >= lorunningspace;
+	case T_LORUNNING:   return v >= 0 && v <= hirunningspace;
+	case T_MAXBDRUN:    return v >= 1;
+	}
+	return false;
+}
+
+static int sysctl_tunable(struct sysctl_req *req)
+{
+	int *var = req->oid->oid_arg1;
+	int v = *var, error = sysctl_handle_int(req, &v);
+
+	if (error != 0 || req->newptr == NULL)
+		return error;
+	if (!tunable_valid((enum tunable)req->oid->oid_arg2, v))
+		return EINVAL;
+	spin_lock(&bufcache_lock);
+	*var = v;
+	spin_unlock(&bufcache_lock);
+	return 0;
+}
+
+#define TUNABLE_SYSCTL(name, t, descr) \
+	SYSCTL_PROC(vfs_##name, "vfs." #name, CTLTYPE_INT | CTLFLAG_RW | CTLFLAG_TUN, &name, t, \
+	            sysctl_tunable, "I", descr)
+TUNABLE_SYSCTL(maxbufspace, T_MAXBUFSPACE, "Most bytes of memory for buffers (nbuf x 16 KB)");
+TUNABLE_SYSCTL(hidirtybuffers, T_HIDIRTY, "Dirty buffers at which writers block (flswai)");
+TUNABLE_SYSCTL(lodirtybuffers, T_LODIRTY, "Dirty buffers the buf_daemon drains down to");
+TUNABLE_SYSCTL(hirunningspace, T_HIRUNNING,
+               "runningbuf design: write bytes in flight above which writes wait (wdrain)");
+TUNABLE_SYSCTL(lorunningspace, T_LORUNNING,
+               "runningbuf design: write bytes in flight at which waiters resume");
+TUNABLE_SYSCTL(maxbdrun, T_MAXBDRUN, "speedup design: most flushes the buf_daemon starts per wakeup");
+
+/* A tunable's command-line value, if it has one and it is valid at this point of bufparam_init. */
+static void boot_tunable(const char *name, enum tunable t, int *var)
+{
+	int v;
+
+	if (!tunable_int_fetch(name, &v))
+		return;
+	if (tunable_valid(t, v))
+		*var = v;
+	else
+		kprintf("boot: %s=%d is out of range; using %d\n", name, v, *var);
+}
+
+/* hibufspace: the most bufspace getnewbuf allows itself (FreeBSD's). */
+int hibufspace(void)
+{
+	return MAX(3 * (maxbufspace / 4), maxbufspace - 10 * MAXBSIZE);
+}
+
+/*
+ * nbuf from physical memory, as FreeBSD 4's i386 machdep.c (index id 52534778): 50, plus a
+ * quarter of the first 64 MB as 16 KB buffers (factor = 4 * BKVASIZE / PAGE_SIZE), plus 1/20
+ * of the rest. 64 MB -> 1010 buffers, 128 MB -> about 1480.
+ */
+static int nbuf_for_memory(int pages)
+{
+	int factor = 4 * BKVASIZE / PAGE_SIZE;
+	int n = 50;
+
+	if (pages > 1024)
+		n += MIN((pages - 1024) / factor, 16384 / factor);
+	if (pages > 16384)
+		n += (pages - 16384) * 2 / (factor * 5);
+	return n;
+}
+
+/*
+ * bufparam_init: size the cache from physical memory (design-notes §1.1) and set the tunables'
+ * defaults as FreeBSD's bufinit does (id 1319455): hidirtybuffers = nbuf / 4 + 20, halved
+ * while that many 16 KB buffers exceed 3/4 of hibufspace; lodirtybuffers = hidirtybuffers / 2;
+ * hirunningspace 1 MB, lorunningspace half of it. A value given on the kernel command line
+ * replaces its default before the values derived from it are computed.
+ */
+void bufparam_init(void)
+{
+	int i;
+
+	nbuf = nbuf_for_memory((int)physmem_pages);
+	if (tunable_int_fetch("vfs.nbuf", &i)) {
+		if (i >= 32)
+			nbuf = i;
+		else
+			kprintf("boot: vfs.nbuf=%d is too few (at least 32); using %d\n", i, nbuf);
+	}
+	maxbufspace = nbuf * BKVASIZE;
+	boot_tunable("vfs.maxbufspace", T_MAXBUFSPACE, &maxbufspace);
+	hidirtybuffers = nbuf / 4 + 20;
+	while (hidirtybuffers * BKVASIZE > 3 * (hibufspace() / 4))
+		hidirtybuffers >>= 1;
+	lodirtybuffers = 0;
+	boot_tunable("vfs.hidirtybuffers", T_HIDIRTY, &hidirtybuffers);
+	lodirtybuffers = hidirtybuffers / 2;
+	boot_tunable("vfs.lodirtybuffers", T_LODIRTY, &lodirtybuffers);
+	lorunningspace = 0;
+	hirunningspace = 1024 * 1024;
+	boot_tunable("vfs.hirunningspace", T_HIRUNNING, &hirunningspace);
+	lorunningspace = hirunningspace / 2;
+	boot_tunable("vfs.lorunningspace", T_LORUNNING, &lorunningspace);
+	maxbdrun = 16;
+	boot_tunable("vfs.maxbdrun", T_MAXBDRUN, &maxbdrun);
+
+}
 
 /* vfs.bufdaemon_design: reads the current design's name; writing one switches (EINVAL if unknown). */
 static int sysctl_bufdaemon_design(struct sysctl_req *req)
@@ -80,6 +233,7 @@ static const struct {
 	{ "vfs.bio.bawrites", &bstats.bawrites, "Async writes issued (bawrite, and each cluster)" },
 	{ "vfs.bio.bwrites", &bstats.bwrites, "Synchronous writes (bwrite)" },
 	{ "vfs.bio.sleeps_newbuf", &bstats.sleeps_newbuf, "getnewbuf sleeps, wmesg newbuf" },
+	{ "vfs.bio.vmio_bogus", &bstats.vmio_bogus, "Valid pages VMIO reads skipped (bogus_page)" },
 	{ "vfs.cluster.writes", &bstats.cluster_writes, "Clustered writes (2 blocks or more)" },
 	{ "vfs.cluster.write_bufs", &bstats.cluster_write_bufs, "Buffers in clustered writes" },
 	{ "vfs.cluster.write_bytes", &bstats.cluster_write_bytes, "Bytes in clustered writes" },

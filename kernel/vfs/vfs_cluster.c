@@ -182,6 +182,9 @@ static int cluster_issue_write(struct vnode *vp, struct buf **bufs, int n)
 	cl->cl_bytes = bytes;
 	runningbufspace += bytes;
 	spin_unlock(&bufcache_lock);
+	for (int i = 0; i < n; i++)
+		if (bufs[i]->b_flags & B_VMIO)
+			vmio_write_prep(bufs[i]);
 	if (curproc != NULL)
 		curproc->p_oublock++;
 	bstats.bawrites++;
@@ -402,7 +405,7 @@ int cluster_read(struct vnode *vp, off_t filesize, daddr_t lblkno, int size, lon
 	bool ram, wait = false;
 	int want;
 
- *bpp = bp;
+	*bpp = bp;
 	spin_lock(&bufcache_lock);
 	ram = (bp->b_flags & (B_CACHE | B_RAM)) == (B_CACHE | B_RAM);
 	bp->b_flags &= ~B_RAM;

@@ -402,11 +402,11 @@ int VOP_BMAP(struct vnode *vp, daddr_t lblkno, daddr_t *blknop)
 	return VOP_CALL_OR(vp, vop_bmap, ENODEV, vp, lblkno, blknop);
 }
 
-/* No getpages of its own: the generic one reads each page with VOP_READ (vm/vnode_pager.c). */
+/* No getpages: the file system keeps no pages (no VM object); the pages cannot be read. */
 int VOP_GETPAGES(struct vnode *vp, struct vm_page **m, int count, int reqpage)
 {
 	if (vp->v_op->vop_getpages == NULL)
-		return vnode_pager_generic_getpages(vp, m, count, reqpage);
+		return VM_PAGER_ERROR;
 	return vp->v_op->vop_getpages(vp, m, count, reqpage);
 }
 

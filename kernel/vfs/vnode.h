@@ -44,6 +44,7 @@ TAILQ_HEAD(buflists, buf);
 #define IO_APPEND   0x0002
 #define IO_SYNC     0x0004
 #define IO_NDELAY   0x0010
+#define IO_ASYNC    0x0080   /* start each block's write now, do not wait (FreeBSD's) */
 #define IO_SEQMAX   0x7f     /* the sequential count rides in ioflag's bits 16-22 (FreeBSD's) */
 #define IO_SEQSHIFT 16
 
@@ -101,7 +102,7 @@ struct vop_vector {
 	int (*vop_bmap)(struct vnode *vp, daddr_t lblkno, daddr_t *blknop);
 	/* Pages of vp->v_object (CONTRACT.md "The vnode pager"). getpages: make the busy pages
 	 * m[0..count) valid from the file (holes and past EOF zeroed), no vnode lock held; NULL:
-	 * the generic version (VOP_READ into each page). putpages: write the soft-busy pages and
+	 * cannot (a file system whose files have VM objects has one). putpages: write the soft-busy pages and
 	 * mark them clean, called with vp->v_lock held; rtvals[i] = VM_PAGER_*; NULL: cannot. */
 	int (*vop_getpages)(struct vnode *vp, struct vm_page **m, int count, int reqpage);
 	int (*vop_putpages)(struct vnode *vp, struct vm_page **m, int count, int flags, int *rtvals);

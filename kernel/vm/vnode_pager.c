@@ -90,21 +90,3 @@ void vnode_pager_putpages(vm_object_t obj, vm_page_t *m, int count, int flags, i
 	vmcnt.v_vnodepgsout += count;
 	VOP_PUTPAGES(obj->handle, m, count, flags, rtvals);
 }
-
-int vnode_pager_generic_getpages(struct vnode *vp, vm_page_t *m, int count, int reqpage)
-{
-	int result = VM_PAGER_OK;
-	for (int i = 0; i < count; i++) {
-		char *va = P2V(VM_PAGE_TO_PHYS(m[i]));
-		size_t resid;
-		int error = vn_rdwr(UIO_READ, vp, va, PAGE_SIZE, IDX_TO_OFF(m[i]->pindex), UIO_SYSSPACE,
-		                    0, &resid);
-		if (error) {
-			result = VM_PAGER_ERROR;
-			continue;
-		}
-		memset(va + PAGE_SIZE - resid, 0, resid);     /* past EOF */
-		vm_page_set_validclean(m[i]);
-	}
-	return result;
-}

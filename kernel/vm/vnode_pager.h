@@ -12,10 +12,8 @@
  *   vnode_pager_haspage(obj, pindex)  - the file has data (or a hole) there: pindex < size
  *   vnode_pager_getpages(obj, m, count, reqpage) - VOP_GETPAGES; VM_PAGER_OK or _ERROR
  *   vnode_pager_putpages(obj, m, count, flags, rtvals) - VOP_PUTPAGES; vnode lock held
- *   vnode_pager_generic_getpages(vp, m, count, reqpage) - the interim generic getpages: each
- *                                   page read with VOP_READ through the buffer cache, the part
- *                                   past EOF zeroed (the buffer-cache issue replaces it with a
- *                                   read from the disk blocks into the pages once VMIO lands)
+ *   (the file system reads the pages straight from its disk blocks and writes them through its
+ *   VMIO buffers: wdfs_getpages / wdfs_putpages, docs/bufcache.md "VMIO")
  * Locking: alloc/dealloc/setsize with the vnode's lock held (or the vnode not yet visible /
  * being reclaimed); getpages without it; putpages with it.
  */
@@ -32,6 +30,5 @@ void        vnode_pager_setsize(struct vnode *vp, off_t size);
 bool        vnode_pager_haspage(vm_object_t obj, vm_pindex_t pindex);
 int         vnode_pager_getpages(vm_object_t obj, vm_page_t *m, int count, int reqpage);
 void        vnode_pager_putpages(vm_object_t obj, vm_page_t *m, int count, int flags, int *rtvals);
-int         vnode_pager_generic_getpages(struct vnode *vp, vm_page_t *m, int count, int reqpage);
 
 #endif

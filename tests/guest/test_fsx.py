@@ -11,9 +11,8 @@ all), each read checked against fsx's copy in memory. Every run must end with "a
 matched"; on a mismatch fsx prints the operations that led there (replay: fsx -S SEED). Then,
 after power-off, the stripe is de-striped on the host and fsck finds it clean.
 
-fsx's mmap operations run with -M turned off (MMAP below): mmap(2) and read/write(2) do not yet
-see one copy of a file's pages (docs/reliability.md: VMIO, issue 14, is to unify them); until
-then fsx with them fails at once. Set MMAP = "" when that lands.
+fsx's mmap reads and writes are on (MMAP below is empty; "-M" would turn them off): mmap(2)
+and read/write(2) see one copy of a file's pages (VMIO, docs/bufcache.md), and fsx checks it.
 """
 # tests/run: timeout=900
 import importlib.machinery
@@ -31,7 +30,7 @@ SEEDS = reltest.seeds(reltest.size(1, 5))
 COMPONENT = "16m"
 DESTRIPE = wdrun.ROOT / "tools" / "destripe"
 
-MMAP = "-M"                       # see the docstring
+MMAP = ""                         # fsx's -M would turn its mmap operations off
 
 T = TestSet("fsx")
 DIR = reltest.scratch("fsx")

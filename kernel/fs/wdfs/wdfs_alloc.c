@@ -410,7 +410,13 @@ static int indtrunc(struct wdfs_inode *ip, uint32_t blk, int level, uint64_t kee
 	return 0;
 }
 
-/* Zero the bytes of the last block past the new end, so a later extension reads zeros. */
+/*
+ * Zero the bytes of the last block past the new end, so a later extension reads zeros, and
+ * write the block now (FFS's ffs_truncate writes the partial block at once too). The buffer
+ * then lets go of its pages (B_NOCACHE): the truncation frees the pages past the new end, and
+ * a buffer must not keep pages the VM has taken back (vfs/vfs_bio_vmio.c). A hole is only
+ * dropped from the cache.
+ */
 static int zero_tail(struct wdfs_inode *ip, off_t length)
 {
 	struct wdfs_mount *wm = ip->i_wm;
@@ -422,16 +428,21 @@ static int zero_tail(struct wdfs_inode *ip, off_t length)
 	if (on == 0)
 		return 0;
 	error = wdfs_bmap_blk(ip, lbn, &blk);
-	if (error || blk == 0)
+	if (error)
 		return error;
+	if (blk == 0) {
+		if (incore(ip->i_vnode, lbn) != NULL)
+			bdiscard(getblk(ip->i_vnode, lbn, (int)wm->wm_bsize, 0, 0));
+		return 0;
+	}
 	error = bread(ip->i_vnode, lbn, (int)wm->wm_bsize, &bp);
 	if (error) {
 		brelse(bp);
 		return error;
 	}
-	memset(bp->b_data + on, 0, wm->wm_bsize - on);
-	bdwrite(bp);
-	return 0;
+	buf_zero(bp, (int)on, (int)(wm->wm_bsize - on));
+	buf_setflags(bp, B_NOCACHE);
+	return bwrite(bp);
 }
 
 /*

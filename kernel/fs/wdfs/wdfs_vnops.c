@@ -603,7 +603,7 @@ static int wdfs_read(struct vnode *vp, struct uio *uio, int ioflag)
 			brelse(bp);
 			break;
 		}
-		error = uiomove(bp->b_data + on, (size_t)n, uio);
+		error = buf_uiomove(bp, (int)on, (int)n, uio);
 		bqrelse(bp);
 		if (error)
 			break;
@@ -612,7 +612,11 @@ static int wdfs_read(struct vnode *vp, struct uio *uio, int ioflag)
 	return error;
 }
 
-/* Write n bytes at offset `on` of logical block lbn from the uio. */
+/*
+ * Write n bytes at offset `on` of logical block lbn from the uio. A block written in full is
+ * not read first; a new block written in part is zeroed first (FFS's B_CLRBUF), one written
+ * in full is not (FFS's ffs_write: only a partial write asks balloc for a cleared buffer).
+ */
 static int write_block(struct wdfs_inode *ip, daddr_t lbn, uint32_t on, size_t n, struct uio *uio,
                        int ioflag)
 {
@@ -620,6 +624,7 @@ static int write_block(struct wdfs_inode *ip, daddr_t lbn, uint32_t on, size_t n
 	uint32_t bs = ip->i_wm->wm_bsize, blk;
 	struct buf *bp;
 	bool isnew, whole = (n == bs);
+	size_t before = uio->uio_resid;
 	int error;
 
 	error = wdfs_balloc(ip, lbn, &blk, &isnew);
@@ -627,7 +632,7 @@ static int write_block(struct wdfs_inode *ip, daddr_t lbn, uint32_t on, size_t n
 		return error;
 	if (isnew || whole) {
 		bp = getblk(vp, lbn, (int)bs, 0, 0);
-		if (isnew)
+		if (isnew && !whole)
 			vfs_bio_clrbuf(bp);
 	} else {
 		error = bread(vp, lbn, (int)bs, &bp);
@@ -637,17 +642,23 @@ static int write_block(struct wdfs_inode *ip, daddr_t lbn, uint32_t on, size_t n
 		}
 	}
 	bp->b_blkno = wdfs_fsbtodb(ip->i_wm, blk);      /* mapped now: a flush never bmaps */
-	error = uiomove(bp->b_data + on, n, uio);
-	if (error && whole && !isnew && !(bp->b_flags & B_CACHE)) {
-		/* The buffer holds neither the old contents nor the new: forget it. */
-		bdiscard(bp);
-		return error;
+	error = buf_uiomove(bp, (int)on, (int)n, uio);
+	if (error && !(bp->b_flags & B_CACHE)) {
+		if (!isnew) {
+			/* The buffer holds neither the old contents nor the new: forget it. */
+			bdiscard(bp);
+			return error;
+		}
+		/* A new block: what the copy did not reach reads as zeros. */
+		buf_zero(bp, (int)(before - uio->uio_resid), (int)(bs - (before - uio->uio_resid)));
 	}
 	if (ioflag & IO_SYNC) {
 		int e = bwrite(bp);
 		return error ? error : e;
 	}
-	if (on + n != bs)
+	if (ioflag & IO_ASYNC)
+		bawrite(bp);
+	else if (on + n != bs)
 		bdwrite(bp);
 	else if (vp->v_mount->mnt_flag & MNT_NOCLUSTERW)
 		bawrite(bp);
@@ -660,7 +671,8 @@ static int write_block(struct wdfs_inode *ip, daddr_t lbn, uint32_t on, size_t n
  * wdfs_write (FFS's ffs_write): allocate each block before dirtying its buffer, so ENOSPC is
  * found before any data is accepted for it. A short write returns what was written; blocks
  * allocated for the failed part are freed again. wdfs_write_locked is the body, with the
- * inode locked (wdfs_putpages calls it so).
+ * inode locked (wdfs_putpages calls it so). IO_SYNC writes each block and waits, IO_ASYNC
+ * starts each block's write at once (the vnode pager's page-outs).
  */
 static int wdfs_write_locked(struct wdfs_inode *ip, struct uio *uio, int ioflag)
 {
@@ -720,33 +732,102 @@ static int wdfs_write(struct vnode *vp, struct uio *uio, int ioflag)
 }
 
 /*
- * wdfs_putpages, the interim version (CONTRACT.md: the buffer-cache issue replaces it with one
- * that writes the pages through VMIO buffers): each page's bytes up to EOF are written like a
- * write(2) from the kernel (through the buffer cache, blocks allocated as needed), synchronously
- * with VM_PAGER_PUT_SYNC. Called with v_lock held (the inode lock). A written page is clean.
+ * wdfs_putpages (FreeBSD's vnode_pager_generic_putpages): write the soft-busy pages m[] of vp's
+ * object to the file through the buffer cache, as a write(2) of their bytes up to EOF with
+ * UIO_NOCOPY: the buffers of those blocks hold these very pages (VMIO), so nothing is copied,
+ * and the buffer write marks them clean. VM_PAGER_PUT_SYNC writes and waits; otherwise the
+ * writes are started at once (IO_ASYNC: the pageout daemon wants the pages clean). Runs of
+ * consecutive pages go as one write. Called with v_lock held (the inode lock).
  */
 static int wdfs_putpages(struct vnode *vp, struct vm_page **m, int count, int flags, int *rtvals)
 {
 	struct wdfs_inode *ip = VTOI(vp);
+	int ioflag = (flags & VM_PAGER_PUT_SYNC) ? IO_SYNC : IO_ASYNC;
 	int result = VM_PAGER_OK;
 
-	for (int i = 0; i < count; i++) {
+	for (int i = 0, n; i < count; i += n) {
 		off_t off = IDX_TO_OFF(m[i]->pindex);
-		rtvals[i] = VM_PAGER_OK;
-		if ((uint64_t)off >= ip->i_din.di_size) {
-			vm_page_undirty(m[i]);                 /* past EOF: nothing of it is the file's */
+		int rv = VM_PAGER_OK;
+
+		for (n = 1; i + n < count && m[i + n]->pindex == m[i]->pindex + (vm_pindex_t)n; n++)
 			continue;
+		if ((uint64_t)off < ip->i_din.di_size) {
+			size_t len = (size_t)MIN((uint64_t)n * PAGE_SIZE, ip->i_din.di_size - (uint64_t)off);
+			struct iovec iov = { NULL, len };
+			struct uio uio = { &iov, 1, off, len, UIO_NOCOPY, UIO_WRITE };
+
+			if (ip->i_wm->wm_rdonly || wdfs_write_locked(ip, &uio, ioflag) != 0 ||
+			    uio.uio_resid != 0)
+				rv = result = VM_PAGER_ERROR;
 		}
-		struct iovec iov = { P2V(VM_PAGE_TO_PHYS(m[i])),
-		                     (size_t)MIN((uint64_t)PAGE_SIZE, ip->i_din.di_size - (uint64_t)off) };
-		struct uio uio = { &iov, 1, off, iov.iov_len, UIO_SYSSPACE, UIO_WRITE };
-		if (ip->i_wm->wm_rdonly ||
-		    wdfs_write_locked(ip, &uio, (flags & VM_PAGER_PUT_SYNC) ? IO_SYNC : 0) != 0 ||
-		    uio.uio_resid != 0) {
-			rtvals[i] = result = VM_PAGER_ERROR;
-			continue;
+		for (int j = i; j < i + n; j++) {
+			rtvals[j] = rv;
+			if (rv == VM_PAGER_OK)
+				vm_page_undirty(m[j]);     /* also a page wholly past EOF: nothing of the file */
 		}
-		vm_page_undirty(m[i]);
+	}
+	return result;
+}
+
+/* Where the page at byte `off` of the file lies on the device (bytes), or -1: a hole or past EOF. */
+static int page_disk_offset(struct wdfs_inode *ip, off_t off, off_t size, int64_t *devp)
+{
+	uint32_t bs = ip->i_wm->wm_bsize, blk;
+	int error;
+
+	*devp = -1;
+	if (off >= size)
+		return 0;
+	error = wdfs_bmap_blk(ip, off / bs, &blk);
+	if (error == 0 && blk != 0)
+		*devp = (int64_t)wdfs_fsbtodb(ip->i_wm, blk) * DEV_BSIZE + off % bs;
+	return error;
+}
+
+/*
+ * wdfs_getpages (FreeBSD's ffs_getpages and vnode_pager_generic_getpages): make the busy pages
+ * m[0..count) of vp's object valid straight from the disk blocks wdfs_bmap_blk names - one
+ * read per run of pages contiguous on the disk, into the pages themselves - with holes and the
+ * part past EOF zeroed. Never through a buffer: a block that a buffer caches has its data in
+ * this object's pages (VMIO), so a page missing from the object has no newer copy anywhere.
+ * Called without the vnode lock (wdfs_bmap_blk takes none). VM_PAGER_OK, or VM_PAGER_ERROR if
+ * a page could not be read (it stays not valid).
+ */
+static int wdfs_getpages(struct vnode *vp, struct vm_page **m, int count, int reqpage __unused)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	struct disk *dp = ip->i_wm->wm_devvp->v_disk;
+	off_t size = vp->v_object->un_pager.vnp.vnp_size;
+	int result = VM_PAGER_OK;
+
+	for (int i = 0, n; i < count; i += n) {
+		off_t off = IDX_TO_OFF(m[i]->pindex);
+		int64_t dev, next;
+		int error = page_disk_offset(ip, off, size, &dev);
+
+		n = 1;
+		if (error == 0 && dev >= 0) {
+			while (i + n < count && m[i + n]->pindex == m[i]->pindex + (vm_pindex_t)n &&
+			       page_disk_offset(ip, off + (off_t)n * PAGE_SIZE, size, &next) == 0 &&
+			       next == dev + (int64_t)n * PAGE_SIZE)
+				n++;
+			error = disk_io_sync_pages(dp, BIO_READ, (uint64_t)dev, &m[i], 0,
+			                           (uint32_t)n * PAGE_SIZE);
+		}
+		for (int j = i; j < i + n; j++) {
+			off_t poff = IDX_TO_OFF(m[j]->pindex);
+
+			if (error != 0) {
+				result = VM_PAGER_ERROR;
+				continue;
+			}
+			if (dev < 0)
+				vm_page_zero_fill(m[j]);
+			else if (size - poff < PAGE_SIZE)     /* the file ends inside this page */
+				memset((char *)P2V(VM_PAGE_TO_PHYS(m[j])) + (size - poff), 0,
+				       (size_t)(PAGE_SIZE - (size - poff)));
+			vm_page_set_validclean(m[j]);
+		}
 	}
 	return result;
 }
@@ -901,7 +982,7 @@ static int wdfs_strategy(struct vnode *vp, struct buf *bp)
 	}
 	error = wdfs_bmap_blk(ip, bp->b_lblkno, &blk);
 	if (!error && blk == 0 && bp->b_iocmd == BIO_READ) {
-		memset(bp->b_data, 0, (size_t)bp->b_bcount);
+		buf_zero(bp, 0, bp->b_bcount);
 		bp->b_resid = 0;
 		biodone(bp);
 		return 0;
@@ -954,5 +1035,6 @@ struct vop_vector wdfs_vnodeops = {
 	.vop_reclaim  = wdfs_reclaim,
 	.vop_strategy = wdfs_strategy,
 	.vop_bmap     = wdfs_bmap,
+	.vop_getpages = wdfs_getpages,
 	.vop_putpages = wdfs_putpages,
 };

@@ -1,6 +1,6 @@
 /*
  * pattern: write or verify a deterministic test pattern on a device or file.
- *   pattern write DEV SIZE [SEED]    write SIZE bytes from offset 0
+ *   pattern write DEV SIZE [SEED]    write SIZE bytes from offset 0 (a file is created if need be)
  *   pattern verify DEV SIZE [SEED]   read them back and compare; exit 1 on any difference
  * SIZE takes the suffixes k, m, g (powers of 1024) and must be a multiple of 512. SEED
  * defaults to 1. The pattern depends only on the byte offset and the seed, so the host can
@@ -164,7 +164,7 @@ int main(int argc, char **argv)
 			errx(1, "bad seed '%s'", argv[4]);
 	}
 	make_table();
-	fd = open(argv[2], writing ? O_WRONLY : O_RDONLY);
+	fd = open(argv[2], writing ? O_WRONLY | O_CREAT : O_RDONLY, 0644);
 	if (fd < 0)
 		err(1, "%s", argv[2]);
 	buf = malloc(CHUNK);

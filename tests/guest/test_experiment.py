@@ -101,6 +101,18 @@ T.check("manifest.txt: git revision, QEMU version, host CPU, options",
 for r in rows:
     samples = q / ("samples-%s.csv" % r["id"])
     srows = check_samples(samples, 0.1) if samples.exists() else T.check("%s exists" % samples.name, False)
+    if srows and "vfs.bufdaemon.wdrain_ns" in srows[0]:
+        # the table's blocked time and sleeps are the buffer cache's own counters over the file dd
+        want = {"blocked_s.wdrain": (int(srows[-1]["vfs.bufdaemon.wdrain_ns"]) - int(srows[0]["vfs.bufdaemon.wdrain_ns"])) / 1e9,
+                "blocked_s.flswai": (int(srows[-1]["vfs.bufdaemon.flswai_ns"]) - int(srows[0]["vfs.bufdaemon.flswai_ns"])) / 1e9,
+                "sleeps.newbuf": int(srows[-1]["vfs.bio.sleeps_newbuf"]) - int(srows[0]["vfs.bio.sleeps_newbuf"])}
+        got = {k: r[k] for k in want}
+        T.check("%s: blocked seconds and sleeps from the kernel's counters" % r["id"],
+                all(got[k] != "" and abs(float(got[k]) - v) < 1e-3 for k, v in want.items()), expected=want, got=got)
+    else:
+        T.check("%s: the samples have vfs.bufdaemon.wdrain_ns" % r["id"], False, got=list(srows[0])[:20] if srows else None)
+    T.check("%s: laundered and paged-out pages are counted" % r["id"], r["laundered"].isdigit() and r["paged_out"].isdigit(),
+            expected="two numbers", got=(r["laundered"], r["paged_out"]))
     probe = q / ("probe-%s.csv" % r["id"])
     prows = read_csv(probe) if probe.exists() else []
     # With the guest's newfs the file dd goes to ccd0 on modelled disks, where one create+write+

@@ -10,14 +10,13 @@
                          and paged out, the process-seconds blocked per wait message, and the
                          probe's latencies pooled over the trials (p50/p99/max)
 
-Counters are found by name in the samples, so the table grows with the kernel: "laundered" is
-the first vm.stats.vm.* counter with "launder" in its name (not vm.max_launder), "paged out" is
-v_swappgsout + v_vnodepgsout (FreeBSD's names), each as its change over the file dd; "n/a"
-means this kernel has no such counter yet. Blocked times are sampled estimates (series.py).
+"laundered" is vm.stats.vm.v_pdlaundered, "paged out" v_swappgsout + v_vnodepgsout (FreeBSD's
+names), each as its change over the file dd ("n/a" if the samples lack it). Blocked times are
+the buffer cache's own (vfs.bufdaemon.flswai_ns, wdrain_ns) where it counts them, else sampled
+estimates (series.py); blocked_time().
 """
 import json
 import platform
-import re
 import statistics
 import subprocess
 import sys
@@ -34,9 +33,13 @@ from .batch import read_result
 from .plan import PROBE_FILE, SEED_BPS, point_tag
 from .trial import host_info
 
-LAUNDER_RE = re.compile(r"^vm\.stats\.vm\.\w*launder\w*$")
+LAUNDERED = "vm.stats.vm.v_pdlaundered"                     # docs/vm.md
 PAGEOUTS = ("vm.stats.vm.v_swappgsout", "vm.stats.vm.v_vnodepgsout")
 BLOCKED = ("flswai", "wdrain", "newbuf")
+# the buffer cache's counters of these sleeps (docs/bufcache.md "Tunables and counters")
+BLOCKED_NS = {"flswai": "vfs.bufdaemon.flswai_ns", "wdrain": "vfs.bufdaemon.wdrain_ns"}
+SLEEPS = {"flswai": "vfs.bufdaemon.sleeps_flswai", "wdrain": "vfs.bufdaemon.sleeps_wdrain",
+          "newbuf": "vfs.bio.sleeps_newbuf"}
 PROBE_COLS = (("stat_us", "stat"), ("read_us", "read 4K"), ("write_us", "create+write+fsync"))
 
 
@@ -61,8 +64,15 @@ def counter(delta, names):
     return sum(vals) if vals else None
 
 
-def laundered_name(delta):
-    return next((n for n in sorted(delta) if LAUNDER_RE.match(n)), None)
+def blocked_time(samp, wmesg):
+    """(seconds asleep on wmesg during the dd, the number of those sleeps, where the seconds came
+    from): the buffer cache's own counters where it keeps them (BLOCKED_NS, SLEEPS: exact),
+    else the sampler's estimate (series.blocked_seconds)."""
+    delta = samp.get("delta", {})
+    sleeps = delta.get(SLEEPS[wmesg])
+    if BLOCKED_NS.get(wmesg) in delta:
+        return delta[BLOCKED_NS[wmesg]] / 1e9, sleeps, BLOCKED_NS[wmesg]
+    return samp.get("blocked_s", {}).get(wmesg), sleeps, "sampled"
 
 
 def _med(vals):
@@ -82,12 +92,12 @@ def groups(plan, results):
             g["smooth_Bps"] = [r["smooth"]["Bps"] for r in ok if "smooth" in r]
             g["fraction"] = _med([r["file"]["Bps"] / r["raw"]["Bps"] for r in ok if "raw" in r])
             deltas = [r.get("samples", {}).get("file", {}).get("delta", {}) for r in ok]
-            names = {laundered_name(d) for d in deltas} - {None}
-            g["laundered_counter"] = sorted(names)[0] if names else None
-            g["laundered"] = _med([d.get(g["laundered_counter"]) for d in deltas]) if names else None
+            g["laundered"] = _med([d.get(LAUNDERED) for d in deltas])
             g["paged_out"] = _med([counter(d, PAGEOUTS) for d in deltas])
-            g["blocked_s"] = {w: _med([r.get("samples", {}).get("file", {}).get("blocked_s", {}).get(w)
-                                       for r in ok]) for w in BLOCKED}
+            blocked = [{w: blocked_time(r.get("samples", {}).get("file", {}), w) for w in BLOCKED} for r in ok]
+            g["blocked_s"] = {w: _med([b[w][0] for b in blocked]) for w in BLOCKED}
+            g["sleeps"] = {w: _med([b[w][1] for b in blocked]) for w in BLOCKED}
+            g["blocked_from"] = {w: sorted({b[w][2] for b in blocked}) for w in BLOCKED}
             g["probe"] = pooled_probe(plan, ok)
             g["median_run"] = median_run(ok)
             out.append(g)
@@ -198,12 +208,16 @@ def table_text(plan, gs, results):
                          "same boot, median; beside probe: the same dd again with the probe running (median)")
     lines += [""]
     rows = [[lab(g), opt(g["laundered"], "%d"), opt(g["paged_out"], "%d")] +
-            [opt(g["blocked_s"][b], "%.1f") for b in BLOCKED] for g in gs]
+            [opt(g["blocked_s"][b], "%.1f") + ("" if g["sleeps"][b] is None else " (%d)" % g["sleeps"][b])
+             for b in BLOCKED] for g in gs]
     lines += columns(["preset", "laundered", "paged out"] + ["%s s" % b for b in BLOCKED], rows)
-    names = sorted({g["laundered_counter"] for g in gs if g["laundered_counter"]})
-    lines += [""] + note("pages during the file dd, median: laundered = %s, paged out = %s; n/a: this kernel "
-                         "has no such counter yet. <wmesg> s: process-seconds asleep on it, sampled"
-                         % (", ".join(names) or "a vm.stats.vm.*launder* counter", " + ".join(PAGEOUTS))) + [""]
+    sources = {b: sorted({f for g in gs for f in g["blocked_from"][b]}) for b in BLOCKED}
+    lines += [""] + note("pages during the file dd, median: laundered = %s, paged out = %s. <wmesg> s: "
+                         "seconds asleep on it during the file dd, median, and (the number of sleeps); %s"
+                         % (LAUNDERED, " + ".join(PAGEOUTS),
+                            "; ".join("%s from %s" % (b, " and ".join(
+                                "the sampled sleepers" if f == "sampled" else f for f in sources[b]) or "-")
+                                for b in BLOCKED))) + [""]
     rows = [[lab(g)] + [ms3(g["probe"][c]) for c, _ in PROBE_COLS] for g in gs]
     lines += columns(["probe, ms p50/p99/max"] + [t for _, t in PROBE_COLS], rows)
     lines += [""] + note("latprobe every %d ms beside the %s dd, all trials pooled: stat of %s, a 4 KB read "
@@ -240,6 +254,7 @@ def sampling_cost(results):
 
 RESULT_COLS = ["id", "preset", "trial", "point", "status", "file_bytes", "file_secs", "file_Bps",
                "raw_Bps", "file_of_raw", "smooth_Bps", "laundered", "paged_out"] + ["blocked_s.%s" % b for b in BLOCKED] + \
+              ["sleeps.%s" % b for b in BLOCKED] + \
               ["probe.%s.%s" % (c, k) for c, _ in PROBE_COLS for k in ("p50", "p99", "max")] + \
               ["samples", "samples_late", "elapsed_s", "error"]
 
@@ -249,17 +264,18 @@ def result_row(r):
     delta = r.get("samples", {}).get("file", {}).get("delta", {})
     samp = r.get("samples", {}).get("file", {})
     lat = r.get("probe", {}).get("latency_us", {})
-    ln = laundered_name(delta)
     row = {"id": r["id"], "preset": r["preset"], "trial": r["trial"], "point": point_tag(r["point"]),
            "status": r["status"], "file_bytes": f.get("bytes"), "file_secs": f.get("secs"),
            "file_Bps": f.get("Bps"), "raw_Bps": raw.get("Bps"),
            "file_of_raw": round(f["Bps"] / raw["Bps"], 4) if f and raw else None,
            "smooth_Bps": r.get("smooth", {}).get("Bps"),
-           "laundered": delta.get(ln) if ln else None, "paged_out": counter(delta, PAGEOUTS),
+           "laundered": delta.get(LAUNDERED), "paged_out": counter(delta, PAGEOUTS),
            "samples": samp.get("rows"), "samples_late": samp.get("end", {}).get("late"),
            "elapsed_s": r.get("elapsed_s"), "error": (r.get("error") or "").splitlines()[0] if r.get("error") else None}
     for b in BLOCKED:
-        row["blocked_s." + b] = samp.get("blocked_s", {}).get(b)
+        secs, sleeps, _ = blocked_time(samp, b)
+        row["blocked_s." + b] = None if secs is None else round(secs, 3)
+        row["sleeps." + b] = sleeps
     for c, _ in PROBE_COLS:
         for k in ("p50", "p99", "max"):
             row["probe.%s.%s" % (c, k)] = lat.get(c, {}).get(k)

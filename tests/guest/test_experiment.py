@@ -111,13 +111,14 @@ for r in rows:
                 all(got[k] != "" and abs(float(got[k]) - v) < 1e-3 for k, v in want.items()), expected=want, got=got)
     else:
         T.check("%s: the samples have vfs.bufdaemon.wdrain_ns" % r["id"], False, got=list(srows[0])[:20] if srows else None)
-    T.check("%s: laundered and paged-out pages are counted" % r["id"], r["laundered"].isdigit() and r["paged_out"].isdigit(),
-            expected="two numbers", got=(r["laundered"], r["paged_out"]))
+    T.check("%s: laundered and paged-out pages and the buf_daemon's flushes are counted" % r["id"],
+            all(r[k].isdigit() for k in ("laundered", "paged_out", "bd_flushes")),
+            expected="three numbers", got=(r["laundered"], r["paged_out"], r["bd_flushes"]))
     probe = q / ("probe-%s.csv" % r["id"])
     prows = read_csv(probe) if probe.exists() else []
-    # With the guest's newfs the file dd goes to ccd0 on modelled disks, where one create+write+
-    # fsync can wait behind the dd's queued writes for most of the dd (2-28 s seen): a quick run
-    # may get a single probe row.
+    # The dd goes to ccd0 on modelled disks, where one create+write+fsync can wait behind the
+    # dd's queued writes (2-28 s seen with the old buffer cache, 0.1-0.2 s with VMIO and
+    # clustering): a quick run may get a single probe row.
     T.check("%s: probe latencies present" % probe.name,
             len(prows) >= 1 and all(p["stat_us"] and p["read_us"] and p["write_us"] for p in prows),
             expected="rows with stat, read and write latencies", got=prows[:3])
@@ -129,9 +130,9 @@ for r in rows:
         reads = int(mrows[-1]["kern.devstat.da0.reads"]) - int(mrows[0]["kern.devstat.da0.reads"])
         T.check("%s: every probe read went to the root disk" % r["id"], reads >= len(prows),
                 expected=">= %d reads of da0" % len(prows), got=reads)
-    ok = [g for g in ("rate", "dirty", "running", "blocked", "probe") if (q / ("plot-%s-%s.png" % (r["preset"], g))).exists()
+    ok = [g for g in ("rate", "dirty", "running", "queue", "blocked", "probe") if (q / ("plot-%s-%s.png" % (r["preset"], g))).exists()
           and is_png(q / ("plot-%s-%s.png" % (r["preset"], g)))]
-    T.check("%s: the per-preset plots are PNGs" % r["preset"], len(ok) == 5, expected="rate dirty running blocked probe", got=ok)
+    T.check("%s: the per-preset plots are PNGs" % r["preset"], len(ok) == 6, expected="rate dirty running queue blocked probe", got=ok)
 cmp = sorted(p.name for p in q.glob("plot-compare-*.png") if is_png(p))
 T.check("comparison plots of both presets", {"plot-compare-rate.png", "plot-compare-dirty.png", "plot-compare-running.png",
                                              "plot-compare-blocked.png", "plot-compare-probe-write.png"} <= set(cmp),

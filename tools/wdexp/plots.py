@@ -9,6 +9,7 @@ since the file dd started:
   ...-dirty.png                         vfs.numdirtybuffers, with lo/hidirtybuffers
   ...-running.png                       vfs.runningbufspace in KB, with lo/hirunningspace
   ...-vm.png                            free/cache/inactive pages, with the VM's targets
+  ...-queue.png                         requests outstanding per disk (kern.devstat.*.queue_depth)
   ...-blocked.png                       processes asleep per wait message (flswai, wdrain,
                                         newbuf always; any other that was ever non-zero)
   ...-probe.png                         latprobe's latencies (ms, log scale)
@@ -128,8 +129,23 @@ class Drawer:
                     parts.append("%r with lines dt 2 title %s" % (v * s, q("%s = %s" % (t, v))))
             self.draw(prefix + metric, head(prefix + metric + ".png", "%s: %s" % (label, title), ylabel)
                       + "plot " + ", \\\n     ".join(parts) + "\n")
+        self.queues(prefix, csvname, label)
         self.blocked(prefix, csvname, label)
         self.probe(prefix, run_id, label)
+
+    def queues(self, prefix, csvname, label):
+        """Requests outstanding on each disk that had any (the data disks and the stripe): a
+        modelled disk streams only with a few writes queued (docs/diskmodel.md)."""
+        header, rows = self.table(csvname)
+        names = [h for h in header if h.startswith(series.DEVSTAT) and h.endswith(".queue_depth")
+                 and any(series.column(header, rows, h))]
+        if not names:
+            self.skip(prefix + "queue", "no disk had requests queued")
+            return
+        parts = ["%s using \"t_s\":\"%s\" with steps title %s" % (q(csvname), h, q(h[len(series.DEVSTAT):-12]))
+                 for h in names]
+        self.draw(prefix + "queue", head(prefix + "queue.png", "%s: requests outstanding per disk" % label,
+                                         "requests") + "plot " + ", \\\n     ".join(parts) + "\n")
 
     def blocked(self, prefix, csvname, label):
         header, rows = self.table(csvname)

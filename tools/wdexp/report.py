@@ -34,6 +34,7 @@ from .plan import PROBE_FILE, SEED_BPS, point_tag
 from .trial import host_info
 
 LAUNDERED = "vm.stats.vm.v_pdlaundered"                     # docs/vm.md
+BD_FLUSHES = "vfs.bufdaemon.flushes"                        # writes the buf_daemon started
 PAGEOUTS = ("vm.stats.vm.v_swappgsout", "vm.stats.vm.v_vnodepgsout")
 BLOCKED = ("flswai", "wdrain", "newbuf")
 # the buffer cache's counters of these sleeps (docs/bufcache.md "Tunables and counters")
@@ -93,6 +94,7 @@ def groups(plan, results):
             g["fraction"] = _med([r["file"]["Bps"] / r["raw"]["Bps"] for r in ok if "raw" in r])
             deltas = [r.get("samples", {}).get("file", {}).get("delta", {}) for r in ok]
             g["laundered"] = _med([d.get(LAUNDERED) for d in deltas])
+            g["bd_flushes"] = _med([d.get(BD_FLUSHES) for d in deltas])
             g["paged_out"] = _med([counter(d, PAGEOUTS) for d in deltas])
             blocked = [{w: blocked_time(r.get("samples", {}).get("file", {}), w) for w in BLOCKED} for r in ok]
             g["blocked_s"] = {w: _med([b[w][0] for b in blocked]) for w in BLOCKED}
@@ -207,14 +209,15 @@ def table_text(plan, gs, results):
     lines += [""] + note("file dd B/s: median of the trials; of raw: the file dd over the raw ceiling of the "
                          "same boot, median; beside probe: the same dd again with the probe running (median)")
     lines += [""]
-    rows = [[lab(g), opt(g["laundered"], "%d"), opt(g["paged_out"], "%d")] +
+    rows = [[lab(g), opt(g["laundered"], "%d"), opt(g["paged_out"], "%d"), opt(g["bd_flushes"], "%d")] +
             [opt(g["blocked_s"][b], "%.1f") + ("" if g["sleeps"][b] is None else " (%d)" % g["sleeps"][b])
              for b in BLOCKED] for g in gs]
-    lines += columns(["preset", "laundered", "paged out"] + ["%s s" % b for b in BLOCKED], rows)
+    lines += columns(["preset", "laundered", "paged out", "bd flushes"] + ["%s s" % b for b in BLOCKED], rows)
     sources = {b: sorted({f for g in gs for f in g["blocked_from"][b]}) for b in BLOCKED}
-    lines += [""] + note("pages during the file dd, median: laundered = %s, paged out = %s. <wmesg> s: "
-                         "seconds asleep on it during the file dd, median, and (the number of sleeps); %s"
-                         % (LAUNDERED, " + ".join(PAGEOUTS),
+    lines += [""] + note("during the file dd, median: pages laundered = %s and paged out = %s; bd flushes = "
+                         "%s, the writes the buf_daemon started; <wmesg> s: seconds asleep on it, and (the "
+                         "number of sleeps); %s"
+                         % (LAUNDERED, " + ".join(PAGEOUTS), BD_FLUSHES,
                             "; ".join("%s from %s" % (b, " and ".join(
                                 "the sampled sleepers" if f == "sampled" else f for f in sources[b]) or "-")
                                 for b in BLOCKED))) + [""]
@@ -253,7 +256,7 @@ def sampling_cost(results):
 # ---- the files --------------------------------------------------------------------------
 
 RESULT_COLS = ["id", "preset", "trial", "point", "status", "file_bytes", "file_secs", "file_Bps",
-               "raw_Bps", "file_of_raw", "smooth_Bps", "laundered", "paged_out"] + ["blocked_s.%s" % b for b in BLOCKED] + \
+               "raw_Bps", "file_of_raw", "smooth_Bps", "laundered", "paged_out", "bd_flushes"] + ["blocked_s.%s" % b for b in BLOCKED] + \
               ["sleeps.%s" % b for b in BLOCKED] + \
               ["probe.%s.%s" % (c, k) for c, _ in PROBE_COLS for k in ("p50", "p99", "max")] + \
               ["samples", "samples_late", "elapsed_s", "error"]
@@ -269,7 +272,7 @@ def result_row(r):
            "file_Bps": f.get("Bps"), "raw_Bps": raw.get("Bps"),
            "file_of_raw": round(f["Bps"] / raw["Bps"], 4) if f and raw else None,
            "smooth_Bps": r.get("smooth", {}).get("Bps"),
-           "laundered": delta.get(LAUNDERED), "paged_out": counter(delta, PAGEOUTS),
+           "laundered": delta.get(LAUNDERED), "bd_flushes": delta.get(BD_FLUSHES), "paged_out": counter(delta, PAGEOUTS),
            "samples": samp.get("rows"), "samples_late": samp.get("end", {}).get("late"),
            "elapsed_s": r.get("elapsed_s"), "error": (r.get("error") or "").splitlines()[0] if r.get("error") else None}
     for b in BLOCKED:

@@ -3,8 +3,11 @@
   DD_RE, parse_dd(text)   dd's FreeBSD summary "X bytes transferred in S secs (R bytes/sec)"
                           -> (bytes, seconds), or None if the text has none.
   block_size(text)        '32k', '1m' -> ('32k', 32768); argparse.ArgumentTypeError if bad.
-  ccdconfig_line(cfg)     the seed's stripe over all of cfg's data disks:
-                          "ccdconfig ccd0 128 none /dev/da1 /dev/da2" (interleave 128 sectors).
+  CCD_RELEASE             a shell command (ending "; ") that unconfigures the ccd0 the guest's
+                          /etc/ccd.conf made at boot (over da1 da2 or ada1 ada2), so that its
+                          components are free; it never fails the line it starts.
+  ccdconfig_line(cfg)     the seed's stripe over all of cfg's data disks, after CCD_RELEASE:
+                          "...; ccdconfig ccd0 128 none /dev/da1 /dev/da2" (interleave 128 sectors).
 """
 import argparse
 import re
@@ -13,6 +16,7 @@ MiB = 1 << 20
 ILEAVE = 128                        # sectors: the seed's ccdconfig ccd0 128 none ...
 DD_RE = re.compile(r"(\d+) bytes transferred in ([\d.]+) secs \((\d+) bytes/sec\)")
 SIZE_RE = re.compile(r"(\d+)([km])$")
+CCD_RELEASE = "ccdconfig -u ccd0 2>/dev/null; "
 
 
 def parse_dd(text):
@@ -33,4 +37,4 @@ def block_size(text):
 
 
 def ccdconfig_line(cfg):
-    return "ccdconfig ccd0 %d none %s" % (ILEAVE, " ".join("/dev/" + n for n in cfg.data_names()))
+    return CCD_RELEASE + "ccdconfig ccd0 %d none %s" % (ILEAVE, " ".join("/dev/" + n for n in cfg.data_names()))

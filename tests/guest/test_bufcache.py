@@ -34,6 +34,7 @@ from wdtest import Guest, TestSet  # noqa: E402
 import reltest  # noqa: E402
 import wdfs  # noqa: E402
 import wdrun  # noqa: E402
+from wdbench import CCD_RELEASE  # noqa: E402
 
 DESTRIPE = wdrun.ROOT / "tools" / "destripe"
 _loader = importlib.machinery.SourceFileLoader("destripe", str(DESTRIPE))
@@ -97,7 +98,7 @@ def host_check(tag, disks, files, when):
 
 def boot1(g, tag, design):
     prefix = "%s: boot 1" % tag
-    out, st = g.sh("ccdconfig ccd0 %d none /dev/da1 /dev/da2 && newfs /dev/ccd0 > /dev/null && "
+    out, st = g.sh(CCD_RELEASE + "ccdconfig ccd0 %d none /dev/da1 /dev/da2 && newfs /dev/ccd0 > /dev/null && "
                    "mount /dev/ccd0 /data1 && sysctl -n vfs.bufdaemon_design" % ILEAVE, timeout=120)
     T.check("%s: ccdconfig, newfs and mount of the stripe; the preset's design" % prefix,
             st == 0 and out.split()[-1:] == [PRESET[design]], expected="status 0, %s" % PRESET[design], got=out)
@@ -170,7 +171,7 @@ def boot1(g, tag, design):
 
 def boot2(g, tag):
     prefix = "%s: boot 2" % tag
-    out, st = g.sh("ccdconfig ccd0 %d none /dev/da1 /dev/da2 && fsck -y /dev/ccd0 > /tmp/fsck.log; "
+    out, st = g.sh(CCD_RELEASE + "ccdconfig ccd0 %d none /dev/da1 /dev/da2 && fsck -y /dev/ccd0 > /tmp/fsck.log; "
                    "echo fsck=$?" % ILEAVE, timeout=120)
     T.check("%s: the guest's fsck -y repairs what the kill left on the stripe" % prefix,
             re.search(r"fsck=[01]\b", out) is not None, expected="fsck=0 or 1", got=out[-300:])

@@ -27,6 +27,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wdtest import Guest, TestSet  # noqa: E402
 import wdrun  # noqa: E402
+from wdbench import CCD_RELEASE  # noqa: E402
 
 MB = 1 << 20
 IMGDIR = wdrun.ROOT / "build" / "ccd-test" / "guest"
@@ -200,7 +201,7 @@ def unequal_boot():
     base = with_disks(ahci_args(paths))
     try:
         with Guest(mem=128, smp=1, timeout=120) as g:
-            out, st = g.sh("echo 'ccd1 32 none /dev/ada0 /dev/ada1 /dev/ada2  # three unequal' > /tmp/ccd.conf;"
+            out, st = g.sh(CCD_RELEASE + "echo 'ccd1 32 none /dev/ada0 /dev/ada1 /dev/ada2  # three unequal' > /tmp/ccd.conf;"
                            " ccdconfig -C -f /tmp/ccd.conf && ccdconfig -g ccd1")
             T.check("ccdconfig -C -f applies a ccd.conf", st == 0 and
                     "ccd1 32 none /dev/ada0 /dev/ada1 /dev/ada2" in out,

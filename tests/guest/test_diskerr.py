@@ -34,6 +34,7 @@ from wdtest import Guest, TestSet  # noqa: E402
 import reltest  # noqa: E402
 import wdfs  # noqa: E402
 import wdrun  # noqa: E402
+from wdbench import CCD_RELEASE  # noqa: E402
 
 _loader = importlib.machinery.SourceFileLoader("destripe", str(wdrun.ROOT / "tools" / "destripe"))
 destripe = importlib.util.module_from_spec(importlib.util.spec_from_loader("destripe", _loader))
@@ -155,7 +156,7 @@ def write_case(g, where, path, disk, sector, once):
 shutil.copyfile(ROOTIMG, DISKS / "root.img")
 with Guest(disks=2, keep=True, disk_dir=DISKS, disk_size=COMPONENT, inject=inject, inject_read=inject_read,
            timeout=120) as g:
-    out, st = g.sh("ccdconfig ccd0 %d none /dev/da1 /dev/da2 && mkdir /mnt && mount /dev/ccd0 /mnt && ls /mnt | wc -l"
+    out, st = g.sh(CCD_RELEASE + "ccdconfig ccd0 %d none /dev/da1 /dev/da2 && mkdir /mnt && mount /dev/ccd0 /mnt && ls /mnt | wc -l"
                    % ILEAVE)
     T.check("the stripe's file system mounts", st == 0 and out.split()[-1:] == ["17"],
             expected="17 names (with lost+found)", got="status %d: %s" % (st, out.strip()))

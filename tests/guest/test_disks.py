@@ -22,6 +22,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wdtest import Guest, TestSet  # noqa: E402
 import wdrun  # noqa: E402
+from wdbench import CCD_RELEASE  # noqa: E402
 
 DIR = wdrun.BUILD / "run" / "disks" / ("test_disks-p%d" % os.getpid())
 MARK = "wdrain-keep-7391"
@@ -62,7 +63,7 @@ def boot_fresh_scsi():
     with Guest(disks=2, bus="scsi", throttle=10, disk_dir=DIR, disk_size="256m") as g:
         tag = "scsi --disks 2"
         check_root_disk(g, tag, "da0", ["da1", "da2"])
-        out, st = g.sh("echo %s > /tmp/mark && dd if=/tmp/mark of=/dev/da1 bs=512 conv=sync" % MARK)
+        out, st = g.sh(CCD_RELEASE + "echo %s > /tmp/mark && dd if=/tmp/mark of=/dev/da1 bs=512 conv=sync" % MARK)
         T.check("%s: dd writes a marker to /dev/da1" % tag, st == 0, expected="status 0",
                 got="status %d: %s" % (st, out.strip()))
         out, st = g.sh("dd if=/dev/zero of=/dev/da2 bs=128k count=400", timeout=120)
@@ -81,6 +82,7 @@ def boot_fresh_scsi():
 
 def boot_keep_scsi():
     with Guest(disks=2, bus="scsi", keep=True, disk_dir=DIR, disk_size="256m") as g:
+        g.sh(CCD_RELEASE + "true")
         got = read_marker(g, "da1")
         T.check("--keep: the marker written in the first boot is still on da1", got == MARK,
                 expected=MARK, got=got)

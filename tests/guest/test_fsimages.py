@@ -29,6 +29,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from wdtest import Guest, GuestError, TestSet  # noqa: E402
 import reltest  # noqa: E402
 import wdrun  # noqa: E402
+from wdbench import CCD_RELEASE  # noqa: E402
 import wdfs  # noqa: E402
 
 _loader = importlib.machinery.SourceFileLoader("wdfs_mutate", str(wdrun.ROOT / "tools" / "wdfs-mutate"))
@@ -85,6 +86,7 @@ def walk_all(images, extra=None):
         try:
             with Guest(disks=len(batch), root="md", keep=True, disk_dir=d, disk_size=IMG_SIZE,
                        timeout=120) as g:
+                g.sh(CCD_RELEASE + "true")
                 for j, img in enumerate(batch):
                     start = len(g.console)
                     keep = "-k " if extra else ""

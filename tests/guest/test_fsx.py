@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from wdtest import Guest, TestSet  # noqa: E402
 import reltest  # noqa: E402
 import wdrun  # noqa: E402
+from wdbench import CCD_RELEASE  # noqa: E402
 
 OPS = reltest.size(10000, 20000)
 SEEDS = reltest.seeds(reltest.size(1, 5))
@@ -47,7 +48,7 @@ st, out = reltest.run([DESTRIPE, "-i", "128", DISKS / "d0.img", DISKS / "d1.img"
 T.check("host: a wdfs image striped over the two components", st == 0, expected="status 0", got=out)
 
 with Guest(smp=2, disks=2, keep=True, disk_dir=DISKS, disk_size=COMPONENT, timeout=120) as g:
-    out, st = g.sh("ccdconfig ccd0 128 none /dev/da1 /dev/da2 && mkdir /mnt")
+    out, st = g.sh(CCD_RELEASE + "ccdconfig ccd0 128 none /dev/da1 /dev/da2 && mkdir /mnt")
     T.check("ccdconfig ccd0 128 none /dev/da1 /dev/da2", st == 0, expected="status 0", got=out)
     for seed in SEEDS:
         cmd = ("fsx %s -N %d -S %d /tmp/fsx.root > /tmp/fsx.root.log & p=$!; fsx %s -N %d -S %d -m /dev/ccd0 "

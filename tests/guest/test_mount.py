@@ -2,21 +2,24 @@
 """test_mount: mounts, the file-system tools (newfs, fsck, mount, umount, df), /etc/fstab at
 boot and the syncer, on data disks (docs/vfs.md, docs/fs.md).
 
-Boot 1 (virtio-SCSI, two 256 MB data disks, kept for boot 2): the mount listing; newfs, mount,
+Boot 1 (virtio-SCSI, two 256 MB data disks, kept for boot 2; the stripe /etc/ccd.conf made over
+them at boot unconfigured first): the mount listing; newfs, mount,
 write, umount and fsck on da1; df's numbers against what was written; a read-only mount;
 ".." across mount points both ways, with a file system mounted inside another; unmounting a
 busy file system (a mount inside it, a current directory, an open file); bad arguments to
 every tool; the syncer writing an aged delayed write once kern.syncdelay is small (and not
-before, with the default 30 s); /etc/fstab written for boot 2.
+before, with the default 30 s); /etc/fstab written for boot 2, and an /etc/ccd.conf without
+the stripe (its components are mounted raw).
 Between the boots the host marks da1 not clean and breaks da2's superblock checksum.
 Boot 2: /etc/rc's fsck -p repairs da1 and mount -a mounts it, a missing device (da9) is
 reported and skipped, da2 is refused at mount with the console naming the problem (no panic);
 mount -a again changes nothing; mount by mount point; umount -a.
-Boot 3 (fresh disks): a stripe, ccd0 over da1 da2: newfs, mount, a component refused as busy,
+Boot 3 (fresh disks): the stripe /etc/ccd.conf configured at boot, ccd0 over da1 da2 (ccdconfig
+-g says so): newfs, mount, a component refused as busy,
 a pattern written and read back after a remount; after the boot the host de-stripes the
 images, its fsck finds the file system clean, and df's numbers equal its superblock's.
 Boot 4 (AHCI): newfs, mount, write, umount, fsck on ada1.
-Boot 5 (disks throttled to 1 MB/s): while sync(2) waits for one disk, the other is mounted and
+Boot 5 (disks throttled to 1 MB/s, the boot's stripe unconfigured): while sync(2) waits for one disk, the other is mounted and
 the first is listed and df'd (the mount list has no lock held across I/O).
 tests/run: timeout=400
 """
@@ -31,6 +34,7 @@ import zlib
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wdtest import Guest, TestSet  # noqa: E402
 import wdrun  # noqa: E402
+from wdbench import CCD_RELEASE  # noqa: E402
 
 DIR = wdrun.BUILD / "run" / "disks" / ("test_mount-p%d" % os.getpid())
 HOST_FSCK = str(wdrun.BUILD / "host" / "fsck")
@@ -218,9 +222,9 @@ def bad_arguments(g):
 
 
 def stripe(g):
-    run(g, "ccdconfig ccd0 over da1 da2, newfs and mount it",
-        "ccdconfig ccd0 128 none /dev/da1 /dev/da2 && newfs /dev/ccd0 && mount /dev/ccd0 /data1 && mount",
-        contains=["/dev/ccd0 on /data1 (wdfs, local)"])
+    run(g, "/etc/ccd.conf configured ccd0 over da1 da2 at boot; newfs and mount it",
+        "ccdconfig -g && newfs /dev/ccd0 && mount /dev/ccd0 /data1 && mount",
+        contains=["ccd0 128 none /dev/da1 /dev/da2\n", "/dev/ccd0 on /data1 (wdfs, local)"])
     fails(g, "a ccd component cannot be mounted (EBUSY)", "mount /dev/da1 /tmp", "Device busy")
     run(g, "a 24 MB pattern written through the file system on the stripe",
         ": > /data1/p && pattern write /data1/p 24m 7 && sync", timeout=120)
@@ -263,6 +267,8 @@ def syncer(g):
 
 def boot1():
     with Guest(disks=2, bus="scsi", disk_size="256m", disk_dir=DIR, keep=True, timeout=120) as g:
+        run(g, "the stripe of /etc/ccd.conf unconfigured (its components are used raw here)",
+            "ccdconfig -u ccd0")
         check_listing(g)
         disk_basics(g)
         crossing(g)
@@ -273,7 +279,8 @@ def boot1():
             "echo '/dev/da1 /data1 wdfs rw 2 2' > /etc/fstab && "
             "echo '/dev/da9 /data9 wdfs rw 2 2' >> /etc/fstab && "
             "echo '/dev/da2 /data2 wdfs rw 0 0' >> /etc/fstab && "
-            "echo '/dev/da3 none swap sw 0 0' >> /etc/fstab && newfs da2 > /dev/null")
+            "echo '/dev/da3 none swap sw 0 0' >> /etc/fstab && echo '# no stripe' > /etc/ccd.conf && "
+            "newfs da2 > /dev/null")
     return g.disk_images
 
 
@@ -349,7 +356,7 @@ def boot5():
     """sync(2) waiting for a slow disk holds up nothing elsewhere (no global lock across I/O)."""
     with Guest(disks=2, bus="scsi", disk_size="64m", throttle=1, timeout=120) as g:
         run(g, "throttled disks (1 MB/s): newfs da1 and da2, mount da1, 4 MB written to it",
-            "newfs da1 > /dev/null && newfs da2 > /dev/null && mount da1 /data1 && mkdir -p /data2 && "
+            CCD_RELEASE + "newfs da1 > /dev/null && newfs da2 > /dev/null && mount da1 /data1 && mkdir -p /data2 && "
             "dd if=/dev/zero of=/data1/f bs=64k count=64 2>/dev/null", timeout=120)
         out, st = g.sh("sync & S=$!; sleep 0.5; mount da2 /data2 && ls /data1 && df /data1 > /dev/null && "
                        "echo mounted; ps | grep -c ' sync$'; wait $S; echo synced", timeout=120)

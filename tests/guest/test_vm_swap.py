@@ -18,6 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wdtest import Guest, TestSet  # noqa: E402
+from wdbench import CCD_RELEASE  # noqa: E402
 
 T = TestSet("vm_swap")
 DESIGNS = {"patched": ("onepass", "0"), "stable42": ("twopass", "32")}
@@ -45,7 +46,7 @@ for design, smp, oom in COMBOS:
         want = "%s\n%s\n" % DESIGNS[design]
         T.check("%s: the preset set vm.pageout_design and vm.max_launder" % tag, out == want,
                 expected=want, got=out)
-        out, st = g.sh("swapon /dev/da1")
+        out, st = g.sh(CCD_RELEASE + "swapon /dev/da1")
         T.check("%s: swapon /dev/da1" % tag, st == 0 and "adding /dev/da1 as swap device" in out,
                 expected="swapon: adding /dev/da1 as swap device", got=out.strip())
         out, st = g.sh("swapinfo")

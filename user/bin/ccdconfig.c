@@ -2,13 +2,20 @@
  * ccdconfig: configure concatenated/striped disks, after FreeBSD's ccdconfig(8).
  *   ccdconfig [-cv] ccdN ileave [flags] dev ...   configure ccdN (-c is the default)
  *   ccdconfig -C [-v] [-f config]                 configure every ccd in the file (/etc/ccd.conf)
+ *                                                 whose components all exist (below)
  *   ccdconfig -u [-v] ccdN ...                    unconfigure
  *   ccdconfig -U [-v]                             unconfigure every configured ccd
  *   ccdconfig -g [ccdN ...]                       print the configuration as ccd.conf lines:
  *                                                 "ccd0 128 none /dev/da1 /dev/da2"
  * ileave is in 512-byte sectors (0 = concatenate). flags: none, CCDF_UNIFORM (uniform), a
  * number (0x02), or names joined by commas; CCDF_MIRROR and CCDF_PARITY are not supported.
- * ccd.conf: one configuration line per ccd, '#' starts a comment.
+ * ccd.conf: one configuration line per ccd, '#' starts a comment. -C passes over a line naming a
+ * component that does not exist (/dev has no such disk) without a word and without failing, and
+ * says so with -v: one /etc/ccd.conf then serves every machine tools/run makes - the seed's stripe
+ * over da1 da2 (--bus scsi) and over ada1 ada2 (--bus ahci), and none without data disks. This
+ * is wdrain's: FreeBSD's do_all hands every line to do_single, whose checkdev() stat()s each
+ * component and fails the line ("da1: No such file or directory", exit 1; sbin/ccdconfig.c,
+ * index id 68799603). A component that exists but cannot be used still fails the line.
  * The kernel is asked through the control device /dev/ccd (sys/ccdvar.h).
  */
 #include <stdio.h>
@@ -19,6 +26,7 @@
 #include <errno.h>
 #include <err.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/ccdvar.h>
 
 #define CCD_CTL      "/dev/ccd"
@@ -317,10 +325,33 @@ static int split_line(char *line, char **words, int max)
 	return n;
 }
 
-/* -C: configure every line of the file; 0 if all worked. */
+/*
+ * The first component of a configuration line (words: ccd ileave [flags] dev ...) that does not
+ * exist, or NULL. Only a missing device counts: any other problem is do_single's to report.
+ */
+static const char *missing_component(int n, char **words)
+{
+	struct stat st;
+	char path[8 + CCD_NAMELEN];
+	int flags, i = 2;
+
+	if (n < 3)
+		return NULL;
+	if (parse_flags(words[2], &flags) == 0)
+		i = 3;
+	for (; i < n; i++) {
+		snprintf(path, sizeof path, "/dev/%s", strncmp(words[i], "/dev/", 5) == 0 ? words[i] + 5 : words[i]);
+		if (stat(path, &st) < 0 && errno == ENOENT)
+			return words[i];
+	}
+	return NULL;
+}
+
+/* -C: configure every line of the file whose components exist; 0 if all of those worked. */
 static int do_all(const char *file)
 {
 	char line[512], *words[MAXLINEARGS];
+	const char *absent;
 	FILE *f = fopen(file, "r");
 	int n, lineno = 0, status = 0;
 
@@ -336,6 +367,12 @@ static int do_all(const char *file)
 		if (n > MAXLINEARGS) {
 			warnx("%s:%d: too many words", file, lineno);
 			status = -1;
+			continue;
+		}
+		if ((absent = missing_component(n, words)) != NULL) {
+			if (vflag)
+				printf("%s: skipped (%s:%d): component %s does not exist\n", words[0], file,
+				       lineno, absent);
 			continue;
 		}
 		if (do_single(n, words) < 0) {

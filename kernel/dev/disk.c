@@ -4,7 +4,7 @@
  *
  *   disk_register(dp)   - add a disk (name unique) and export its counters as sysctls
  *                         kern.devstat.<name>.{reads,writes,flushes,bytes_read,bytes_written,
- *                         busy_ns,queue_depth,max_queue_depth,errors} (read-only).
+ *                         busy_ns,queue_depth,max_queue_depth,depth_ns,errors} (read-only).
  *   disk_start(bp)      - check a request, account it as queued, hand it to d_strategy.
  *   disk_iodone(bp)     - the driver finished it: account the completion, call bio_done.
  *   disk_io_sync(...)   - read/write/flush and wait: split into d_maxio pieces, all issued at
@@ -13,7 +13,10 @@
  *   bio_segments(...)   - a request's data, mapped or a page list, as physical segments.
  *
  * devstat follows FreeBSD's devstat(9) idea: busy time is the time with at least one request
- * outstanding; queue depth is requests issued and not completed.
+ * outstanding; queue depth is requests issued and not completed. depth_ns is the queue depth
+ * integrated over time (Linux's "weighted time spent doing I/Os" in /proc/diskstats): its
+ * growth over an interval divided by the interval is the average queue depth, divided by the
+ * growth of busy_ns the average depth while busy.
  *
  * Locking: disk_list_lock protects the disk list (disks are never removed, so walking
  * d_next without the lock is safe); each disk's d_statlock protects its d_stat and its open
@@ -53,7 +56,7 @@ static void disk_locks_init(void)
 
 enum devstat_field {
 	DS_READS, DS_WRITES, DS_FLUSHES, DS_BYTES_READ, DS_BYTES_WRITTEN, DS_BUSY_NS, DS_QUEUE_DEPTH,
-	DS_MAX_QUEUE_DEPTH, DS_ERRORS, DS_NFIELDS
+	DS_MAX_QUEUE_DEPTH, DS_DEPTH_NS, DS_ERRORS, DS_NFIELDS
 };
 
 static const struct {
@@ -68,6 +71,7 @@ static const struct {
 	[DS_BUSY_NS]         = { "busy_ns",         "Nanoseconds with at least one request outstanding" },
 	[DS_QUEUE_DEPTH]     = { "queue_depth",     "Requests issued and not completed" },
 	[DS_MAX_QUEUE_DEPTH] = { "max_queue_depth", "Highest queue depth seen" },
+	[DS_DEPTH_NS]        = { "depth_ns",        "Queue depth integrated over time (ns x requests)" },
 	[DS_ERRORS]          = { "errors",          "Requests that failed" },
 };
 
@@ -91,6 +95,9 @@ static int64_t devstat_value(struct disk *dp, enum devstat_field f)
 		break;
 	case DS_QUEUE_DEPTH:     v = ds->queued; break;
 	case DS_MAX_QUEUE_DEPTH: v = ds->max_queued; break;
+	case DS_DEPTH_NS:
+		v = ds->depth_ns + (uint64_t)ds->queued * (nanouptime() - ds->depth_since);
+		break;
 	case DS_ERRORS:          v = ds->errors; break;
 	case DS_NFIELDS:         break;
 	}
@@ -196,6 +203,13 @@ int disk_check_bio(struct bio *bp)
 	return 0;
 }
 
+/* Bring depth_ns up to now, before the queue depth changes. Under d_statlock. */
+static void devstat_depth_tick(struct devstat *ds, uint64_t now)
+{
+	ds->depth_ns += (uint64_t)ds->queued * (now - ds->depth_since);
+	ds->depth_since = now;
+}
+
 /* Account a request as queued. */
 static void devstat_start(struct disk *dp, struct bio *bp)
 {
@@ -203,6 +217,7 @@ static void devstat_start(struct disk *dp, struct bio *bp)
 
 	bp->bio_t0 = now;
 	spin_lock(&dp->d_statlock);
+	devstat_depth_tick(&dp->d_stat, now);
 	if (dp->d_stat.queued++ == 0)
 		dp->d_stat.busy_since = now;
 	if (dp->d_stat.queued > dp->d_stat.max_queued)
@@ -241,6 +256,7 @@ void disk_iodone(struct bio *bp)
 	ds->bytes[c] += bp->bio_length - bp->bio_resid;
 	if (bp->bio_error != 0)
 		ds->errors++;
+	devstat_depth_tick(ds, now);
 	if (--ds->queued == 0)
 		ds->busy_ns += now - ds->busy_since;
 	spin_unlock(&dp->d_statlock);

@@ -70,6 +70,8 @@ struct devstat {
 	uint64_t busy_since;        /* nanouptime() when it last became busy */
 	int      queued;            /* requests issued and not yet completed */
 	int      max_queued;        /* high-water mark of `queued` */
+	uint64_t depth_ns;          /* the integral of `queued` over time (ns x requests) */
+	uint64_t depth_since;       /* nanouptime() when depth_ns was last brought up to date */
 	uint64_t errors;
 };
 

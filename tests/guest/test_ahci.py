@@ -107,10 +107,20 @@ def integrity_boot(paths):
                     expected="status 0, 16+0 records out", got="status %d: %s" % (st, out.strip()))
 
             # Sequential, so the throttle's burst credit runs out and requests wait in the HBA.
+            counters = "kern.devstat.ada1.depth_ns kern.devstat.ada1.busy_ns"
+            before = g.sh("sysctl -n " + counters)[0].split()
             out, st = g.sh("dd if=/dev/zero of=/dev/ada1 bs=1m count=8 seek=56")
+            after = g.sh("sysctl -n " + counters)[0].split()
             depth = sysctl_int(g, "kern.devstat.ada1.max_queue_depth")
             T.check("many writes in flight on ada1 during a 1 MB dd", st == 0 and depth is not None and depth >= 4,
                     expected=">= 4 (1 MB / 128 KB d_maxio = 8 concurrent requests)", got=depth)
+            try:
+                avg = (int(after[0]) - int(before[0])) / (int(after[1]) - int(before[1]))
+            except (ValueError, IndexError, ZeroDivisionError):
+                avg = None
+            T.check("depth_ns / busy_ns over the 1 MB dd: an average depth above 2, at most the maximum",
+                    avg is not None and depth is not None and 2 < avg <= depth,
+                    expected="2 < average <= %s" % depth, got="%s (before %s, after %s)" % (avg, before, after))
             active = sysctl_int(g, "dev.ada.1.max_active")
             T.check("many NCQ commands in flight in the HBA at once on ada1", active is not None and active >= 4,
                     expected=">= 4", got=active)

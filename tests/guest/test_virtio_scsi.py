@@ -28,6 +28,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wdtest import Guest, TestSet  # noqa: E402
 import wdrun  # noqa: E402
+from wdbench import CCD_RELEASE  # noqa: E402
 
 MB = 1 << 20
 DISK_BYTES = 64 * MB
@@ -106,7 +107,7 @@ def integrity_boot(paths, big):
     base = with_disks(hba() + drive(0, paths[0], 0) + drive(1, paths[1], 1) + drive(2, big, 5))
     try:
         with Guest(mem=128, smp=2, timeout=90) as g:
-            out, st = g.sh("ls /dev")
+            out, st = g.sh(CCD_RELEASE + "ls /dev")     # /etc/ccd.conf striped da1 da2 at boot
             names = out.split()
             T.check("targets 0, 1, 5 appear as /dev/da0, da1, da2",
                     all(n in names for n in ("da0", "da1", "da2")), expected="da0 da1 da2",

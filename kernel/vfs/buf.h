@@ -27,7 +27,10 @@
  *   biowait(bp) - wait for the I/O on a locked buffer; returns its error.
  *   vinvalbuf(vp, flags) - write (V_SAVE) and/or discard every buffer of vp.
  *   vtruncbuf(vp, lblkno) - discard vp's buffers at or past logical block lblkno (truncate).
- *   bufsync(vp, waitfor) - write vp's dirty buffers (MNT_WAIT: and wait) - for fsync.
+ *   bufsync(vp, waitfor) - write vp's dirty buffers (MNT_WAIT: and wait; an error if one of
+ *       vp's writes failed meanwhile) - for fsync.
+ *   vn_writeerror_take(vp) - the error of vp's writes that failed since the last call, or 0
+ *       (fsync reports every failed write of a file once, whoever issued it).
  *   bufsync_all(waitfor) - the same for every vnode (sync(2)).
  *   buf_flush_aged(age) - start writes of the buffers dirty for `age` ticks (the syncer).
  *   bwillwrite() - called by write(2) before it dirties buffers: may block ("flswai") while
@@ -137,6 +140,7 @@ void  buf_setflags(struct buf *bp, int flags);
 int   vinvalbuf(struct vnode *vp, int flags);
 int   vtruncbuf(struct vnode *vp, daddr_t lblkno);
 int   bufsync(struct vnode *vp, int waitfor);
+int   vn_writeerror_take(struct vnode *vp);
 int   bufsync_all(int waitfor);
 void  bufinit(void);
 

@@ -440,7 +440,8 @@ static int devfs_bmap(struct vnode *vp, daddr_t lblkno, daddr_t *blknop)
 
 /*
  * fsync of a disk: its dirty buffers, and with MNT_WAIT the device's write cache too (BIO_FLUSH;
- * a ccd passes it to every component), so what was written is on stable storage.
+ * a ccd passes it to every component), so what was written is on stable storage; and any
+ * write of its buffers that failed since the last fsync (vn_writeerror_take).
  */
 static int devfs_fsync(struct vnode *vp, int waitfor)
 {
@@ -451,6 +452,12 @@ static int devfs_fsync(struct vnode *vp, int waitfor)
 	error = bufsync(vp, waitfor);
 	if (error == 0 && waitfor == MNT_WAIT)
 		error = disk_io_sync(vp->v_disk, BIO_FLUSH, 0, NULL, 0);
+	if (waitfor == MNT_WAIT) {
+		int e = vn_writeerror_take(vp);       /* earlier async writes of the disk's buffers */
+
+		if (error == 0)
+			error = e;
+	}
 	return error;
 }
 

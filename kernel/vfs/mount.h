@@ -65,7 +65,8 @@ struct vfsconf {
  * Locking: mountlist_mtx (vfs_mount.c) protects the mount list, mnt_next, mnt_kern_flag,
  * mnt_busy and every covered vnode's v_mountedhere. The other fields are set before the mount
  * is visible and do not change until it is freed, except mnt_data (the file system's) and
- * mnt_vnodelist (vnode_lock).
+ * mnt_vnodelist (vnode_lock), and mnt_writeerrs (bufcache_lock; mnt_writeerrs_told is
+ * vfs_writeerr_report's own).
  */
 struct mount {
 	const struct vfsconf *mnt_vfc;      /* its type */
@@ -80,11 +81,14 @@ struct mount {
 	char           mnt_onname[MNAMELEN];     /* statfs's f_mntonname */
 	struct vnode  *mnt_vnodelist;       /* vnodes of this mount (vnode_lock) */
 	struct mount  *mnt_next;            /* older mounts (mountlist_mtx) */
+	uint32_t       mnt_writeerrs;       /* failed writes of its files' buffers (bufcache_lock) */
+	uint32_t       mnt_writeerrs_told;  /* ... and of its device's, as of the last console report */
 };
 
 const struct vfsconf *vfs_byname(const char *name);    /* NULL if no such type */
 int  vfs_mountroot(const char *spec);   /* "da0" or "wdfs:da0" (vfs_conf.c) */
 int  vfs_busy(struct mount *mp, int flags);
+void vfs_writeerr_report(struct mount *mp, const char *when);  /* console line if writes failed */
 void vfs_unbusy(struct mount *mp);
 
 #endif

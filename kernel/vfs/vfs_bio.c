@@ -24,7 +24,8 @@
  * write is issued, the design decides whether the writer waits ("wdrain").
  *
  * Each vnode keeps its buffers on two lists, clean and dirty (FreeBSD's v_cleanblkhd and
- * v_dirtyblkhd, kept right by reassignbuf), so fsync walks only dirty buffers.
+ * v_dirtyblkhd, kept right by reassignbuf), so fsync walks only dirty buffers; the operations
+ * on one vnode's buffers (bufsync, vinvalbuf, ...) are in vfs_bio_vnode.c.
  *
  * Locking: bufcache_lock (a spinlock, so biodone may run in interrupt context) protects the
  * queues, the hash, every vnode's buffer lists and v_numoutput, the counters, b_flags of every
@@ -630,6 +631,19 @@ void buf_setflags(struct buf *bp, int flags)
 /* ---- I/O completion -------------------------------------------------------------------------- */
 
 /*
+ * A write of one of vp's buffers failed with `error` (bufcache_lock held). Counted on the vnode
+ * (fsync reports it: vn_writeerror_take) and on its mount (the console: vfs_writeerr_report).
+ * The write is not retried: the caller drops the buffer (docs/bufcache.md, "Write errors").
+ */
+static void count_write_error(struct vnode *vp, int error)
+{
+	vp->v_writeerrs++;
+	vp->v_lastwriteerr = error;
+	if (vp->v_mount != NULL)
+		vp->v_mount->mnt_writeerrs++;
+}
+
+/*
  * biodone: the I/O on bp is finished (b_error says how). Returns the write's bytes to
  * runningbufspace (runningbufwakeup), counts the vnode's write done, marks a successful read
  * B_CACHE and then, in FreeBSD 4's order: calls the b_iodone hook if one is set, else
@@ -648,8 +662,8 @@ void biodone(struct buf *bp)
 		bp->b_flags &= ~B_WRITEINPROG;
 		runningbufwakeup(bp->b_runningbufspace);
 		bp->b_runningbufspace = 0;
-		if ((bp->b_error != 0 || (bp->b_flags & B_ERROR)) && bp->b_vp->v_writeerror == 0)
-			bp->b_vp->v_writeerror = bp->b_error != 0 ? bp->b_error : EIO;
+		if (bp->b_error != 0 || (bp->b_flags & B_ERROR))
+			count_write_error(bp->b_vp, bp->b_error != 0 ? bp->b_error : EIO);
 		if (--bp->b_vp->v_numoutput == 0)
 			wakeup(&bp->b_vp->v_numoutput);
 	}
@@ -723,123 +737,6 @@ void disk_strategy_buf(struct disk *dp, struct buf *bp)
 	bio->bio_done = bufbio_done;
 	bio->bio_caller1 = bp;
 	disk_start(bio);
-}
-
-/* ---- per-vnode operations -------------------------------------------------------------------- */
-
-/* The first not-busy dirty buffer of vp, made busy, or NULL (bufcache_lock held). */
-static struct buf *take_vnode_dirty(struct vnode *vp)
-{
-	struct buf *bp;
-
-	TAILQ_FOREACH(bp, &vp->v_dirtyblkhd, b_vnbufs) {
-		if (!(bp->b_flags & B_BUSY)) {
-			buf_busy(bp);
-			return bp;
-		}
-	}
-	return NULL;
-}
-
-/*
- * bufsync: write vp's dirty buffers, clustered (vfs_bio_awrite), so the disk sees them together.
- * MNT_WAIT then waits until every write of vp in flight has finished and returns the first
- * error any of them reported (v_writeerror, set by biodone); MNT_NOWAIT only starts them. Each
- * buffer written leaves the dirty list, so the scans only meet busy buffers again; a buffer
- * dirtied again meanwhile is written again, at most nbuf writes in all.
- */
-int bufsync(struct vnode *vp, int waitfor)
-{
-	struct buf *bp;
-	int error, nbufs, budget = nbuf;
-
-	spin_lock(&bufcache_lock);
-	if (waitfor == MNT_WAIT)
-		vp->v_writeerror = 0;
-	while (budget > 0 && (bp = take_vnode_dirty(vp)) != NULL) {
-		spin_unlock(&bufcache_lock);
-		vfs_bio_awrite(bp, &nbufs);
-		budget -= nbufs;
-		spin_lock(&bufcache_lock);
-	}
-	if (waitfor == MNT_WAIT)
-		while (vp->v_numoutput > 0)
-			msleep(&vp->v_numoutput, &bufcache_lock, 0, "bufsync", HZ);
-	error = waitfor == MNT_WAIT ? vp->v_writeerror : 0;
-	spin_unlock(&bufcache_lock);
-	return error;
-}
-
-/* The first buffer of vp with b_lblkno >= from, on either list, or NULL (bufcache_lock held). */
-static struct buf *first_buf_from(struct vnode *vp, daddr_t from)
-{
-	struct buf *bp;
-
-	TAILQ_FOREACH(bp, &vp->v_dirtyblkhd, b_vnbufs)
-		if (bp->b_lblkno >= from)
-			return bp;
-	TAILQ_FOREACH(bp, &vp->v_cleanblkhd, b_vnbufs)
-		if (bp->b_lblkno >= from)
-			return bp;
-	return NULL;
-}
-
-/*
- * The common loop of vinvalbuf and vtruncbuf: throw away vp's buffers with b_lblkno >= from,
- * waiting for busy ones. With V_SAVE, dirty buffers are written (synchronously) first. Each
- * buffer handled leaves vp's lists, so the scans never revisit it.
- */
-static int vinvalbuf_from(struct vnode *vp, daddr_t from, int flags)
-{
-	struct buf *bp;
-	int error;
-
-	spin_lock(&bufcache_lock);
-	while ((bp = first_buf_from(vp, from)) != NULL) {
-		if (bp->b_flags & B_BUSY) {
-			bp->b_flags |= B_WANTED;
-			msleep(bp, &bufcache_lock, 0, "vinval", HZ);
-			continue;
-		}
-		buf_busy(bp);
-		if ((flags & V_SAVE) && (bp->b_flags & B_DELWRI)) {
-			spin_unlock(&bufcache_lock);
-			error = bwrite(bp);
-			if (error != 0)
-				return error;
-			spin_lock(&bufcache_lock);
-			continue;
-		}
-		bp->b_flags |= B_INVAL;
-		spin_unlock(&bufcache_lock);
-		brelse(bp);
-		spin_lock(&bufcache_lock);
-	}
-	spin_unlock(&bufcache_lock);
-	return 0;
-}
-
-/*
- * vinvalbuf: discard every buffer of vp, writing dirty ones first with V_SAVE. 0 or the error.
- * With V_SAVE a file's pages dirtied through mappings are written first (through buffers: the
- * pager's writes are buffer writes), so no buffer appears after the sweep and the VM object can
- * be freed right after it.
- */
-int vinvalbuf(struct vnode *vp, int flags)
-{
-	int error = 0;
-
-	if ((flags & V_SAVE) && vp->v_object != NULL)
-		error = vm_object_page_clean(vp->v_object, 0, 0, OBJPC_SYNC);
-	if (error != 0)
-		return error;
-	return vinvalbuf_from(vp, INT64_MIN, flags);
-}
-
-/* vtruncbuf: discard vp's buffers at or past logical block lblkno, dirty or not (truncate). */
-int vtruncbuf(struct vnode *vp, daddr_t lblkno)
-{
-	return vinvalbuf_from(vp, lblkno, 0);
 }
 
 /* ---- system-wide flushing -------------------------------------------------------------------- */

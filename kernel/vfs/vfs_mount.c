@@ -210,6 +210,8 @@ int vfs_domount(const struct vfsconf *vfc, struct vnode *devvp, struct vnode *co
 		mp->mnt_kern_flag &= ~MNTK_MOUNTING;
 		if (covered != NULL)
 			covered->v_mountedhere = mp;
+		if (devvp != NULL)
+			mp->mnt_writeerrs_told = devvp->v_writeerrs;   /* earlier failures are not its */
 	}
 	vfs_busy_done_locked(mp);
 	spin_unlock(&mountlist_mtx);
@@ -345,6 +347,7 @@ static int dounmount_marked(struct mount *mp, int flags)
 		return error;
 	if (mp->mnt_devvp != NULL) {
 		vinvalbuf(mp->mnt_devvp, V_SAVE);
+		vfs_writeerr_report(mp, "unmount");
 		VOP_CLOSE(mp->mnt_devvp, FREAD | FWRITE);
 		vrele(mp->mnt_devvp);
 	}
@@ -513,6 +516,31 @@ static void sync_one(struct mount *mp, int waitfor)
 		kprintf("sync: %s: error %d\n", mp->mnt_onname, error);
 }
 
+/*
+ * vfs_writeerr_report: if writes of mp's buffers (its files' or its device's metadata) have
+ * failed since the last report, say so on the console, naming the mount and `when` (sync,
+ * unmount). A failed write is not retried (docs/bufcache.md, "Write errors"), so this is the
+ * administrator's notice that data is lost; each file's next fsync tells its program. The
+ * counters are read without bufcache_lock: they only grow, and a report racing with a new
+ * failure only leaves that one to the next report.
+ */
+void vfs_writeerr_report(struct mount *mp, const char *when)
+{
+	uint32_t total = mp->mnt_writeerrs + (mp->mnt_devvp != NULL ? mp->mnt_devvp->v_writeerrs : 0);
+
+	if (total == mp->mnt_writeerrs_told)
+		return;
+	kprintf("%s: %s on %s: %u write%s failed since the last report; that data is lost "
+	        "(the next fsync of each file affected returns EIO); run fsck\n", when, mp->mnt_fromname,
+	        mp->mnt_onname, total - mp->mnt_writeerrs_told, total - mp->mnt_writeerrs_told == 1 ? "" : "s");
+	mp->mnt_writeerrs_told = total;
+}
+
+static void report_writeerrs(struct mount *mp, int arg __unused)
+{
+	vfs_writeerr_report(mp, "sync");
+}
+
 static void flush_disk_cache(struct mount *mp, int arg __unused)
 {
 	if (mp->mnt_devvp != NULL && mp->mnt_devvp->v_disk != NULL)
@@ -528,8 +556,10 @@ int vfs_sync_all(int waitfor)
 	vm_object_sync_all();                  /* dirty mmap'd pages into the files first */
 	mount_foreach(sync_one, waitfor);
 	bufsync_all(waitfor);
-	if (waitfor == MNT_WAIT)
+	if (waitfor == MNT_WAIT) {
 		mount_foreach(flush_disk_cache, 0);
+		mount_foreach(report_writeerrs, 0);
+	}
 	return 0;
 }
 

@@ -63,7 +63,9 @@ struct vnode {
 	struct buflists     v_cleanblkhd;   /* its clean buffers (bufcache_lock) */
 	struct buflists     v_dirtyblkhd;   /* its B_DELWRI buffers, oldest first (bufcache_lock) */
 	int                 v_numoutput;    /* its writes in flight (bufcache_lock) */
-	int                 v_writeerror;   /* first write error since bufsync(MNT_WAIT) began */
+	uint32_t            v_writeerrs;    /* failed writes of its buffers, ever (bufcache_lock) */
+	uint32_t            v_writeerrs_seen; /* ... of them, those an fsync has reported (bufcache_lock) */
+	int                 v_lastwriteerr; /* the error of the last failed write (bufcache_lock) */
 	daddr_t             v_lastw;        /* cluster_write: last block written (v_lock) */
 	daddr_t             v_cstart;       /* ... first block of the cluster being built */
 	daddr_t             v_lasta;        /* ... disk address of v_lastw */

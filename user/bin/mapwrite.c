@@ -6,6 +6,12 @@
  *                             the check: the data reaches the file later, through sync(2), the
  *                             syncer or the pageout daemon.
  *   mapwrite -c FILE MB       only check FILE's contents through read(2).
+ *   mapwrite -e [-a] FILE MB  write the pattern into the first MB megabytes of an existing FILE
+ *                             (not created, not truncated, so its blocks stay where they are)
+ *                             through a shared mapping, msync(MS_SYNC) and check; -a makes it
+ *                             msync(MS_ASYNC) and skips the check: the pages go out as async
+ *                             writes, as the pageout daemon's (VOP_PUTPAGES without
+ *                             VM_PAGER_PUT_SYNC), and a failure of them reaches the next fsync.
  * The pattern is the byte offset in every 32-bit word (offset of the word). Exit 0 if all is
  * well, 1 on an error or a wrong byte (naming the offset), 2 for a usage error.
  */
@@ -16,12 +22,13 @@
 #include <fcntl.h>
 #include <err.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #define CHUNK (64 * 1024)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: mapwrite [-n | -c] FILE MB\n");
+	fprintf(stderr, "usage: mapwrite [-n | -c | -e [-a]] FILE MB\n");
 	return 2;
 }
 
@@ -50,41 +57,48 @@ static int check(int fd, size_t size, const char *path)
 
 int main(int argc, char **argv)
 {
-	int c, nosync = 0, checkonly = 0;
+	int c, nosync = 0, checkonly = 0, existing = 0, async = 0;
 	char *end;
 
-	while ((c = getopt(argc, argv, "nc")) != -1) {
+	while ((c = getopt(argc, argv, "ncea")) != -1) {
 		if (c == 'n')
 			nosync = 1;
 		else if (c == 'c')
 			checkonly = 1;
+		else if (c == 'e')
+			existing = 1;
+		else if (c == 'a')
+			async = 1;
 		else
 			return usage();
 	}
-	if (optind != argc - 2 || (nosync && checkonly))
+	if (optind != argc - 2 || nosync + checkonly + existing > 1 || (async && !existing))
 		return usage();
 	const char *path = argv[optind];
 	long mb = strtol(argv[optind + 1], &end, 10);
 	if (*end || mb < 1 || mb > 1024)
 		return usage();
 	size_t size = (size_t)mb << 20;
-	int fd = open(path, checkonly ? O_RDONLY : O_RDWR | O_CREAT | O_TRUNC, 0644);
+	int fd = open(path, checkonly ? O_RDONLY : existing ? O_RDWR : O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		err(1, "%s", path);
 	if (checkonly)
 		return check(fd, size, path);
-	if (ftruncate(fd, (off_t)size) != 0)
+	struct stat st;
+	if (existing && (fstat(fd, &st) != 0 || st.st_size < (off_t)size))
+		errx(1, "%s: smaller than %ld MB", path, mb);
+	if (!existing && ftruncate(fd, (off_t)size) != 0)
 		err(1, "%s: ftruncate", path);
 	unsigned *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		err(1, "%s: mmap", path);
 	for (size_t i = 0; i < size / 4; i++)
 		p[i] = (unsigned)(4 * i);
-	if (!nosync && msync(p, size, MS_SYNC) != 0)
+	if (!nosync && msync(p, size, async ? MS_ASYNC : MS_SYNC) != 0)
 		err(1, "%s: msync", path);
 	if (munmap(p, size) != 0)
 		err(1, "%s: munmap", path);
 	printf("mapwrite: %s: %zu bytes written through a shared mapping%s\n", path, size,
-	       nosync ? " (not synced)" : "");
-	return nosync ? 0 : check(fd, size, path);
+	       nosync ? " (not synced)" : async ? " (async writes started)" : "");
+	return nosync || async ? 0 : check(fd, size, path);
 }

@@ -60,6 +60,8 @@ struct wdfs_mount {
 	struct sleeplock    wm_vgetlock;
 	struct sleeplock    wm_renamelock;
 	dev_t               wm_dev;        /* st_dev of its files */
+	uint32_t            wm_werrs0;     /* wm_devvp->v_writeerrs when mounted */
+	uint32_t            wm_lostwerrs;  /* vnodes reclaimed with a write error unreported (wm_hashlock) */
 };
 
 struct wdfs_inode {
@@ -68,6 +70,7 @@ struct wdfs_inode {
 	struct wdfs_mount  *i_wm;
 	uint32_t            i_ino;
 	struct wdfs_dinode  i_din;         /* the inode (v_lock) */
+	uint32_t            i_fswerrs_seen; /* wdfs_fs_writeerrs() as of this file's last fsync (v_lock) */
 };
 
 #define VTOI(vp)   ((struct wdfs_inode *)(vp)->v_data)
@@ -86,6 +89,7 @@ int  wdfs_iupdate(struct wdfs_inode *ip, bool sync);
 int  wdfs_sbupdate(struct wdfs_mount *wm, bool sync);
 void wdfs_inode_forget(struct wdfs_inode *ip);            /* VOP_RECLAIM */
 int  wdfs_corrupt(struct wdfs_mount *wm, const char *fmt, ...) __printflike(2, 3);  /* EIO */
+uint32_t wdfs_fs_writeerrs(struct wdfs_mount *wm);    /* failed writes no file owns, since mount */
 
 /* wdfs_alloc.c */
 int  wdfs_blkalloc(struct wdfs_mount *wm, uint32_t pref, uint32_t *blkp);

@@ -157,6 +157,24 @@ static void wdfs_mount_free(struct wdfs_mount *wm)
 	kfree(wm);
 }
 
+/*
+ * wdfs_fs_writeerrs: writes of this file system that failed since it was mounted and that no
+ * file's vnode counts: metadata (the device's buffers: inode-table, indirect, directory-less
+ * bitmap and superblock blocks, each shared or not traceable to one file once dropped), and
+ * file data whose vnode was recycled before an fsync reported the failure. wdfs_fsync reports
+ * each new one to every file once (docs/bufcache.md, "Write errors"): over-reporting, never
+ * losing one.
+ */
+uint32_t wdfs_fs_writeerrs(struct wdfs_mount *wm)
+{
+	uint32_t lost;
+
+	spin_lock(&wm->wm_hashlock);
+	lost = wm->wm_lostwerrs;
+	spin_unlock(&wm->wm_hashlock);
+	return (wm->wm_devvp->v_writeerrs - wm->wm_werrs0) + lost;
+}
+
 /* VOP_RECLAIM's half: forget the in-core inode (its state is always already in a buffer). */
 void wdfs_inode_forget(struct wdfs_inode *ip)
 {
@@ -391,6 +409,7 @@ static int wdfs_mount(struct mount *mp, struct vnode *devvp)
 		return ENOMEM;
 	wm->wm_mp = mp;
 	wm->wm_devvp = devvp;
+	wm->wm_werrs0 = devvp->v_writeerrs;
 	wm->wm_disk = devvp->v_disk;
 	wm->wm_name = devvp->v_disk->d_name;
 	wm->wm_rdonly = (mp->mnt_flag & MNT_RDONLY) != 0;

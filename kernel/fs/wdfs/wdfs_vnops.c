@@ -875,10 +875,34 @@ static int wdfs_truncate(struct vnode *vp, off_t length)
 }
 
 /*
+ * The error of any write that failed since this file's last fsync and could have held its data
+ * or metadata, whoever issued it (write(2)'s async or clustered write, the buf_daemon, the
+ * syncer, the pageout daemon): a failed write of the file's own buffers (its vnode's count), or
+ * one no file owns (wdfs_fs_writeerrs: metadata, shared by many files). Each is reported once.
+ */
+static int fsync_writeerror(struct wdfs_inode *ip)
+{
+	int error = vn_writeerror_take(ip->i_vnode);
+	uint32_t fserrs = wdfs_fs_writeerrs(ip->i_wm);
+
+	ILOCK(ip);
+	if (fserrs != ip->i_fswerrs_seen) {
+		ip->i_fswerrs_seen = fserrs;
+		if (error == 0)
+			error = EIO;
+	}
+	IUNLOCK(ip);
+	return error;
+}
+
+/*
  * wdfs_fsync: the file's data buffers, then its inode, then every dirty metadata buffer of the
  * file system (its indirect blocks are among them), then the disk's cache. When this returns
  * 0 with MNT_WAIT, every byte written to the file before the call is on stable storage and
- * reachable from the inode; the bitmaps need not be, fsck rebuilds them.
+ * reachable from the inode; the bitmaps need not be, fsck rebuilds them. With MNT_WAIT it also
+ * reports a write that failed earlier (fsync_writeerror): an EIO means data written before the
+ * call may be lost, and the failed write is not retried, so a second fsync does not mean it is
+ * safe (docs/bufcache.md, "Write errors").
  */
 static int wdfs_fsync(struct vnode *vp, int waitfor)
 {
@@ -899,6 +923,9 @@ static int wdfs_fsync(struct vnode *vp, int waitfor)
 		error = e;
 	if (waitfor == MNT_WAIT) {
 		e = disk_io_sync(wm->wm_disk, BIO_FLUSH, 0, NULL, 0);
+		if (!error)
+			error = e;
+		e = fsync_writeerror(ip);
 		if (!error)
 			error = e;
 	}
@@ -950,13 +977,24 @@ static int wdfs_inactive(struct vnode *vp)
 	return error;
 }
 
+/*
+ * wdfs_reclaim: the vnode is being recycled. A write of it that failed and that no fsync has
+ * reported yet becomes the file system's (wm_lostwerrs), so the next fsync of any file still
+ * reports it (the file's own next vnode starts with a clean count).
+ */
 static int wdfs_reclaim(struct vnode *vp)
 {
 	struct wdfs_inode *ip = VTOI(vp);
 
 	vnode_pager_dealloc(vp);
-	if (ip)
-		wdfs_inode_forget(ip);
+	if (!ip)
+		return 0;
+	if (vn_writeerror_take(vp) != 0) {
+		spin_lock(&ip->i_wm->wm_hashlock);
+		ip->i_wm->wm_lostwerrs++;
+		spin_unlock(&ip->i_wm->wm_hashlock);
+	}
+	wdfs_inode_forget(ip);
 	return 0;
 }
 

@@ -8,7 +8,7 @@ kernel panic (`sysctl debug.kdb.panic=1`) are reported as such instead of hangin
 Memory: hw.physmem in 32 MB and 1 GB guests, and hw.physmem/hw.usermem with the root on a
 disk and on md0 (what README's RAM table states). tools/run -v notes the time to the prompt.
 """
-# tests/run: timeout=900
+# tests/run: timeout=900 about=46
 import os
 import re
 import subprocess

@@ -22,7 +22,7 @@ again and the 128 MB file read back and verified in the guest; then a 64 MB writ
 the middle (SIGKILL), and on the host fsck repairs it to a consistent state with the earlier
 files intact. (The kill after boot 1 is also repaired by the guest's own fsck -y at boot 2.)
 """
-# tests/run: timeout=900
+# tests/run: timeout=900 about=62
 import importlib.machinery
 import importlib.util
 import os

@@ -14,7 +14,7 @@
    results.csv with the reason, and the other run of the same experiment still has its result.
 4. A sweep run two at a time (-j 2): one run per value, a sweep plot.
 """
-# tests/run: timeout=600
+# tests/run: timeout=600 about=43
 import csv
 import json
 import os

@@ -18,7 +18,7 @@ old Makefile (GCCINC := $(shell $(CC) ...) read before `deps` ran) failed to com
   4. `make qemu FRESH=1`: a fresh copy of build/root.img, the file is gone.
   5. `make qemu </dev/null`: no input at all, so the guest powers off at its first prompt.
 """
-# tests/run: timeout=900
+# tests/run: timeout=900 about=90
 import os
 import re
 import shutil

@@ -17,7 +17,7 @@ Regression cases for bugs found (docs/reliability.md): a '..' that names its own
 -y used to reconnect an empty directory and loop on "cannot fix"); a file whose mode became a
 directory's; ls on a directory that cannot be read (exited 0).
 """
-# tests/run: timeout=900
+# tests/run: timeout=900 about=39
 import importlib.machinery
 import importlib.util
 import os

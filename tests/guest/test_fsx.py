@@ -14,7 +14,7 @@ after power-off, the stripe is de-striped on the host and fsck finds it clean.
 fsx's mmap reads and writes are on (MMAP below is empty; "-M" would turn them off): mmap(2)
 and read/write(2) see one copy of a file's pages (VMIO, docs/bufcache.md), and fsx checks it.
 """
-# tests/run: timeout=900
+# tests/run: timeout=900 about=46
 import importlib.machinery
 import importlib.util
 import os

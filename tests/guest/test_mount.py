@@ -21,7 +21,7 @@ images, its fsck finds the file system clean, and df's numbers equal its superbl
 Boot 4 (AHCI): newfs, mount, write, umount, fsck on ada1.
 Boot 5 (disks throttled to 1 MB/s, the boot's stripe unconfigured): while sync(2) waits for one disk, the other is mounted and
 the first is listed and df'd (the mount list has no lock held across I/O).
-tests/run: timeout=400
+tests/run: timeout=400 about=50
 """
 import os
 import re

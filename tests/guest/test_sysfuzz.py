@@ -11,7 +11,7 @@ counting the file pages VMIO buffers hold (`vfs.vmio_pages`: their number follow
 A panic or hang fails the boot with the console tail, which shows the batches running (their
 `batch N: pid P` lines); `sysfuzz --replay SEED N B B` replays batch B call by call.
 """
-# tests/run: timeout=600
+# tests/run: timeout=600 about=55
 import os
 import re
 import sys

@@ -11,7 +11,7 @@ Each guest has 32 MB of RAM, its root on da0 and a 128 MB swap disk da1 added wi
 By default two guests cover both designs and both CPU counts (patched on 1 CPU, stable42 on
 2), to keep `make test` within CI's time; WDTEST_VM_FULL=1 runs all four combinations.
 """
-# tests/run: timeout=900
+# tests/run: timeout=900 about=110
 import os
 import re
 import sys

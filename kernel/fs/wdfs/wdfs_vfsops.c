@@ -159,8 +159,8 @@ static void wdfs_mount_free(struct wdfs_mount *wm)
 
 /*
  * wdfs_fs_writeerrs: writes of this file system that failed since it was mounted and that no
- * file's vnode counts: metadata (the device's buffers: inode-table, indirect, directory-less
- * bitmap and superblock blocks, each shared or not traceable to one file once dropped), and
+ * file's vnode counts: metadata (the device's buffers: inode-table, indirect, bitmap and
+ * superblock blocks, shared by files or not traceable to one once dropped), and
  * file data whose vnode was recycled before an fsync reported the failure. wdfs_fsync reports
  * each new one to every file once (docs/bufcache.md, "Write errors"): over-reporting, never
  * losing one.

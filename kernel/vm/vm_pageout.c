@@ -483,15 +483,35 @@ static pid_t oom_victim;              /* the process last killed, until it is go
 
 /*
  * Out of memory and of swap (FreeBSD's test after vm_pageout_scan, in the variant that also
- * requires free memory to be short: index id 6429510 keeps it under #if 0): kill the process
- * with the most resident pages, except init and system processes, and only once at a time —
- * its memory comes back when it exits.
+ * requires free memory to be short: index id 6429510 keeps it under #if 0), and — wdrain's
+ * addition — nothing else can help: no page on the active or inactive queue could ever be
+ * reclaimed (all are dirty anonymous pages with nowhere to go), or the scans have got nowhere
+ * (reclaimed, laundered, found I/O in flight: nothing) for 10 s. Without that, dirty file pages
+ * (a shared mapping bigger than RAM, still aging on the active queue) would count as "out of
+ * swap", and killing the writer would not even help: its dirty pages stay in the file's object.
+ * Then kill the process with the most resident pages, except init and system processes, and
+ * only one at a time — its memory comes back when it exits.
  */
-static void vm_pageout_oom(void)
+static bool reclaimable_pages(void)
 {
+	for (int q = PQ_INACTIVE; q <= PQ_ACTIVE; q++) {
+		vm_page_t m;
+		TAILQ_FOREACH(m, &vm_page_queues[q].pl, pageq)
+			if (!(m->flags & PG_MARKER) && (m->object->type == OBJT_VNODE || m->dirty == 0))
+				return true;
+	}
+	return false;
+}
+
+static void vm_pageout_oom(bool progress)
+{
+	static int stuck_scans;                 /* consecutive scans without progress */
 	u_int total, used;
+	stuck_scans = progress ? 0 : stuck_scans + 1;
 	swap_pager_stats(&total, &used);
 	if (!((total - used < 64 || swap_pager_full) && vm_page_count_min()))
+		return;
+	if (stuck_scans < 2 * 10 && reclaimable_pages())
 		return;
 	if (oom_victim != 0 && proc_alive(oom_victim))
 		return;
@@ -522,23 +542,27 @@ static void vm_pageout_cache_refill(void)
  * v_free_target + v_cache_min, plus the allocations that failed meanwhile; the design's
  * inactive scan reclaims toward it; the active scan then deactivates enough to refill the
  * inactive queue toward v_inactive_target (plus the pages the inactive scan could not look at);
- * the free queue is refilled from the cache; and if memory and swap are both gone, a process
- * is killed. Lock held.
+ * the free queue is refilled from the cache; and if memory and swap are both gone and the scan
+ * got nowhere, a process is killed. Lock held.
  */
 void vm_pageout_scan(int pass)
 {
 	struct scan s = { 0 };
-	s.addl_page_shortage = vm_pageout_deficit;
+	int deficit = vm_pageout_deficit;
+	s.addl_page_shortage = deficit;
 	vm_pageout_deficit = 0;
 	s.page_shortage = vm_paging_target() + s.addl_page_shortage;
+	int shortage0 = s.page_shortage;
 	if (vm_pageout_design == PAGEOUT_TWOPASS)
 		vm_pageout_scan_twopass(&s);
 	else
 		vm_pageout_scan_onepass(&s, pass);
+	/* Reclaimed or laundered pages lower the shortage; held or busy ones raise addl. */
+	bool progress = s.page_shortage < shortage0 || s.addl_page_shortage > deficit;
 	vm_pageout_scan_active(vm_paging_target() + (int)vmcnt.v_inactive_target -
 	                       (int)vmcnt.v_inactive_count + s.addl_page_shortage);
 	vm_pageout_cache_refill();
-	vm_pageout_oom();
+	vm_pageout_oom(progress);
 }
 
 /*

@@ -25,6 +25,10 @@
 static pd_entry_t *kernel_pdir;
 static struct pmap *curpmap[NCPU];          /* the user pmap each CPU has loaded */
 static volatile uint32_t tlb_pending;        /* CPUs asked to flush their TLB, a bit each */
+static uint32_t tlb_lazy;                    /* CPUs owed a flush for cleared A bits (VM lock) */
+static int tlb_lazy_pages;                   /* pages whose A bits were cleared since (VM lock) */
+#define TLB_LAZY_BATCH 64                    /* pages per batched shootdown (clear_bits) */
+static bool tlb_deferring;                   /* inside pmap_tlb_defer/flush (VM lock) */
 
 void lapic_ipi_all_others(int vector);
 
@@ -91,13 +95,20 @@ void pmap_spin_poll(void)
 }
 
 /*
- * Make the other CPUs in `cpus` drop their TLB entries and wait until they have. Called with
- * interrupts off (under vm_page_queue_lock): while waiting it serves shootdowns aimed at this
- * CPU, so two CPUs shooting at each other both finish.
+ * Make the other CPUs in `cpus`, and those owed a flush for cleared accessed bits (tlb_lazy,
+ * see clear_bits), drop their TLB entries and wait until they have. Called with the VM lock
+ * held, interrupts off: while waiting it serves shootdowns aimed at this CPU, so two CPUs
+ * shooting at each other both finish.
  */
 static void tlb_shootdown(uint32_t cpus)
 {
-	cpus &= ~(1u << cpu_index());
+	if (tlb_deferring) {
+		tlb_lazy |= cpus;
+		return;
+	}
+	cpus = (cpus | tlb_lazy) & ~(1u << cpu_index());
+	tlb_lazy = 0;
+	tlb_lazy_pages = 0;
 	if (cpus == 0)
 		return;
 	__atomic_or_fetch(&tlb_pending, cpus, __ATOMIC_SEQ_CST);
@@ -106,6 +117,24 @@ static void tlb_shootdown(uint32_t cpus)
 		tlb_serve();
 		pause();
 	}
+}
+
+/*
+ * One shootdown for many changes (the pagedaemon write-protecting a 16-page cluster before it
+ * writes it out): between pmap_tlb_defer() and pmap_tlb_flush() shootdowns only collect. The
+ * caller keeps the VM lock held throughout and acts on none of the changes (starts no I/O,
+ * frees no page) before the flush; until then another CPU may still write through a stale
+ * entry, which is harmless because the page's contents are only read after the flush.
+ */
+void pmap_tlb_defer(void)
+{
+	tlb_deferring = true;
+}
+
+void pmap_tlb_flush(void)
+{
+	tlb_deferring = false;
+	tlb_shootdown(0);
 }
 
 /* After changing pm's PTE for va: invalidate it here, and note the CPUs to shoot down. */
@@ -301,7 +330,20 @@ bool pmap_is_modified(vm_page_t m)
 	return false;
 }
 
-/* Clear `bits` in every mapping of m; returns how many had any of them. */
+/*
+ * Clear `bits` in every mapping of m; returns how many had any of them. A cleared dirty bit must
+ * reach every TLB at once: a CPU still holding an entry with D set would write the page without
+ * setting D again, and the write would be lost once the page is taken as clean. A cleared
+ * accessed bit can wait: a stale entry with A set only lets that CPU use the page without
+ * setting A again, so the page looks unused a little longer. The pagedaemon clears A bits on
+ * thousands of pages per scan, and one IPI round trip each (milliseconds under TCG on a busy
+ * host) once kept the VM lock held, interrupts off, for over 10 s (the watchdog fired in
+ * test_vm_swap). So those shootdowns are batched: owed CPUs collect in tlb_lazy and are shot
+ * down with the next shootdown of any kind, or after TLB_LAZY_BATCH pages (a CR3 load at a
+ * context switch also settles them). FreeBSD 4's lineage went further: DragonFly's
+ * pmap_ts_referenced (from RELENG_4, index id 44316408614) clears PG_A with no invalidation at
+ * all; later FreeBSD i386 pmap.c (index id 20970766) invalidates each page.
+ */
 static int clear_bits(vm_page_t m, pt_entry_t bits)
 {
 	uint32_t shoot = 0;
@@ -315,7 +357,13 @@ static int clear_bits(vm_page_t m, pt_entry_t bits)
 			n++;
 		}
 	}
-	tlb_shootdown(shoot);
+	if (bits & PTE_D) {
+		tlb_shootdown(shoot);
+	} else if ((shoot & ~(1u << cpu_index())) != 0) {
+		tlb_lazy |= shoot;
+		if (++tlb_lazy_pages >= TLB_LAZY_BATCH)
+			tlb_shootdown(0);
+	}
 	return n;
 }
 

@@ -24,10 +24,16 @@
  *   pmap_is_modified(m)                - some mapping has the dirty bit set
  *   pmap_clear_modify(m) / pmap_clear_reference(m)
  *   pmap_ts_referenced(m)              - how many mappings had the accessed bit; clears them
+ *   pmap_tlb_defer() / pmap_tlb_flush() - collect the shootdowns in between into one (VM lock
+ *                                        held throughout; act on no change before the flush)
  * TLB consistency on SMP: a CPU that changes or removes a PTE of a pmap that another CPU has
  * loaded (pm_active) sends it a TLB-shootdown IPI and waits until it has flushed. A CPU spinning
  * for a spinlock serves shootdowns while it spins (pmap_spin_poll from spin_lock), so an
- * initiator that holds the VM lock cannot deadlock with a CPU waiting for that lock.
+ * initiator that holds the VM lock cannot deadlock with a CPU waiting for that lock. An IPI
+ * round trip costs milliseconds under TCG on a busy host, so two kinds are batched: the
+ * shootdowns for cleared accessed bits (pmap_ts_referenced, pmap_clear_reference; pmap.c,
+ * clear_bits: a stale entry there costs aging accuracy, never data) and those a caller brackets
+ * with pmap_tlb_defer/pmap_tlb_flush (the pageout daemon's cluster write-protect).
  * Locking: vm_page_queue_lock protects every user PTE and pv list; pm_resident and pm_active too.
  */
 #ifndef _ARCH_PMAP_H_
@@ -82,6 +88,8 @@ bool pmap_is_modified(vm_page_t m);
 void pmap_clear_modify(vm_page_t m);
 void pmap_clear_reference(vm_page_t m);
 int  pmap_ts_referenced(vm_page_t m);
+void pmap_tlb_defer(void);
+void pmap_tlb_flush(void);
 
 void pmap_tlb_ipi(void);          /* the shootdown IPI's handler (trap.c) */
 void pmap_spin_poll(void);        /* serve a pending shootdown (spin_lock's wait loop) */

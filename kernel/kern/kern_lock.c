@@ -4,9 +4,12 @@
 #include "kern/proc.h"
 #include "kern/sleep.h"
 #include "kern/sysctl.h"
+#include "kern/time.h"
 #include "arch/cpu.h"
 #include "arch/x86.h"
 #include "arch/pmap.h"
+
+#define SPIN_PAUSE_WAIT_NS 1000000ull  /* spin_pause's wait for a spinning CPU: 1 ms */
 
 void spin_init(struct spinlock *lk, const char *name)
 {
@@ -20,9 +23,13 @@ void spin_lock(struct spinlock *lk)
 	pushcli();
 	if (spin_held(lk))
 		panic("spin_lock: %s already held by this CPU", lk->name ? lk->name : "?");
-	while (xchg(&lk->locked, 1) != 0) {
-		pmap_spin_poll();              /* a TLB shootdown must not wait for us (arch/pmap.h) */
-		pause();
+	if (xchg(&lk->locked, 1) != 0) {
+		__atomic_add_fetch(&lk->spinning, 1, __ATOMIC_SEQ_CST);
+		while (xchg(&lk->locked, 1) != 0) {
+			pmap_spin_poll();          /* a TLB shootdown must not wait for us (arch/pmap.h) */
+			pause();
+		}
+		__atomic_sub_fetch(&lk->spinning, 1, __ATOMIC_SEQ_CST);
 	}
 	__sync_synchronize();
 	lk->cpu = mycpu();
@@ -36,6 +43,24 @@ void spin_unlock(struct spinlock *lk)
 	__sync_synchronize();
 	__asm__ volatile("movl $0, %0" : "+m"(lk->locked) : : "memory");
 	popcli();
+}
+
+/*
+ * A long holder's pause: release lk, let interrupts in, and if another CPU was spinning for lk,
+ * give it up to 1 ms to take it first (the lock is not fair: without the wait the holder's own
+ * xchg right after the release usually wins; under TCG the waiter's virtual CPU may not even be
+ * running on the host at that moment), then take lk again. Returns with lk held.
+ */
+void spin_pause(struct spinlock *lk)
+{
+	bool contended = __atomic_load_n(&lk->spinning, __ATOMIC_SEQ_CST) != 0;
+	spin_unlock(lk);
+	if (contended) {
+		uint64_t t0 = nanouptime();
+		while (!lk->locked && lk->spinning && nanouptime() - t0 < SPIN_PAUSE_WAIT_NS)
+			pause();
+	}
+	spin_lock(lk);
 }
 
 bool spin_held(struct spinlock *lk)

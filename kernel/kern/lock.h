@@ -2,7 +2,9 @@
  * Locks.
  *   struct spinlock - busy-waiting mutual exclusion; disables interrupts on this CPU while held
  *       (so an interrupt handler taking the same lock cannot deadlock). Held only briefly; never
- *       sleep while holding one (msleep releases the one it is given).
+ *       sleep while holding one (msleep releases the one it is given). A holder with a long walk
+ *       to do calls spin_pause every so often: interrupts get in, and a CPU spinning for the lock
+ *       gets it first (the lock itself is not fair).
  *   struct sleeplock - a lock that may be held across sleeps (disk I/O): a waiter sleeps with the
  *       lock's name as its wait message, so `ps` shows what it waits for.
  * Interrupt nesting: spin_lock/spin_unlock keep a per-CPU count (xv6's pushcli/popcli); interrupts
@@ -23,11 +25,13 @@ struct spinlock {
 	volatile uint32_t locked;
 	const char       *name;
 	struct cpu       *cpu;     /* holder, for debugging and spin_held() */
+	volatile uint32_t spinning; /* CPUs waiting for it (spin_pause lets them in) */
 };
 
 void spin_init(struct spinlock *lk, const char *name);
 void spin_lock(struct spinlock *lk);
 void spin_unlock(struct spinlock *lk);
+void spin_pause(struct spinlock *lk);      /* held: let a waiting CPU have it, then take it again */
 bool spin_held(struct spinlock *lk);
 void pushcli(void);
 void popcli(void);

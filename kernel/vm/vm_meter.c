@@ -66,6 +66,7 @@ VMMETER(v_pdrescans, "twopass: second, laundering passes over the inactive queue
 VMMETER(v_pdscans_twopass, "Inactive scans by the twopass design");
 VMMETER(v_pdscans_onepass, "Inactive scans by the onepass design");
 VMMETER(v_pdvnodeskips, "Dirty file pages passed over because their vnode was locked");
+VMMETER(v_pdpauses, "Times a pagedaemon walk let go of the VM lock between batches of 16 pages");
 VMMETER(v_oomkills, "Processes killed for lack of memory and swap");
 SYSCTL_DECL_OID(sysctl_vm_object_collapses, "vm.stats.object.collapses", CTLTYPE_INT | CTLFLAG_RD,
                 &vm_object_collapses, 0, NULL, "I", "Backing objects merged into their shadow");

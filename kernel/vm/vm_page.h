@@ -167,6 +167,7 @@ struct vmmeter {
 	u_int v_pdscans_twopass;          /* wdrain: inactive scans by each design */
 	u_int v_pdscans_onepass;
 	u_int v_pdvnodeskips;             /* wdrain: dirty file pages passed over, vnode locked */
+	u_int v_pdpauses;                 /* wdrain: scans dropped the VM lock between batches */
 	u_int v_oomkills;                 /* wdrain: processes killed for lack of memory and swap */
 };
 extern struct vmmeter vmcnt;

@@ -14,9 +14,9 @@
  * a DragonFly version based on RELENG_4 (3002930720). The 4.2-RELEASE text was not found: the
  * two-pass scan is a reconstruction (marked where it is defined).
  *
- * Locking: the scans run with vm_page_queue_lock held and drop it only to launder (the pager
- * may sleep) and in the active scan never. A marker page keeps the scan's place in the inactive
- * queue while the lock is dropped.
+ * Locking: the scans run with vm_page_queue_lock held and drop it to launder (the pager may
+ * sleep) and for a moment every SCAN_BATCH pages (scan_next), so that no walk keeps interrupts
+ * off for long. A marker page keeps the walk's place in its queue while the lock is dropped.
  */
 #include "vm/vm_pageout.h"
 #include "vm/vm_object.h"
@@ -97,7 +97,8 @@ static bool cluster_candidate(vm_page_t p)
 
 /*
  * Write out the pages mc[0..count) of one object (FreeBSD's vm_pageout_flush): soft-busy and
- * write-protect each (a write during the I/O faults and waits), hand them to the pager with
+ * write-protect each (a write during the I/O faults and waits; the other CPUs' TLBs are flushed
+ * once for the whole cluster, before the pager reads a page), hand them to the pager with
  * the lock dropped, then settle each page by the pager's answer: written (OK) or in flight
  * (PEND, the pager ends its I/O later) count as laundered; a page that could not be written is
  * reactivated so it does not clog the inactive queue. Returns the pages laundered.
@@ -106,10 +107,12 @@ static int vm_pageout_flush(vm_page_t *mc, int count)
 {
 	vm_object_t obj = mc[0]->object;
 	int rtvals[2 * 16], done = 0;
+	pmap_tlb_defer();                           /* one shootdown for the cluster, not one a page */
 	for (int i = 0; i < count; i++) {
 		mc[i]->busy++;
 		vm_page_protect_locked(mc[i], VM_PROT_READ);
 	}
+	pmap_tlb_flush();
 	spin_unlock(&vm_page_queue_lock);
 	vm_pager_put_pages(obj, mc, count, 0, rtvals);
 	spin_lock(&vm_page_queue_lock);
@@ -285,6 +288,31 @@ static int vm_pageout_launder(vm_page_t m, struct scan *s, vm_page_t *next)
 	return done;
 }
 
+/*
+ * The walk's next page, after a pause every SCAN_BATCH pages (wdrain's; FreeBSD 4 scanned at
+ * splvm, with the clock still ticking). The VM lock is a spinlock held with interrupts off, so
+ * a walk of thousands of pages (each maybe a TLB shootdown, milliseconds under TCG) would shut
+ * out the timer, the disks and every CPU that faults. The pause drops the lock for a moment, a
+ * marker keeping the walk's place before `next` (spin_pause: a CPU spinning for the lock gets
+ * it first; the tick that came meanwhile is taken, and preempts the daemon at the end of its
+ * time slice, trap()). 16 pages: caching a clean page still mapped by a process running on
+ * the other CPU costs a shootdown each, and one took up to 15 ms on a loaded host (TCG).
+ */
+#define SCAN_BATCH 16
+
+static vm_page_t scan_next(int q, vm_page_t next, int *walked)
+{
+	if (++*walked % SCAN_BATCH != 0 || next == NULL)
+		return next;
+	struct vm_page marker = { .flags = PG_MARKER, .queue = q };
+	TAILQ_INSERT_BEFORE(next, &marker, pageq);
+	spin_pause(&vm_page_queue_lock);
+	next = TAILQ_NEXT(&marker, pageq);
+	TAILQ_REMOVE(&vm_page_queues[q].pl, &marker, pageq);
+	vmcnt.v_pdpauses++;
+	return next;
+}
+
 /* ---- 2. the active queue ----------------------------------------------------------------------- */
 
 /*
@@ -296,9 +324,9 @@ static int vm_pageout_launder(vm_page_t m, struct scan *s, vm_page_t *next)
  */
 static void vm_pageout_scan_active(int shortage)
 {
-	int pcount = (int)vmcnt.v_active_count;
+	int pcount = (int)vmcnt.v_active_count, walked = 0;
 	vm_page_t m = TAILQ_FIRST(&vm_page_queues[PQ_ACTIVE].pl), next;
-	for (; m != NULL && pcount-- > 0 && shortage > 0; m = next) {
+	for (; m != NULL && pcount-- > 0 && shortage > 0; m = scan_next(PQ_ACTIVE, next, &walked)) {
 		next = TAILQ_NEXT(m, pageq);
 		if (m->busy || (m->flags & PG_BUSY) || m->hold_count) {
 			vm_page_requeue(m);
@@ -355,8 +383,9 @@ static void vm_pageout_page_stats(void)
 		pcount = MIN(pcount, (int)(vmcnt.v_free_target * vmcnt.v_active_count / vmcnt.v_page_count));
 	else
 		fullintervalcount = 0;
+	int walked = 0;
 	vm_page_t m = TAILQ_FIRST(&vm_page_queues[PQ_ACTIVE].pl), next;
-	for (; m != NULL && pcount-- > 0; m = next) {
+	for (; m != NULL && pcount-- > 0; m = scan_next(PQ_ACTIVE, next, &walked)) {
 		next = TAILQ_NEXT(m, pageq);
 		if (m->busy || (m->flags & PG_BUSY) || m->hold_count) {
 			vm_page_requeue(m);
@@ -413,9 +442,9 @@ static void vm_pageout_scan_twopass(struct scan *s)
 	}
 	vmcnt.v_pdscans_twopass++;
 rescan:;
-	int maxscan = (int)vmcnt.v_inactive_count;
+	int maxscan = (int)vmcnt.v_inactive_count, walked = 0;
 	vm_page_t m = TAILQ_FIRST(&vm_page_queues[PQ_INACTIVE].pl), next;
-	for (; m != NULL && maxscan-- > 0 && s->page_shortage > 0; m = next) {
+	for (; m != NULL && maxscan-- > 0 && s->page_shortage > 0; m = scan_next(PQ_INACTIVE, next, &walked)) {
 		vmcnt.v_pdpages++;
 		next = TAILQ_NEXT(m, pageq);
 		switch (vm_pageout_page(m, &s->addl_page_shortage)) {
@@ -453,9 +482,9 @@ static void vm_pageout_scan_onepass(struct scan *s, int pass)
 {
 	s->maxlaunder = pass > 0 ? LAUNDER_UNCAPPED : launder_budget();
 	vmcnt.v_pdscans_onepass++;
-	int maxscan = (int)vmcnt.v_inactive_count;
+	int maxscan = (int)vmcnt.v_inactive_count, walked = 0;
 	vm_page_t m = TAILQ_FIRST(&vm_page_queues[PQ_INACTIVE].pl), next;
-	for (; m != NULL && maxscan-- > 0 && s->page_shortage > 0; m = next) {
+	for (; m != NULL && maxscan-- > 0 && s->page_shortage > 0; m = scan_next(PQ_INACTIVE, next, &walked)) {
 		vmcnt.v_pdpages++;
 		next = TAILQ_NEXT(m, pageq);
 		switch (vm_pageout_page(m, &s->addl_page_shortage)) {

@@ -21,6 +21,8 @@ int pmap_ts_referenced(vm_page_t m)
 }
 void pmap_clear_reference(vm_page_t m) { refs[m - vm_page_array] = 0; }
 void pmap_page_protect(vm_page_t m, vm_prot_t prot) { }
+void pmap_tlb_defer(void) { }
+void pmap_tlb_flush(void) { }
 bool pmap_is_modified(vm_page_t m) { return false; }
 bool vm_pager_has_page(vm_object_t obj, vm_pindex_t pindex) { return false; }
 int  vm_pager_get_pages(vm_object_t obj, vm_page_t *m, int count, int reqpage) { panic("getpages"); }
@@ -446,6 +448,58 @@ static void scenario_active(void)
 	check_accounting("active_accounting");
 }
 
+/*
+ * Scenario 10: a long walk lets go of the lock every SCAN_BATCH (16) pages and loses nothing.
+ * 300 inactive pages, C D C D ..., shortage 120: both designs cache the first 120 clean pages
+ * (twopass: 300/3 = 100 < 120, so it launders from the first pass, at most 32 clusters);
+ * onepass, pass 0, sends each dirty page it passes to the tail in order and writes none. Then
+ * 300 active pages at act_count 1, unused, fewer than v_inactive_target: the active scan
+ * deactivates every one.
+ */
+static void scenario_long_walk(int design)
+{
+	const char *d = design == PAGEOUT_TWOPASS ? "twopass" : "onepass";
+	char name[128];
+	reset();
+	static vm_page_t p[300];
+	for (int i = 0; i < 300; i++)
+		p[i] = add(obj, 100 * i, i % 2 ? DIRTY : CLEAN);
+	set_shortage(120);
+	vm_max_launder = 32;
+	u_int pauses = vmcnt.v_pdpauses;
+	scan(design, 0);
+	snprintf(name, sizeof name, "%s_long_walk_pauses", d);
+	check_int(name, vmcnt.v_pdpauses - pauses >= 2, 1);
+	int cached = 0, first_left = -1;
+	for (int i = 0; i < 300; i += 2) {
+		cached += p[i]->queue == PQ_CACHE;
+		if (p[i]->queue == PQ_INACTIVE && first_left < 0)
+			first_left = i;
+	}
+	snprintf(name, sizeof name, "%s_long_walk_caches_in_queue_order", d);
+	check_int(name, design == PAGEOUT_TWOPASS ? cached + nlaunders == 120 : cached == 120 && first_left == 240, 1);
+	if (design == PAGEOUT_ONEPASS) {
+		vm_page_t m = TAILQ_LAST(&vm_page_queues[PQ_INACTIVE].pl, pglist);
+		check_int("onepass_long_walk_requeued_in_order", m == p[237] && nlaunders == 0, 1);
+	}
+	check_accounting(name);
+	reset();
+	for (int i = 0; i < 300; i++) {
+		p[i] = add(obj, 100 * i, CLEAN);
+		vm_page_activate(p[i]);
+		p[i]->act_count = 1;
+	}
+	set_shortage(0);
+	pauses = vmcnt.v_pdpauses;
+	scan(design, 0);
+	int deactivated = 0;
+	for (int i = 0; i < 300; i++)
+		deactivated += p[i]->queue == PQ_INACTIVE;
+	snprintf(name, sizeof name, "%s_long_active_walk_deactivates_all_300", d);
+	check_int(name, vmcnt.v_inactive_target > 300 && deactivated == 300 && vmcnt.v_pdpauses - pauses >= 2, 1);
+	check_accounting(name);
+}
+
 int main(void)
 {
 	vm_host_machine();
@@ -455,6 +509,7 @@ int main(void)
 		scenario_budget(d);
 		scenario_rules(d);
 		scenario_locked_vnode(d);
+		scenario_long_walk(d);
 	}
 	scenario_twopass_rescan();
 	scenario_cluster();

@@ -58,6 +58,7 @@ size_t strlcpy(char *dst, const char *src, size_t size)   /* klib's; glibc 2.36 
 
 void spin_lock(struct spinlock *lk) { lk->locked = 1; }
 void spin_unlock(struct spinlock *lk) { lk->locked = 0; }
+void spin_pause(struct spinlock *lk) { }
 static int wakeups;
 void wakeup(void *chan) { wakeups++; }
 int msleep(void *chan, struct spinlock *lk, int flags, const char *wmesg, int timo)

@@ -276,8 +276,6 @@ static int vm_pageout_launder(vm_page_t m, struct scan *s, vm_page_t *next)
 	} else if ((done = vm_pageout_clean(m)) > 0) {
 		s->maxlaunder--;
 	}
-	*next = TAILQ_NEXT(&marker, pageq);
-	TAILQ_REMOVE(&vm_page_queues[PQ_INACTIVE].pl, &marker, pageq);
 	if (vp != NULL) {
 		if (locked)
 			sleeplock_release(&vp->v_lock);
@@ -285,6 +283,8 @@ static int vm_pageout_launder(vm_page_t m, struct scan *s, vm_page_t *next)
 		vrele(vp);
 		spin_lock(&vm_page_queue_lock);
 	}
+	*next = TAILQ_NEXT(&marker, pageq);         /* only now: vrele let go of the lock too */
+	TAILQ_REMOVE(&vm_page_queues[PQ_INACTIVE].pl, &marker, pageq);
 	return done;
 }
 
@@ -304,6 +304,7 @@ static vm_page_t scan_next(int q, vm_page_t next, int *walked)
 {
 	if (++*walked % SCAN_BATCH != 0 || next == NULL)
 		return next;
+	KASSERT(next->queue == q, "scan_next: the walk left its queue");
 	struct vm_page marker = { .flags = PG_MARKER, .queue = q };
 	TAILQ_INSERT_BEFORE(next, &marker, pageq);
 	spin_pause(&vm_page_queue_lock);

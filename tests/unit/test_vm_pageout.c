@@ -500,6 +500,44 @@ static void scenario_long_walk(int design)
 	check_accounting(name);
 }
 
+/*
+ * Scenario 11: the lock is dropped after laundering a file page (vrele), and meanwhile another
+ * CPU activates the page the walk would go on with. The walk must go on from its marker, in
+ * the inactive queue: the clean page after the moved one is still cached (a walk that went on
+ * from the moved page would be lost in the active queue, and cache nothing more).
+ */
+static vm_page_t moved_page;
+static void activate_moved_page(void)
+{
+	vm_page_activate(moved_page);
+}
+
+static void scenario_vrele_moves_next(int design)
+{
+	const char *d = design == PAGEOUT_TWOPASS ? "twopass" : "onepass";
+	char name[128];
+	reset();
+	struct vnode *vp = calloc(1, sizeof(struct vnode));
+	vm_object_t fobj = vnode_pager_alloc(vp, 1 << 20);
+	vm_page_t p[3];
+	p[0] = add(fobj, 0, DIRTY);
+	p[1] = add(obj, 0, CLEAN);
+	p[2] = add(obj, 100, CLEAN);
+	set_shortage(3);
+	vm_max_launder = 32;
+	moved_page = p[1];
+	vrele_hook = activate_moved_page;
+	scan(design, 1);
+	vrele_hook = NULL;
+	snprintf(name, sizeof name, "%s_vrele_moved_next_walk_goes_on_in_the_inactive_queue", d);
+	check_str(name, queues_of(p, 3), "IAC");
+	check_int(name, nlaunders, 1);
+	vm_object_page_remove(fobj, 0, 0, false);
+	vnode_pager_dealloc(vp);
+	free(vp);
+	check_accounting(name);
+}
+
 int main(void)
 {
 	vm_host_machine();
@@ -510,6 +548,7 @@ int main(void)
 		scenario_rules(d);
 		scenario_locked_vnode(d);
 		scenario_long_walk(d);
+		scenario_vrele_moves_next(d);
 	}
 	scenario_twopass_rescan();
 	scenario_cluster();

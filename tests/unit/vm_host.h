@@ -70,7 +70,13 @@ void kfree(void *p) { free(p); }
 struct vnode;
 static int vrefs;
 void vref(struct vnode *vp) { vrefs++; }
-void vrele(struct vnode *vp) { vrefs--; }
+static void (*vrele_hook)(void);               /* what "another CPU" does while vrele has the lock dropped */
+void vrele(struct vnode *vp)
+{
+	vrefs--;
+	if (vrele_hook)
+		vrele_hook();
+}
 struct sysctl_req;
 int sysctl_handle_string(struct sysctl_req *req, char *buf, size_t bufsize) { return 0; }
 int sysctl_handle_int(struct sysctl_req *req, int *val) { return 0; }

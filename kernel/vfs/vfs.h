@@ -20,6 +20,7 @@
  *   fflags_from_open(oflags)/oflags_from_fflags(fflag) - open(2) flags <-> f_flag (FREAD/FWRITE).
  *   buf_flush_aged(age)     - start writes of the dirty buffers dirty for at least `age` ticks.
  *   syncer_start()          - start the "syncer" kernel thread (vfsinit calls it).
+ *   speedup_syncer()        - make the syncer hurry (FreeBSD's; 1 if it took the request).
  *   PATH_MAX                - the longest path a system call accepts, NUL included.
  */
 #ifndef _VFS_VFS_H_
@@ -62,5 +63,6 @@ int  oflags_from_fflags(int fflag);
 
 int  buf_flush_aged(uint32_t age);
 void syncer_start(void);
+int  speedup_syncer(void);
 
 #endif

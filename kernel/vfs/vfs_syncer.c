@@ -10,8 +10,12 @@
  *   - every syncdelay seconds it asks each mounted file system to sync its metadata
  *     (VFS_SYNC, MNT_NOWAIT), as FreeBSD's per-mount syncer vnode does.
  * sync(2) does not go through this thread: it calls vfs_sync_all() directly.
+ * speedup_syncer() is FreeBSD 4's (kern/vfs_subr.c; the pageout daemon calls it when it had to
+ * pass over dirty pages of locked vnodes and memory is at its minimum): it wakes the syncer and
+ * makes it run up to syncdelay/2 one-second steps ahead without sleeping (rushjob), so the
+ * next VFS_SYNC, and vm_object_sync_all with it, comes that much sooner.
  *
- * Locking: none of its own; syncdelay is a plain tunable.
+ * Locking: rushjob is changed with atomic operations; syncdelay is a plain tunable.
  */
 #include "kern/types.h"
 #include "kern/klib.h"
@@ -24,7 +28,33 @@
 static int syncdelay = 30;
 SYSCTL_INT(kern, syncdelay, CTLFLAG_RW, &syncdelay, "Seconds data may stay dirty before the syncer writes it");
 
-static int syncer_chan;     /* the syncer's sleep channel (no one wakes it: it is periodic) */
+static int syncer_chan;     /* the syncer's sleep channel (speedup_syncer wakes it) */
+static int rushjob;         /* steps to run ahead without sleeping (atomic) */
+static int rush_requests;   /* speedup_syncer calls that added a step */
+SYSCTL_INT(debug, rush_requests, CTLFLAG_RD, &rush_requests, "Times the syncer was asked to run ahead (speedup_syncer)");
+
+int speedup_syncer(void)
+{
+	wakeup(&syncer_chan);
+	int r = __atomic_load_n(&rushjob, __ATOMIC_RELAXED);
+	while (r < syncdelay / 2) {
+		if (__atomic_compare_exchange_n(&rushjob, &r, r + 1, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+			__atomic_add_fetch(&rush_requests, 1, __ATOMIC_RELAXED);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Whether to skip the next second's sleep: a step of rushjob is due. */
+static bool syncer_rush(void)
+{
+	int r = __atomic_load_n(&rushjob, __ATOMIC_RELAXED);
+	while (r > 0)
+		if (__atomic_compare_exchange_n(&rushjob, &r, r - 1, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
 
 static void sched_sync(void *arg __unused)
 {
@@ -32,7 +62,8 @@ static void sched_sync(void *arg __unused)
 	int delay;
 
 	for (;;) {
-		tsleep(&syncer_chan, 0, "syncer", HZ);
+		if (!syncer_rush())
+			tsleep(&syncer_chan, 0, "syncer", HZ);
 		delay = MAX(syncdelay, 1);
 		buf_flush_aged((uint32_t)delay * HZ);
 		if (++seconds >= delay) {

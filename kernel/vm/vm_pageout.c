@@ -29,6 +29,7 @@
 #include "kern/time.h"
 #include "kern/proc.h"
 #include "vfs/vnode.h"
+#include "vfs/vfs.h"
 #include <sys/errno.h>
 #include <sys/signal.h>
 
@@ -572,7 +573,9 @@ static void vm_pageout_cache_refill(void)
  * v_free_target + v_cache_min, plus the allocations that failed meanwhile; the design's
  * inactive scan reclaims toward it; the active scan then deactivates enough to refill the
  * inactive queue toward v_inactive_target (plus the pages the inactive scan could not look at);
- * the free queue is refilled from the cache; and if memory and swap are both gone and the scan
+ * if dirty file pages were passed over because their vnode was locked and memory is at its
+ * minimum, the syncer is told to hurry (FreeBSD's speedup_syncer call, index id 6429510); the
+ * free queue is refilled from the cache; and if memory and swap are both gone and the scan
  * got nowhere, a process is killed. Lock held.
  */
 void vm_pageout_scan(int pass)
@@ -591,6 +594,8 @@ void vm_pageout_scan(int pass)
 	bool progress = s.page_shortage < shortage0 || s.addl_page_shortage > deficit;
 	vm_pageout_scan_active(vm_paging_target() + (int)vmcnt.v_inactive_target -
 	                       (int)vmcnt.v_inactive_count + s.addl_page_shortage);
+	if (vm_paging_target() > 0 && s.vnodes_skipped && vm_page_count_min())
+		speedup_syncer();                   /* their vnodes were locked: let the syncer write them */
 	vm_pageout_cache_refill();
 	vm_pageout_oom(progress);
 }

@@ -23,6 +23,7 @@ int  pmap_ts_referenced(vm_page_t m) { panic("pmap_ts_referenced"); }
 void pmap_clear_reference(vm_page_t m) { panic("pmap_clear_reference"); }
 void pmap_tlb_defer(void) { panic("pmap_tlb_defer"); }
 void pmap_tlb_flush(void) { panic("pmap_tlb_flush"); }
+int speedup_syncer(void) { panic("speedup_syncer"); }
 bool vm_pager_has_page(vm_object_t obj, vm_pindex_t pindex) { return false; }
 int  vm_pager_get_pages(vm_object_t obj, vm_page_t *m, int count, int reqpage) { panic("getpages"); }
 void vm_pager_put_pages(vm_object_t obj, vm_page_t *m, int count, int flags, int *rtvals) { panic("putpages"); }

@@ -23,6 +23,8 @@ void pmap_clear_reference(vm_page_t m) { refs[m - vm_page_array] = 0; }
 void pmap_page_protect(vm_page_t m, vm_prot_t prot) { }
 void pmap_tlb_defer(void) { }
 void pmap_tlb_flush(void) { }
+static int syncer_rushes;
+int speedup_syncer(void) { syncer_rushes++; return 1; }
 bool pmap_is_modified(vm_page_t m) { return false; }
 bool vm_pager_has_page(vm_object_t obj, vm_pindex_t pindex) { return false; }
 int  vm_pager_get_pages(vm_object_t obj, vm_page_t *m, int count, int reqpage) { panic("getpages"); }
@@ -349,9 +351,12 @@ static void scenario_locked_vnode(int design)
 	set_shortage(3);
 	vp->v_lock.locked = true;
 	u_int skips = vmcnt.v_pdvnodeskips;
+	syncer_rushes = 0;
 	scan(design, 1);
 	snprintf(name, sizeof name, "%s_locked_vnode_skipped", d);
 	check_int(name, vmcnt.v_pdvnodeskips - skips, 1);
+	snprintf(name, sizeof name, "%s_locked_vnode_memory_not_at_min_no_syncer_rush", d);
+	check_int(name, syncer_rushes, 0);
 	snprintf(name, sizeof name, "%s_locked_vnode_others_laundered", d);
 	check_str(name, launder_order(), "0+1 100+1");
 	snprintf(name, sizeof name, "%s_locked_vnode_page_requeued", d);
@@ -538,6 +543,38 @@ static void scenario_vrele_moves_next(int design)
 	check_accounting(name);
 }
 
+/*
+ * Scenario 12: memory at its minimum and a dirty file page passed over because its vnode is
+ * locked: the scan tells the syncer to hurry (speedup_syncer), once per scan; with nothing
+ * passed over it does not.
+ */
+static void scenario_speedup_syncer(int design)
+{
+	const char *d = design == PAGEOUT_TWOPASS ? "twopass" : "onepass";
+	char name[128];
+	reset();
+	struct vnode *vp = calloc(1, sizeof(struct vnode));
+	vm_object_t fobj = vnode_pager_alloc(vp, 1 << 20);
+	add(fobj, 0, DIRTY);
+	add(fobj, 100, DIRTY);
+	set_shortage((int)(vmcnt.v_free_target + vmcnt.v_cache_min - vmcnt.v_free_min) + 10);
+	vp->v_lock.locked = true;
+	syncer_rushes = 0;
+	scan(design, 1);
+	snprintf(name, sizeof name, "%s_locked_vnodes_at_memory_min_rush_the_syncer_once", d);
+	check_int(name, syncer_rushes, 1);
+	vp->v_lock.locked = false;
+	vm_object_page_remove(fobj, 0, 0, false);
+	syncer_rushes = 0;
+	add(obj, 0, CLEAN);
+	scan(design, 1);
+	snprintf(name, sizeof name, "%s_nothing_passed_over_no_rush", d);
+	check_int(name, syncer_rushes, 0);
+	vnode_pager_dealloc(vp);
+	free(vp);
+	check_accounting(name);
+}
+
 int main(void)
 {
 	vm_host_machine();
@@ -549,6 +586,7 @@ int main(void)
 		scenario_locked_vnode(d);
 		scenario_long_walk(d);
 		scenario_vrele_moves_next(d);
+		scenario_speedup_syncer(d);
 	}
 	scenario_twopass_rescan();
 	scenario_cluster();

@@ -102,6 +102,19 @@ int  wdfs_balloc(struct wdfs_inode *ip, daddr_t lbn, uint32_t *blkp, bool *newp)
 int  wdfs_itrunc(struct wdfs_inode *ip, off_t length);
 off_t wdfs_maxfilesize(struct wdfs_mount *wm);
 
+/* an inode's lock is its vnode's v_lock */
+#define ILOCK(ip)    sleeplock_acquire(&(ip)->i_vnode->v_lock)
+#define IUNLOCK(ip)  sleeplock_release(&(ip)->i_vnode->v_lock)
+
+/* wdfs_vnops.c */
+void wdfs_settimes(struct wdfs_inode *ip, bool mod, bool chg);   /* mtime, ctime := now */
+
+/* wdfs_readwrite.c: the file data VOPs (entered unlocked) */
+int  wdfs_read(struct vnode *vp, struct uio *uio, int ioflag);
+int  wdfs_write(struct vnode *vp, struct uio *uio, int ioflag);
+int  wdfs_putpages(struct vnode *vp, struct vm_page **m, int count, int flags, int *rtvals);
+int  wdfs_getpages(struct vnode *vp, struct vm_page **m, int count, int reqpage);
+
 /* wdfs_dir.c: all with the directory's v_lock held */
 int  wdfs_dirlookup(struct wdfs_inode *dp, const char *name, uint32_t *inop);
 int  wdfs_direnter(struct wdfs_inode *dp, const char *name, uint32_t ino, uint8_t type);

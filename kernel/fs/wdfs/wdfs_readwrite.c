@@ -1,0 +1,290 @@
+/*
+ * wdfs file data: VOP_READ, VOP_WRITE and the vnode pager's VOP_GETPAGES / VOP_PUTPAGES (FFS's
+ * ufs_readwrite.c; the vop_vector is in wdfs_vnops.c). Each is entered with no vnode lock held
+ * and takes the file's v_lock.
+ *
+ * Data goes through buffers on the file's own vnode, keyed by logical block, as FFS 4.x's
+ * ffs_read/ffs_write (ufs_readwrite.c 1.47, index id 86019997) do it: VOP_READ reads them with
+ * cluster_read (read-ahead for a sequential reader; bread on an MNT_NOCLUSTERR mount), VOP_WRITE
+ * allocates the block (wdfs_balloc), records its disk address in the buffer and fills it; a
+ * block written in full goes to cluster_write (delayed until its run is complete, then written
+ * as one request), or is bawrite'n on an MNT_NOCLUSTERW mount; a partial one is bdwrite'n.
+ * A write records the block's disk address in its buffer, so VOP_STRATEGY (wdfs_vnops.c)
+ * never has to read to map a flush.
+ * Whether FFS also wrote at once when memory or clean buffers ran short (later 4.x's
+ * "vm_page_count_severe() || buf_dirty_count_severe()") is discussed in docs/bufcache.md:
+ * wdfs does not, in either preset.
+ */
+#include "kern/types.h"
+#include "kern/klib.h"
+#include "kern/kmalloc.h"
+#include "kern/lock.h"
+#include "kern/time.h"
+#include "kern/uio.h"
+#include "kern/file.h"
+#include "dev/disk.h"
+#include "fs/wdfs/wdfs.h"
+#include "vm/vnode_pager.h"
+#include "vm/vm_pager.h"
+#include "arch/memlayout.h"
+#include <sys/mount.h>
+#include <sys/errno.h>
+#include <sys/stat.h>
+
+int wdfs_read(struct vnode *vp, struct uio *uio, int ioflag)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	uint32_t bs = ip->i_wm->wm_bsize;
+	int seqcount = ioflag >> IO_SEQSHIFT;
+	bool cluster = !(vp->v_mount->mnt_flag & MNT_NOCLUSTERR);
+	struct buf *bp;
+	int error = 0;
+
+	if (vp->v_type == VDIR)
+		return EISDIR;
+	if (uio->uio_offset < 0)
+		return EINVAL;
+	ILOCK(ip);
+	while (uio->uio_resid > 0 && (uint64_t)uio->uio_offset < ip->i_din.di_size) {
+		daddr_t lbn = uio->uio_offset / bs;
+		uint32_t on = (uint32_t)(uio->uio_offset % bs);
+		uint64_t n = MIN((uint64_t)(bs - on), (uint64_t)uio->uio_resid);
+
+		n = MIN(n, ip->i_din.di_size - (uint64_t)uio->uio_offset);
+		if (cluster)
+			error = cluster_read(vp, (off_t)ip->i_din.di_size, lbn, (int)bs,
+			                     (long)(on + uio->uio_resid), seqcount, &bp);
+		else
+			error = bread(vp, lbn, (int)bs, &bp);
+		if (error) {
+			brelse(bp);
+			break;
+		}
+		error = buf_uiomove(bp, (int)on, (int)n, uio);
+		bqrelse(bp);
+		if (error)
+			break;
+	}
+	IUNLOCK(ip);
+	return error;
+}
+
+/*
+ * Write n bytes at offset `on` of logical block lbn from the uio. A block written in full is
+ * not read first; a new block written in part is zeroed first (FFS's B_CLRBUF), one written
+ * in full is not (FFS's ffs_write: only a partial write asks balloc for a cleared buffer).
+ */
+static int write_block(struct wdfs_inode *ip, daddr_t lbn, uint32_t on, size_t n, struct uio *uio,
+                       int ioflag)
+{
+	struct vnode *vp = ip->i_vnode;
+	uint32_t bs = ip->i_wm->wm_bsize, blk;
+	struct buf *bp;
+	bool isnew, whole = (n == bs);
+	size_t before = uio->uio_resid;
+	int error;
+
+	error = wdfs_balloc(ip, lbn, &blk, &isnew);
+	if (error)
+		return error;
+	if (isnew || whole) {
+		bp = getblk(vp, lbn, (int)bs, 0, 0);
+		if (isnew && !whole)
+			vfs_bio_clrbuf(bp);
+	} else {
+		error = bread(vp, lbn, (int)bs, &bp);
+		if (error) {
+			brelse(bp);
+			return error;
+		}
+	}
+	bp->b_blkno = wdfs_fsbtodb(ip->i_wm, blk);      /* mapped now: a flush never bmaps */
+	error = buf_uiomove(bp, (int)on, (int)n, uio);
+	if (error && !(bp->b_flags & B_CACHE)) {
+		if (!isnew) {
+			/* The buffer holds neither the old contents nor the new: forget it. */
+			bdiscard(bp);
+			return error;
+		}
+		/* A new block: what the copy did not reach reads as zeros. */
+		buf_zero(bp, (int)(before - uio->uio_resid), (int)(bs - (before - uio->uio_resid)));
+	}
+	if (ioflag & IO_SYNC) {
+		int e = bwrite(bp);
+		return error ? error : e;
+	}
+	if (ioflag & IO_ASYNC)
+		bawrite(bp);
+	else if (on + n != bs)
+		bdwrite(bp);
+	else if (vp->v_mount->mnt_flag & MNT_NOCLUSTERW)
+		bawrite(bp);
+	else
+		cluster_write(bp);
+	return error;
+}
+
+/*
+ * wdfs_write (FFS's ffs_write): allocate each block before dirtying its buffer, so ENOSPC is
+ * found before any data is accepted for it. A short write returns what was written; blocks
+ * allocated for the failed part are freed again. wdfs_write_locked is the body, with the
+ * inode locked (wdfs_putpages calls it so). IO_SYNC writes each block and waits, IO_ASYNC
+ * starts each block's write at once (the vnode pager's page-outs).
+ */
+static int wdfs_write_locked(struct wdfs_inode *ip, struct uio *uio, int ioflag)
+{
+	struct vnode *vp = ip->i_vnode;
+	struct wdfs_mount *wm = ip->i_wm;
+	uint32_t bs = wm->wm_bsize;
+	size_t resid0 = uio->uio_resid;
+	int error = 0;
+
+	if (ioflag & IO_APPEND)
+		uio->uio_offset = (off_t)ip->i_din.di_size;
+	if (uio->uio_offset < 0)
+		error = EINVAL;
+	else if (uio->uio_resid > 0 &&
+	         (uint64_t)uio->uio_offset + uio->uio_resid > (uint64_t)wdfs_maxfilesize(wm))
+		error = EFBIG;
+	while (!error && uio->uio_resid > 0) {
+		daddr_t lbn = uio->uio_offset / bs;
+		uint32_t on = (uint32_t)(uio->uio_offset % bs);
+		size_t n = MIN((size_t)(bs - on), uio->uio_resid);
+		size_t before = uio->uio_resid;
+
+		error = write_block(ip, lbn, on, n, uio, ioflag);
+		if (before != uio->uio_resid &&
+		    (uint64_t)uio->uio_offset > ip->i_din.di_size) {
+			ip->i_din.di_size = (uint64_t)uio->uio_offset;
+			vnode_pager_setsize(vp, uio->uio_offset);
+		}
+	}
+	if (error)
+		wdfs_itrunc(ip, (off_t)ip->i_din.di_size);   /* free blocks past the end */
+	if (uio->uio_resid != resid0) {
+		wdfs_settimes(ip, true, true);
+		error = 0;                                     /* a short write is not an error */
+	}
+	if (!error || uio->uio_resid != resid0) {
+		int e = wdfs_iupdate(ip, (ioflag & IO_SYNC) != 0);
+		if (!error)
+			error = e;
+	}
+	return error;
+}
+
+int wdfs_write(struct vnode *vp, struct uio *uio, int ioflag)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	int error;
+
+	if (vp->v_type == VDIR)
+		return EISDIR;
+	if (ip->i_wm->wm_rdonly)
+		return EROFS;
+	ILOCK(ip);
+	error = wdfs_write_locked(ip, uio, ioflag);
+	IUNLOCK(ip);
+	return error;
+}
+
+/*
+ * wdfs_putpages (FreeBSD's vnode_pager_generic_putpages): write the soft-busy pages m[] of vp's
+ * object to the file through the buffer cache, as a write(2) of their bytes up to EOF with
+ * UIO_NOCOPY: the buffers of those blocks hold these very pages (VMIO), so nothing is copied,
+ * and the buffer write marks them clean. VM_PAGER_PUT_SYNC writes and waits; otherwise the
+ * writes are started at once (IO_ASYNC: the pageout daemon wants the pages clean). Runs of
+ * consecutive pages go as one write. Called with v_lock held (the inode lock).
+ */
+int wdfs_putpages(struct vnode *vp, struct vm_page **m, int count, int flags, int *rtvals)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	int ioflag = (flags & VM_PAGER_PUT_SYNC) ? IO_SYNC : IO_ASYNC;
+	int result = VM_PAGER_OK;
+
+	for (int i = 0, n; i < count; i += n) {
+		off_t off = IDX_TO_OFF(m[i]->pindex);
+		int rv = VM_PAGER_OK;
+
+		for (n = 1; i + n < count && m[i + n]->pindex == m[i]->pindex + (vm_pindex_t)n; n++)
+			continue;
+		if ((uint64_t)off < ip->i_din.di_size) {
+			size_t len = (size_t)MIN((uint64_t)n * PAGE_SIZE, ip->i_din.di_size - (uint64_t)off);
+			struct iovec iov = { NULL, len };
+			struct uio uio = { &iov, 1, off, len, UIO_NOCOPY, UIO_WRITE };
+
+			if (ip->i_wm->wm_rdonly || wdfs_write_locked(ip, &uio, ioflag) != 0 ||
+			    uio.uio_resid != 0)
+				rv = result = VM_PAGER_ERROR;
+		}
+		for (int j = i; j < i + n; j++) {
+			rtvals[j] = rv;
+			if (rv == VM_PAGER_OK)
+				vm_page_undirty(m[j]);     /* also a page wholly past EOF: nothing of the file */
+		}
+	}
+	return result;
+}
+
+/* Where the page at byte `off` of the file lies on the device (bytes), or -1: a hole or past EOF. */
+static int page_disk_offset(struct wdfs_inode *ip, off_t off, off_t size, int64_t *devp)
+{
+	uint32_t bs = ip->i_wm->wm_bsize, blk;
+	int error;
+
+	*devp = -1;
+	if (off >= size)
+		return 0;
+	error = wdfs_bmap_blk(ip, off / bs, &blk);
+	if (error == 0 && blk != 0)
+		*devp = (int64_t)wdfs_fsbtodb(ip->i_wm, blk) * DEV_BSIZE + off % bs;
+	return error;
+}
+
+/*
+ * wdfs_getpages (FreeBSD's ffs_getpages and vnode_pager_generic_getpages): make the busy pages
+ * m[0..count) of vp's object valid straight from the disk blocks wdfs_bmap_blk names - one
+ * read per run of pages contiguous on the disk, into the pages themselves - with holes and the
+ * part past EOF zeroed. Never through a buffer: a block that a buffer caches has its data in
+ * this object's pages (VMIO), so a page missing from the object has no newer copy anywhere.
+ * Called without the vnode lock (wdfs_bmap_blk takes none). VM_PAGER_OK, or VM_PAGER_ERROR if
+ * a page could not be read (it stays not valid).
+ */
+int wdfs_getpages(struct vnode *vp, struct vm_page **m, int count, int reqpage __unused)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	struct disk *dp = ip->i_wm->wm_devvp->v_disk;
+	off_t size = vp->v_object->un_pager.vnp.vnp_size;
+	int result = VM_PAGER_OK;
+
+	for (int i = 0, n; i < count; i += n) {
+		off_t off = IDX_TO_OFF(m[i]->pindex);
+		int64_t dev, next;
+		int error = page_disk_offset(ip, off, size, &dev);
+
+		n = 1;
+		if (error == 0 && dev >= 0) {
+			while (i + n < count && m[i + n]->pindex == m[i]->pindex + (vm_pindex_t)n &&
+			       page_disk_offset(ip, off + (off_t)n * PAGE_SIZE, size, &next) == 0 &&
+			       next == dev + (int64_t)n * PAGE_SIZE)
+				n++;
+			error = disk_io_sync_pages(dp, BIO_READ, (uint64_t)dev, &m[i], 0,
+			                           (uint32_t)n * PAGE_SIZE);
+		}
+		for (int j = i; j < i + n; j++) {
+			off_t poff = IDX_TO_OFF(m[j]->pindex);
+
+			if (error != 0) {
+				result = VM_PAGER_ERROR;
+				continue;
+			}
+			if (dev < 0)
+				vm_page_zero_fill(m[j]);
+			else if (size - poff < PAGE_SIZE)     /* the file ends inside this page */
+				memset((char *)P2V(VM_PAGE_TO_PHYS(m[j])) + (size - poff), 0,
+				       (size_t)(PAGE_SIZE - (size - poff)));
+			vm_page_set_validclean(m[j]);
+		}
+	}
+	return result;
+}

@@ -128,6 +128,8 @@ INPUT_IDLE = 2.0                # piped input: seconds of guest silence after wh
 POWEROFF_CMD = "poweroff"
 POWEROFF_TIMEOUT = 10.0         # seconds for QEMU to exit after poweroff before it is killed
 TAIL_LINES = 40
+DUMP_LINES = 80          # at most this many lines of a ^P dump in a timeout's report
+DUMP_WAIT = 3.0          # seconds to collect it
 
 EXIT_GUEST_FAILED = 125         # tools/run: panic, timeout, QEMU died, build failed
 EXIT_USAGE = 2
@@ -166,10 +168,19 @@ class GuestPanic(GuestError):
 
 
 class GuestTimeout(GuestError):
-    def __init__(self, seconds, what, console):
+    """`dump` is what the kernel printed for the ^P sent after the time ran out (VM._status_dump):
+    its processes, wait channels, buffers and disk queues; tail() shows it after the console."""
+
+    def __init__(self, seconds, what, console, dump=""):
         super().__init__("timed out after %g s waiting for %s" % (seconds, what), console)
         self.seconds = seconds
         self.what = what
+        self.dump = dump
+
+    def tail(self, n=TAIL_LINES):
+        lines = super().tail(n)
+        dump = [ln for ln in self.dump.split("\n") if ln.startswith("^P")]
+        return lines + (["(^P: the kernel's state after the timeout)"] + dump[:DUMP_LINES] if dump else [])
 
 
 class GuestExited(GuestError):
@@ -1214,8 +1225,22 @@ class VM:
             left = deadline - time.monotonic()
             if left <= 0:
                 self._failed = True
-                raise GuestTimeout(timeout, what, self._text)
+                raise GuestTimeout(timeout, what, *self._status_dump())
             self._pump(min(left, 0.1))
+
+    def _status_dump(self):
+        """The console so far and, after it, the kernel's answer to ^P (console.c): for a
+        timeout's report, since a hung guest cannot run ps. QEMU gone or a panic: no dump."""
+        before = self._text
+        try:
+            self.proc.stdin.write(b"\x10")
+            self.proc.stdin.flush()
+            deadline = time.monotonic() + DUMP_WAIT
+            while not self._eof and time.monotonic() < deadline:
+                self._pump(0.1, expect_exit=True)
+        except (OSError, GuestError):
+            pass
+        return before, self._text[len(before):]
 
     def _wait_prompt(self, since, timeout, what):
         """The prompt is "# " at the very end of the console, followed by
@@ -1229,7 +1254,7 @@ class VM:
             left = deadline - time.monotonic()
             if left <= 0:
                 self._failed = True
-                raise GuestTimeout(timeout, what, self._text)
+                raise GuestTimeout(timeout, what, *self._status_dump())
             self._pump(min(left, 0.05))
 
     def _at_prompt(self, since):

@@ -13,6 +13,9 @@
 #include "dev/cdev.h"
 #include "dev/console.h"
 #include "dev/ns16550.h"
+#include "dev/disk.h"
+#include "vfs/buf.h"
+#include "vm/vm_page.h"
 #include "arch/x86.h"
 #include "arch/memlayout.h"
 #include "arch/intr.h"
@@ -137,12 +140,34 @@ static void tty_input(int c)
 	}
 }
 
+/*
+ * ^P: the kernel's state on the console - processes and wait channels, the buffer cache, the
+ * VM's queues, the disks' queues (xv6's procdump key). It works while every process sleeps, so a
+ * hung guest can say why; tools/wdrun.py sends it when a command times out. Printed after
+ * cons_lock is dropped: the dumps take proc_lock, and kprintf takes the console.
+ */
+static void status_dump(void)
+{
+	procdump();
+	buf_dump();
+	vm_meter_dump();
+	disk_dump();
+}
+
 void cons_intr(void)
 {
+	bool dump = false;
 	spin_lock(&cons_lock);
-	while (inb(COM1 + UART_LSR) & LSR_DR)
-		tty_input(inb(COM1 + UART_RBR));
+	while (inb(COM1 + UART_LSR) & LSR_DR) {
+		int c = inb(COM1 + UART_RBR);
+		if (c == 0x10)
+			dump = true;
+		else
+			tty_input(c);
+	}
 	spin_unlock(&cons_lock);
+	if (dump)
+		status_dump();
 }
 
 /* read(2) on /dev/console: one line in canonical mode, what is there otherwise; ^D = EOF. */

@@ -170,6 +170,15 @@ struct disk *disk_first(void)
 	return disk_list;
 }
 
+/* The console's ^P: each disk's requests outstanding, and its totals (read without the lock). */
+void disk_dump(void)
+{
+	for (struct disk *dp = disk_list; dp != NULL; dp = dp->d_next)
+		kprintf("^P disk %s: queued %d (max %d), %llu reads, %llu writes, %llu errors\n", dp->d_name,
+		        dp->d_stat.queued, dp->d_stat.max_queued, (unsigned long long)dp->d_stat.ops[BIO_READ],
+		        (unsigned long long)dp->d_stat.ops[BIO_WRITE], (unsigned long long)dp->d_stat.errors);
+}
+
 /* ---- requests -------------------------------------------------------------------------------- */
 
 /* The data is there: a mapped address, or a page list covering bio_ma_offset + bio_length. */

@@ -92,6 +92,7 @@ struct disk {
 void         disk_register(struct disk *dp);     /* d_name ... d_softc filled in by the driver */
 struct disk *disk_lookup(const char *name);      /* NULL if no such disk */
 struct disk *disk_first(void);                   /* iteration: disk_first(), dp->d_next */
+void         disk_dump(void);                    /* queue depths on the console (^P) */
 int          disk_check_bio(struct bio *bp);     /* 0, or the errno for a malformed request */
 void         disk_start(struct bio *bp);         /* account, then call the driver's d_strategy */
 void         disk_iodone(struct bio *bp);        /* driver: request finished (any context) */

@@ -32,17 +32,44 @@
 #define MAXPHNUM   16
 #define FL_USER    0x202             /* initial user EFLAGS: IF, and the always-one bit 1 */
 
-/* The arguments while they travel through the kernel: strings packed in buf. */
+/*
+ * The arguments while they travel through the kernel: strings packed in buf, which starts at a
+ * page and doubles as they need, up to ARG_MAX. FreeBSD 4 takes ARG_MAX of pageable kernel
+ * virtual memory (exec_map); wdrain has only the direct map, where 256 KB is 64 physically
+ * contiguous pages - which a long-running machine may not have at every exec.
+ */
 struct exec_args {
 	char  *buf;
 	size_t used;
+	size_t cap;                        /* bytes at buf */
 	int    argc, envc;
 };
 
+/* Make room for `need` more bytes: E2BIG past ARG_MAX. */
+static int args_reserve(struct exec_args *ea, size_t need)
+{
+	if (ea->used + need <= ea->cap)
+		return 0;
+	if (ea->used + need > ARG_MAX)
+		return E2BIG;
+	size_t cap = ea->cap;
+	while (cap < ea->used + need)
+		cap *= 2;
+	char *buf = kmalloc(cap, M_WAITOK);
+	memcpy(buf, ea->buf, ea->used);
+	kfree(ea->buf);
+	ea->buf = buf;
+	ea->cap = cap;
+	return 0;
+}
+
 static int args_add(struct exec_args *ea, const char *s, size_t len)
 {
-	if (ea->used + len + 1 > ARG_MAX || ea->argc + ea->envc >= MAXARGS)
+	if (ea->argc + ea->envc >= MAXARGS)
 		return E2BIG;
+	int error = args_reserve(ea, len + 1);
+	if (error)
+		return error;
 	memcpy(ea->buf + ea->used, s, len);
 	ea->buf[ea->used + len] = 0;
 	ea->used += len + 1;
@@ -63,9 +90,13 @@ static int args_copyin(struct exec_args *ea, char *const *uvec, int *count)
 		if (ea->argc + ea->envc >= MAXARGS)
 			return E2BIG;
 		size_t done;
-		int error = copyinstr((void *)uptr, ea->buf + ea->used, ARG_MAX - ea->used, &done);
-		if (error == ENAMETOOLONG)
-			return E2BIG;
+		int error = copyinstr((void *)uptr, ea->buf + ea->used, ea->cap - ea->used, &done);
+		if (error == ENAMETOOLONG) {       /* longer than the room left: grow and copy it again */
+			error = args_reserve(ea, ea->cap - ea->used + 1);
+			if (error)
+				return error;
+			continue;
+		}
 		if (error)
 			return error;
 		ea->used += done;
@@ -358,7 +389,8 @@ static int kern_execve(const char *path, struct exec_args *ea)
 
 static int exec_args_alloc(struct exec_args *ea)
 {
-	ea->buf = kmalloc(ARG_MAX, M_WAITOK);
+	ea->buf = kmalloc(PAGE_SIZE, M_WAITOK);
+	ea->cap = PAGE_SIZE;
 	ea->used = 0;
 	ea->argc = ea->envc = 0;
 	return ea->buf ? 0 : ENOMEM;

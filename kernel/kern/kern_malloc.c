@@ -9,7 +9,8 @@
  *
  * M_WAITOK allocates at the VM_ALLOC_SYSTEM level (it may use the pages below v_free_reserved
  * that user allocations may not) and, when even that fails, sleeps in VM_WAIT (the pagedaemon
- * frees pages) and retries: it never returns NULL. M_NOWAIT allocates at the interrupt level and
+ * frees pages; "kmemfrag" when pages are free but not contiguous, vm_wait_kmem) and retries: it
+ * never returns NULL. M_NOWAIT allocates at the interrupt level and
  * fails at once. Lock order: kmem_lock is never held while calling into the VM.
  */
 #include "kern/kmalloc.h"
@@ -60,7 +61,7 @@ static vm_page_t kmem_pages(int order, int flags)
 		}
 		if (!(flags & M_WAITOK))
 			return NULL;
-		VM_WAIT;
+		vm_wait_kmem(order);
 	}
 }
 

@@ -246,6 +246,31 @@ void proc_fill_kinfo(struct kinfo_proc *ki, struct proc *p)
 	ki->ki_wbytes = p->p_wbytes;
 }
 
+/*
+ * procdump: the process table on the console, one line per process with its wait channel
+ * (the console's ^P, as xv6's procdump; for a hung guest, where ps cannot run). Each entry is
+ * copied under proc_lock and printed after it is dropped: kprintf takes the console's lock, and
+ * msleep on the console takes proc_lock with the console's held.
+ */
+void procdump(void)
+{
+	kprintf("^P  pid  ppid st cpu wmesg    wchan      command\n");
+	for (struct proc *p = proc_table; p < &proc_table[NPROC]; p++) {
+		struct kinfo_proc ki;
+		void *chan = NULL;
+		spin_lock(&proc_lock);
+		bool live = p->p_stat != PRS_UNUSED && p->p_stat != PRS_NEW;
+		if (live) {
+			proc_fill_kinfo(&ki, p);
+			chan = p->p_stat == PRS_SLEEPING ? p->p_wchan : NULL;
+		}
+		spin_unlock(&proc_lock);
+		if (live)
+			kprintf("^P %4d %5d %c  %3d %-8s %p %s\n", ki.ki_pid, ki.ki_ppid, ki.ki_stat, ki.ki_cpu,
+			        ki.ki_wmesg[0] ? ki.ki_wmesg : "-", chan, ki.ki_comm);
+	}
+}
+
 /* kern.proc: one kinfo_proc per process, in table order. */
 static int kern_proc_handler(struct sysctl_req *req)
 {

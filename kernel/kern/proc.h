@@ -77,6 +77,7 @@ void         proc_exit(int status) __noreturn; /* exit the current process with 
 int          proc_kill(pid_t pid, int sig);
 bool         proc_killed(void);              /* the current process has a fatal signal pending */
 void         proc_fill_kinfo(struct kinfo_proc *ki, struct proc *p);
+void         procdump(void);                 /* the process table on the console (^P) */
 void         proc_rusage(struct proc *p, struct rusage *ru);   /* its own usage (not children's) */
 int          proc_count(void);
 bool         proc_alive(pid_t pid);          /* exists and has not exited */

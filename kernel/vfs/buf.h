@@ -143,6 +143,7 @@ int   bufsync(struct vnode *vp, int waitfor);
 int   vn_writeerror_take(struct vnode *vp);
 int   bufsync_all(int waitfor);
 void  bufinit(void);
+void  buf_dump(void);         /* the cache's state on the console (^P) */
 
 /* vfs_cluster.c */
 int   vfs_bio_awrite(struct buf *bp, int *nbufs);

@@ -94,6 +94,35 @@ void bremfree(struct buf *bp)
 	bp->b_qindex = QUEUE_NONE;
 }
 
+/*
+ * buf_dump: the console's ^P - the levels, each queue's length, and the busy buffers (on no
+ * queue: someone owns them, or their I/O is in flight), at most BUFDUMP_BUSY of them. Read
+ * without bufcache_lock, which a hung CPU may hold; a racing change shows as a stale number.
+ */
+#define BUFDUMP_BUSY 24
+void buf_dump(void)
+{
+	static const char *qname[BUFFER_QUEUES] = { "none", "clean", "dirty", "emptykva", "empty" };
+	int count[BUFFER_QUEUES] = { 0 };
+	for (int i = 0; i < nbuf; i++)
+		count[buf[i].b_qindex]++;
+	kprintf("^P bufs: %d dirty (hi %d, lo %d), runningbufspace %d (hi %d, lo %d), bufspace %d (max %d), "
+	        "needsbuffer %d\n", numdirtybuffers, hidirtybuffers, lodirtybuffers, runningbufspace,
+	        hirunningspace, lorunningspace, bufspace, maxbufspace, needsbuffer);
+	for (int q = 0; q < BUFFER_QUEUES; q++)
+		kprintf("^P bufs: queue %s %d\n", qname[q], count[q]);
+	int shown = 0;
+	for (int i = 0; i < nbuf && shown < BUFDUMP_BUSY; i++) {
+		struct buf *bp = &buf[i];
+		if (bp->b_qindex != QUEUE_NONE || !(bp->b_flags & B_BUSY))
+			continue;
+		kprintf("^P buf %p vp %p lblk %d blk %d size %d flags %x%s\n", bp, bp->b_vp, (int)bp->b_lblkno,
+		        (int)bp->b_blkno, bp->b_bufsize, bp->b_flags,
+		        (bp->b_flags & B_WRITEINPROG) ? " writing" : "");
+		shown++;
+	}
+}
+
 /* buf_busy: a buffer found on a queue becomes its caller's. */
 void buf_busy(struct buf *bp)
 {

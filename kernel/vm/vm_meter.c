@@ -68,6 +68,8 @@ VMMETER(v_pdscans_onepass, "Inactive scans by the onepass design");
 VMMETER(v_pdvnodeskips, "Dirty file pages passed over because their vnode was locked");
 VMMETER(v_pdpauses, "Times a pagedaemon walk let go of the VM lock between batches of 16 pages");
 VMMETER(v_oomkills, "Processes killed for lack of memory and swap");
+VMMETER(v_contig_reclaims, "Runs of pages freed to make room for a multi-page kmalloc");
+VMMETER(v_contig_fails, "Multi-page kmallocs that found no free or reclaimable run (kmemfrag)");
 SYSCTL_DECL_OID(sysctl_vm_object_collapses, "vm.stats.object.collapses", CTLTYPE_INT | CTLFLAG_RD,
                 &vm_object_collapses, 0, NULL, "I", "Backing objects merged into their shadow");
 
@@ -179,6 +181,16 @@ static void check_objects(struct check_out *o, u_int inobject)
 	}
 	if (total != inobject)
 		problem(o, "%u pages on object lists but %u pages name an object", total, inobject);
+}
+
+/* The console's ^P: the page queues and the targets (read without the lock, as vmstat does). */
+void vm_meter_dump(void)
+{
+	kprintf("^P vm: %u free (target %u, min %u), %u cache, %u inactive, %u active, %u wired, %u kmalloc; "
+	        "%u vmwaits, %u pagedaemon wakeups, %u contig reclaims, %u contig fails\n", vmcnt.v_free_count,
+	        vmcnt.v_free_target, vmcnt.v_free_min, vmcnt.v_cache_count, vmcnt.v_inactive_count,
+	        vmcnt.v_active_count, vmcnt.v_wire_count, vmcnt.v_kmem_count, vmcnt.v_vmwaits, vmcnt.v_pdwakeups,
+	        vmcnt.v_contig_reclaims, vmcnt.v_contig_fails);
 }
 
 int vm_page_check(char *buf, size_t len)

@@ -417,17 +417,71 @@ vm_page_t vm_page_alloc(vm_object_t obj, vm_pindex_t pindex, int req)
 }
 
 /*
- * 2^order contiguous pages for kmalloc. Cache pages are freed into the buddy system while it
- * has no run of that size, which helps a one-page request always and a larger one sometimes.
+ * A page vm_page_reclaim_run may free to make a run: free already, or a page of an object that
+ * nobody uses and nothing maps, and that is clean - a cache page, or a clean inactive page (the
+ * pagedaemon would cache it without I/O). Lock held.
+ */
+static bool vm_page_reclaimable(vm_page_t m)
+{
+	if (m->pstate == PHYS_FREE || m->pstate == PHYS_FREEHEAD)
+		return true;
+	if (m->queue != PQ_CACHE && m->queue != PQ_INACTIVE)
+		return false;
+	return !(m->flags & (PG_BUSY | PG_MARKER)) && m->busy == 0 && m->hold_count == 0 &&
+	       m->wire_count == 0 && m->dirty == 0 && m->kmem == KMEM_NONE && TAILQ_EMPTY(&m->pv_list);
+}
+
+/*
+ * vm_page_reclaim_run: make a free run of 2^order pages when the buddy system has none although
+ * enough pages are free - memory cut up by single-page allocations (file pages after a long
+ * read). Finds the first aligned run of reclaimable pages and frees its cache and clean inactive
+ * pages, which the buddy system merges into one block. FreeBSD's contigmalloc1 (vm/vm_page.c,
+ * index id 2343627) does the same for physically contiguous memory: a run of PQ_FREE and
+ * PQ_CACHE pages, after caching clean inactive pages. Without it a kmalloc of two pages or more
+ * (a kernel stack, exec's argument buffer) could wait in VM_WAIT forever with a thousand pages
+ * free: nothing the pagedaemon does joins them. False if no run qualifies. Lock held.
+ */
+static bool vm_page_reclaim_run(int order)
+{
+	uint32_t n = 1u << order;
+	for (uint32_t start = 0; start + n <= vm_page_array_size; start += n) {
+		uint32_t i;
+		for (i = 0; i < n && vm_page_reclaimable(&vm_page_array[start + i]); i++)
+			;
+		if (i < n)
+			continue;
+		for (i = 0; i < n; i++) {
+			vm_page_t m = &vm_page_array[start + i];
+			if (m->pstate != PHYS_FREE && m->pstate != PHYS_FREEHEAD)
+				vm_page_free_locked(m);
+		}
+		vmcnt.v_contig_reclaims++;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * 2^order contiguous pages for kmalloc. A single page may come from the cache; a larger run that
+ * the buddy system does not have is made by vm_page_reclaim_run.
  */
 vm_page_t vm_page_alloc_kmem(int order, int req)
 {
 	spin_lock(&vm_page_queue_lock);
 	vm_page_t m = NULL;
 	if (vm_page_avail() >= vm_page_alloc_floor(req) + (1u << order)) {
-		vm_page_t c;
-		while ((m = vm_phys_alloc_pages(order)) == NULL && (c = vm_page_select_cache()) != NULL)
-			vm_page_free_locked(c);
+		m = vm_phys_alloc_pages(order);
+		if (m == NULL && order == 0) {
+			vm_page_t c = vm_page_select_cache();
+			if (c != NULL) {
+				vm_page_free_locked(c);
+				m = vm_phys_alloc_pages(0);
+			}
+		}
+		if (m == NULL && order > 0 && vm_page_reclaim_run(order))
+			m = vm_phys_alloc_pages(order);
+		if (m == NULL && order > 0)
+			vmcnt.v_contig_fails++;
 	}
 	if (m != NULL) {
 		for (uint32_t i = 0; i < (1u << order); i++)
@@ -475,6 +529,27 @@ void vm_wait(void)
 	vmcnt.v_vmwaits++;
 	msleep(&vm_wait_chan, &vm_page_queue_lock, PCATCH, "vmwait", HZ);
 	vm_wait_waiters--;
+	spin_unlock(&vm_page_queue_lock);
+}
+
+/*
+ * vm_wait_kmem: the wait of kmalloc(M_WAITOK) after vm_page_alloc_kmem(order, VM_ALLOC_SYSTEM)
+ * failed. Short of pages, it is VM_WAIT. With enough pages but no run of 2^order (see
+ * vm_page_reclaim_run) it naps instead ("kmemfrag", a tenth of a second): VM_WAIT ends at every
+ * page freed while memory is plentiful, so the caller would fail and wait again in a busy loop.
+ */
+void vm_wait_kmem(int order)
+{
+	static int vm_kmem_chan;
+	spin_lock(&vm_page_queue_lock);
+	bool fragmented = order > 0 && vm_page_avail() >= vm_page_alloc_floor(VM_ALLOC_SYSTEM) + (1u << order);
+	if (!fragmented) {
+		spin_unlock(&vm_page_queue_lock);
+		vm_wait();
+		return;
+	}
+	pagedaemon_wakeup();
+	msleep(&vm_kmem_chan, &vm_page_queue_lock, PCATCH, "kmemfrag", HZ / 10);
 	spin_unlock(&vm_page_queue_lock);
 }
 

@@ -169,6 +169,8 @@ struct vmmeter {
 	u_int v_pdvnodeskips;             /* wdrain: dirty file pages passed over, vnode locked */
 	u_int v_pdpauses;                 /* wdrain: scans dropped the VM lock between batches */
 	u_int v_oomkills;                 /* wdrain: processes killed for lack of memory and swap */
+	u_int v_contig_reclaims;          /* wdrain: runs of pages freed for a multi-page kmalloc */
+	u_int v_contig_fails;             /* wdrain: multi-page kmallocs that found no run */
 };
 extern struct vmmeter vmcnt;
 
@@ -212,6 +214,8 @@ void      vm_page_copy(vm_page_t src, vm_page_t dst);
 void      vm_page_protect(vm_page_t m, vm_prot_t prot);
 void      vm_wait(void);
 int       vm_page_check(char *buf, size_t len);   /* vm_meter.c: problems found */
+void      vm_meter_dump(void);                    /* vm_meter.c: the queues on the console (^P) */
+void      vm_wait_kmem(int order);                /* kmalloc's wait: VM_WAIT, or "kmemfrag" */
 #define   VM_WAIT vm_wait()
 
 /* Contiguous kernel memory for kmalloc: 2^order pages marked kmem, or NULL (never sleeps). */

@@ -51,6 +51,14 @@ def check_harness_timeout(g, tag):
     except GuestTimeout as e:
         T.check("%s: a command over its timeout raises GuestTimeout" % tag, e.seconds == 1,
                 expected="after 1 s", got=e.message)
+        lines = [ln for ln in e.dump.splitlines() if ln.startswith("^P")]
+        sleeper = [ln for ln in lines if ln.split()[-1:] == ["sleep"]]
+        T.check("%s: the timeout's ^P dump lists the processes (the sleeping command with its wait "
+                "message), the buffer cache, the page queues and the disks" % tag,
+                sleeper and " S " in sleeper[0] and "nanslp" in sleeper[0]
+                and any(ln.startswith("^P bufs:") for ln in lines) and any(ln.startswith("^P vm:") for ln in lines)
+                and any(ln.startswith("^P disk ") for ln in lines),
+                expected="^P lines: sleep (S, nanslp), bufs:, vm:, disk", got=lines[:12])
 
 
 def check_panic_reported(g, tag):

@@ -9,6 +9,8 @@
  *   INTERRUPT takes the last page), FREE before CACHE, a cache page leaving its object;
  * - the queue moves of the contract (activate, deactivate clearing PG_WINATCFLS, unwire to
  *   either queue, cache, free), object page removal and vnode_pager_setsize;
+ * - a multi-page kmalloc in memory cut up by single pages: a run is made of clean inactive
+ *   pages, not of wired ones;
  * - a long random sequence of operations checked against a model of each page's state after
  *   every step: free + cache + inactive + active + wired + kmem + transient = managed, and
  *   vm_page_check agrees ("ok: ...");
@@ -234,6 +236,54 @@ static void test_kmem_pages(void)
 	check_int("kmem_freed", vmcnt.v_kmem_count == 0 && vmcnt.v_free_count == free0, 1);
 }
 
+/*
+ * Memory cut up by single pages: every even frame free, every odd one an object's page. A
+ * multi-page kmalloc fails while the odd pages are wired (no run can be made), and succeeds
+ * once they are clean and inactive: vm_page_reclaim_run frees the object pages of one aligned
+ * run. (The livelock it removes: exec's kmalloc looped in VM_WAIT with 1,091 pages free.)
+ */
+static void test_kmem_fragmented(void)
+{
+	static vm_page_t pg[NPAGES];
+	vm_object_t obj = vm_object_allocate(OBJT_DEFAULT, 0);
+	u_int reclaims0 = vmcnt.v_contig_reclaims, fails0 = vmcnt.v_contig_fails;
+	int n = 0, kept = 0;
+	vm_page_t m;
+	while ((m = vm_page_alloc(obj, n, VM_ALLOC_INTERRUPT)) != NULL) {
+		vm_page_set_validclean(m);
+		vm_page_wire(m);
+		vm_page_wakeup(m);
+		pg[n++] = m;
+	}
+	for (int i = 0; i < n; i++) {
+		if ((pg[i] - vm_page_array) % 2 == 0) {
+			vm_page_unwire(pg[i], false);
+			vm_page_free(pg[i]);
+			pg[i] = NULL;
+		} else
+			kept++;
+	}
+	check_int("frag_half_free", vmcnt.v_free_count >= (u_int)kept - 64, 1);
+	m = vm_page_alloc_kmem(2, VM_ALLOC_SYSTEM);
+	check_int("frag_wired_no_run", m == NULL && vmcnt.v_contig_fails == fails0 + 1, 1);
+	for (int i = 0; i < n; i++)
+		if (pg[i])
+			vm_page_unwire(pg[i], false);
+	u_int resident = obj->resident_page_count;
+	m = vm_page_alloc_kmem(2, VM_ALLOC_SYSTEM);
+	check_int("frag_clean_inactive_run_made", m != NULL && (m - vm_page_array) % 4 == 0 &&
+	          vmcnt.v_contig_reclaims == reclaims0 + 1, 1);
+	check_int("frag_run_took_two_object_pages", obj->resident_page_count, resident - 2);
+	check_accounting("frag_accounting");
+	if (m)
+		vm_page_free_kmem(m);
+	for (int i = 0; i < n; i++)
+		if (pg[i] && pg[i]->object == obj)
+			vm_page_free(pg[i]);
+	vm_object_deallocate(obj);
+	check_int("frag_all_free_again", vmcnt.v_free_count, vmcnt.v_page_count);
+}
+
 /* ---- random operations against a model ---- */
 enum mstate { M_FREE, M_CACHE, M_INACTIVE, M_ACTIVE, M_WIRED, M_TRANSIENT, M_NSTATE };
 
@@ -411,6 +461,7 @@ int main(void)
 	test_queue_moves();
 	test_vnode_object();
 	test_kmem_pages();
+	test_kmem_fragmented();
 	test_random_sequence();
 	test_check_detects();
 	return unit_exit();

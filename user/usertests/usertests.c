@@ -17,7 +17,8 @@ static const struct ucase {
 } cases[] = {
 	{ "fork_wait", t_fork_wait },           { "exit_status", t_exit_status },
 	{ "exec_args", t_exec_args },           { "exec_env", t_exec_env },
-	{ "exec_badelf", t_exec_badelf },       { "exec_enoent", t_exec_enoent },
+	{ "exec_badelf", t_exec_badelf },       { "exec_bigargs", t_exec_bigargs },
+	{ "exec_enoent", t_exec_enoent },
 	{ "forkall", t_forkall },               { "wait_nochild", t_wait_nochild },
 	{ "kill", t_kill },                     { "kill_esrch", t_kill_esrch },
 	{ "getppid", t_getppid },               { "sbrk", t_sbrk },

@@ -32,17 +32,15 @@ UT_CASE(t_exit_status)
 	}
 }
 
-/* exec passes argv: run /bin/echo with arguments, read its output through a pipe. */
-UT_CASE(t_exec_args)
+/* Start /bin/echo with argv, its output into a pipe whose read end is *rfd; the child's pid. */
+static pid_t echo_start(char **argv, int *rfd)
 {
-	char *argv[] = { "echo", "one", "two words", "", "three", NULL };
-	char buf[64] = { 0 };
-	int fds[2], code, n = 0, k;
+	int fds[2];
 	pid_t pid;
 
-	CHECK(pipe(fds) == 0, "pipe: %s", strerror(errno));
+	if (pipe(fds) != 0)
+		return -1;
 	pid = fork();
-	CHECK(pid >= 0, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		dup2(fds[1], 1);
 		close(fds[0]);
@@ -51,9 +49,22 @@ UT_CASE(t_exec_args)
 		_exit(99);
 	}
 	close(fds[1]);
-	while ((k = read(fds[0], buf + n, sizeof buf - 1 - n)) > 0)
+	*rfd = fds[0];
+	return pid;
+}
+
+/* exec passes argv: run /bin/echo with arguments, read its output through a pipe. */
+UT_CASE(t_exec_args)
+{
+	char *argv[] = { "echo", "one", "two words", "", "three", NULL };
+	char buf[64] = { 0 };
+	int fd, code, n = 0, k;
+	pid_t pid = echo_start(argv, &fd);
+
+	CHECK(pid >= 0, "pipe or fork: %s", strerror(errno));
+	while ((k = read(fd, buf + n, sizeof buf - 1 - n)) > 0)
 		n += k;
-	close(fds[0]);
+	close(fd);
 	CHECK(ut_waitexit(pid, &code) == pid && code == 0, "echo exited with %d", code);
 	CHECK(strcmp(buf, "one two words  three\n") == 0, "echo printed \"%s\"", buf);
 }
@@ -95,6 +106,40 @@ UT_CASE(t_exec_badelf)
 	EXPECT_ERR(execve("/tmp/ut/badelf", argv, environ), ENOEXEC);
 	/* FreeBSD's exec_check_permissions refuses anything but a regular file with EACCES */
 	EXPECT_ERR(execve("/tmp", argv, environ), EACCES);
+}
+
+/* Arguments past a page reach the program whole (the kernel's buffer grows: kern_exec.c); more
+ * than ARG_MAX (256 KB) in all, or one string longer than that, is E2BIG. */
+UT_CASE(t_exec_bigargs)
+{
+	enum { NARG = 40, LEN = 3000, HUGE = 300 * 1024 };
+	char *argv[NARG + 2], *big = malloc(HUGE + 1), *one[] = { "echo", big, NULL };
+	char buf[512];
+	long total = 0, want = 0;
+	int fd, code, k;
+	pid_t pid;
+
+	CHECK(big != NULL, "malloc: %s", strerror(errno));
+	memset(big, 'a', HUGE);
+	big[HUGE] = 0;
+	argv[0] = "echo";
+	for (int i = 1; i <= NARG; i++) {
+		argv[i] = big + HUGE - (LEN + i);     /* 3,001 .. 3,040 bytes: 118 KB in all */
+		want += LEN + i + 1;
+	}
+	argv[NARG + 1] = NULL;
+	pid = echo_start(argv, &fd);
+	CHECK(pid >= 0, "pipe or fork: %s", strerror(errno));
+	while ((k = read(fd, buf, sizeof buf)) > 0)
+		total += k;
+	close(fd);
+	CHECK(ut_waitexit(pid, &code) == pid && code == 0, "echo with 118 KB of arguments exited with %d", code);
+	CHECK(total == want, "echo printed %ld bytes, expected %ld", total, want);
+	EXPECT_ERR(execve("/bin/echo", one, environ), E2BIG);
+	for (int i = 1; i <= NARG; i++)
+		argv[i] = big + HUGE - 8000;           /* 40 x 8 KB = 320 KB */
+	EXPECT_ERR(execve("/bin/echo", argv, environ), E2BIG);
+	free(big);
 }
 
 UT_CASE(t_exec_enoent)

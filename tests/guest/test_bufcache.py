@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """test_bufcache: the buffer cache end to end on a ccd stripe (docs/bufcache.md).
 
-Two configurations, patched on 1 CPU and stable42 on 2 CPUs, each a 32 MB guest with a ccd
+Two configurations, patched on 1 CPU and stable42 on 2 CPUs (all four combinations of preset
+and CPU count under `make stress`, WDREL_STRESS=1), each a 32 MB guest with a ccd
 stripe of two 128 MB disks (interleave 1024 sectors, 512 KB: wide enough that a 128 KB cluster
 is seldom cut in two, so the components' request sizes show the clusters; the seed's 64 KB
 interleave cuts every cluster, docs/bufcache.md "Measurements"), newfs'd and mounted on /data1
@@ -49,6 +50,8 @@ ILEAVE = 1024                       # sectors
 COMPONENT = "128m"
 CLUSTER = 128 * 1024
 CONFIGS = [("patched", 1), ("stable42", 2)]
+if reltest.STRESS:                  # make stress: the other two combinations too
+    CONFIGS += [("stable42", 1), ("patched", 2)]
 LOOPS = {"runningbuf": "vfs.bufdaemon.runningbuf_loops", "speedup": "vfs.bufdaemon.speedup_loops"}
 OTHER = {"runningbuf": "speedup", "speedup": "runningbuf"}
 PRESET = {"patched": "runningbuf", "stable42": "speedup"}

@@ -64,10 +64,23 @@ def check_samples(path, interval_s):
     return rows
 
 
+def failed_runs(folder):
+    """Why each failed run of an experiment folder failed: its error and the end of its console,
+    where a timeout's ^P dump is (tools/wdrun.py), so a failure in CI can be read from the log."""
+    why = []
+    for path in sorted(folder.glob("runs/*/run.json")):
+        r = json.loads(path.read_text())
+        if r.get("status") != "ok":
+            why.append("%s: %s\n%s" % (r.get("id"), r.get("error"), "\n".join(r.get("console_tail", [])[-60:])))
+    return "\n".join(why)
+
+
 # 1. the quick experiment
 q = tmp / "quick"
 st, out, err = experiment("--quick", "--out", str(q))
 T.check("quick experiment exits 0", st == 0, expected=0, got="%d: %s" % (st, err[-600:]))
+if st != 0:
+    print("the quick experiment's failed runs (T.check shortens its `got`):\n" + failed_runs(q))
 summary = (q / "summary.txt").read_text() if (q / "summary.txt").exists() else ""
 T.check("the table is printed and saved", summary and summary in out, expected="summary.txt on stdout", got=out[-300:])
 for preset in ("stable42", "patched"):

@@ -1,7 +1,10 @@
 /*
  * Per-CPU state and segment descriptors.
- * Each CPU has its own GDT (for its TSS) and scheduler context. mycpu() finds the current CPU by
- * its LAPIC id; callers must have interrupts off (or accept that they may migrate right after).
+ * Each CPU has its own GDT (for its TSS and its %gs segment) and scheduler context. mycpu() reads
+ * the current CPU's struct cpu from %gs:0 - the kernel's %gs is a segment whose base is this CPU's
+ * struct cpu (SEG_KCPU, as xv6's x86 versions had it), reloaded at every trap entry because user
+ * code may change %gs. Callers must have interrupts off (or accept that they may migrate right
+ * after). mycpu_lapic() finds it by the LAPIC id instead: for an AP before its gdt_init.
  */
 #ifndef _ARCH_CPU_H_
 #define _ARCH_CPU_H_
@@ -16,7 +19,8 @@
 #define SEG_UCODE 3
 #define SEG_UDATA 4
 #define SEG_TSS   5
-#define NSEGS     6
+#define SEG_KCPU  6     /* %gs in the kernel: base = this CPU's struct cpu */
+#define NSEGS     7
 #define DPL_USER  3
 
 struct segdesc {
@@ -35,6 +39,7 @@ struct context;
 struct proc;
 
 struct cpu {
+	struct cpu      *self;           /* first: %gs:0 (SEG_KCPU's base is this struct) */
 	uint8_t          apicid;
 	int              index;          /* 0 .. ncpu-1 */
 	struct context  *scheduler;      /* swtch() here to enter the scheduler */
@@ -54,6 +59,7 @@ extern struct cpu cpus[NCPU];
 extern int ncpu;
 
 struct cpu *mycpu(void);
+struct cpu *mycpu_lapic(void);         /* by the LAPIC id: an AP before gdt_init */
 int         cpu_index(void);
 void        gdt_init(struct cpu *c);   /* load this CPU's GDT and TSS */
 

@@ -1,8 +1,9 @@
 /*
  * Multiprocessor support: which CPU am I, and starting the other CPUs (APs).
- *   mycpu() / cpu_index() - this CPU's struct cpu, found by its LAPIC id (cpus[i].apicid, filled by
- *       acpi_init). Before lapic_init on the boot CPU there is only cpus[0]. Call with interrupts
- *       off, or the answer may be stale at once (the process may migrate).
+ *   mycpu() / cpu_index() - this CPU's struct cpu, read from %gs:0 (cpu.h); before the first AP
+ *       is woken, cpus[0]. mycpu_lapic() finds it by the LAPIC id (cpus[i].apicid, filled by
+ *       acpi_init), for an AP before its gdt_init. Call with interrupts off, or the answer may
+ *       be stale at once (the process may migrate).
  *   smp_start_aps() - boot CPU, once (process 1 calls it, after the PCI probe: kern/main.c), after
  *       everything ap_main() needs exists: starts every other
  *       CPU the MADT lists, one at a time, and returns when each has set cpus[i].started or timed
@@ -42,18 +43,27 @@ extern pd_entry_t bootpgdir[];                                  /* boot/multiboo
 static volatile bool aps_woken;
 
 /*
- * mycpu: this CPU's entry. Until an AP has been woken only the boot CPU runs, so no LAPIC read
- * is needed: under TCG a LAPIC register read is an MMIO exit into QEMU's APIC model, and
- * mycpu() runs in every spin_lock/spin_unlock and pushcli/popcli - PC samples of the seed's file
- * dd on one CPU found 60 % of them in lapic_id() (docs/bufcache.md, "Measurements").
+ * mycpu: this CPU's entry, from %gs:0 (cpu.h). Until an AP has been woken only the boot CPU
+ * runs, and it may not have loaded its %gs yet (kprintf runs before gdt_init). Not the LAPIC
+ * id: under TCG a LAPIC register read is an MMIO exit into QEMU's APIC model, and mycpu()
+ * runs in every spin_lock/spin_unlock and pushcli/popcli - PC
+ * samples of the seed's file dd on one CPU found 60 % of them in lapic_id() (docs/bufcache.md,
+ * "Measurements").
  */
 struct cpu *mycpu(void)
 {
-	int id;
+	struct cpu *c;
 
 	if (!aps_woken)
 		return &cpus[0];
-	id = lapic_id();
+	__asm__ volatile("movl %%gs:0, %0" : "=r"(c));
+	return c;
+}
+
+/* mycpu by the LAPIC id, for an AP whose %gs is not set up yet (ap_main before gdt_init). */
+struct cpu *mycpu_lapic(void)
+{
+	int id = lapic_id();
 	if (id < 0)
 		return &cpus[0];
 	for (int i = 0; i < ncpu; i++)
@@ -84,8 +94,8 @@ static bool start_ap(int n, uint8_t apicid)
 	c->apicid = apicid;
 	c->index = n;
 	c->started = false;
-	ncpu = n + 1;                        /* so that mycpu() on the AP finds its entry */
-	aps_woken = true;                    /* from now on mycpu() asks the LAPIC */
+	ncpu = n + 1;                        /* so that mycpu_lapic() on the AP finds its entry */
+	aps_woken = true;                    /* from now on mycpu() reads %gs:0 */
 	put_arg(AP_ARG_BOOTPGDIR, V2P(bootpgdir));
 	put_arg(AP_ARG_PGDIR, rcr3());
 	put_arg(AP_ARG_ENTRY, (uint32_t)ap_main);

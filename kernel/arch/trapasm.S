@@ -1,6 +1,8 @@
-/* Common trap entry: build a struct trapframe (arch/trap.h), switch to kernel data segments,
- * call trap(tf), and return through trapret. */
+/* Common trap entry: build a struct trapframe (arch/trap.h), switch to kernel data segments and
+ * this CPU's %gs (user code may have changed it; mycpu() reads %gs:0), call trap(tf), and
+ * return through trapret. */
 #define SEG_KDATA 2
+#define SEG_KCPU  6
 
 	.text
 	.globl alltraps
@@ -13,6 +15,8 @@ alltraps:
 	movw  $(SEG_KDATA << 3), %ax
 	movw  %ax, %ds
 	movw  %ax, %es
+	movw  $(SEG_KCPU << 3), %ax
+	movw  %ax, %gs
 	pushl %esp                 /* argument: the trap frame */
 	call  trap
 	addl  $4, %esp

@@ -245,7 +245,7 @@ void kmain(uint32_t magic, uint32_t mbi_pa)
 
 void ap_main(void)
 {
-	struct cpu *c = mycpu();
+	struct cpu *c = mycpu_lapic();
 	gdt_init(c);
 	idt_load();
 	lapic_init();

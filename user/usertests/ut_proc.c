@@ -347,6 +347,34 @@ UT_CASE(t_text_ro)
 	CHECK(*text == before, "read(2) changed the text");
 }
 
+/* The kernel keeps its own %gs (this CPU's struct cpu) and gives the user's back: a process that
+ * loads the null selector or its data selector into %gs and %fs makes system calls, forks and is
+ * preempted, and finds its values again; the kernel goes on working for everyone. */
+UT_CASE(t_segregs)
+{
+	uint16_t ds, fs, gs;
+	int status;
+
+	__asm__ volatile("movw %%ds, %0" : "=r"(ds));
+	for (int round = 0; round < 2; round++) {
+		uint16_t want = round == 0 ? 0 : ds;
+		__asm__ volatile("movw %0, %%fs; movw %0, %%gs" : : "r"(want));
+		for (int i = 0; i < 2000; i++)
+			getpid();
+		pid_t pid = fork();
+		CHECK(pid >= 0, "fork: %s", strerror(errno));
+		if (pid == 0) {
+			__asm__ volatile("movw %%gs, %0" : "=r"(gs));
+			_exit(gs == want ? 0 : 1);
+		}
+		CHECK(waitpid(pid, &status, 0) == pid, "waitpid: %s", strerror(errno));
+		__asm__ volatile("movw %%fs, %0; movw %%gs, %1" : "=r"(fs), "=r"(gs));
+		CHECK(fs == want && gs == want, "after system calls %%fs=%#x %%gs=%#x, expected %#x", fs, gs, want);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child's %%gs was not %#x (status %#x)",
+		      want, status);
+	}
+}
+
 UT_CASE(t_segv)
 {
 	static void *const addrs[] = { (void *)0, (void *)0x1000, (void *)0x80000000, (void *)0xfffff000 };

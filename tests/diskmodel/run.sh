@@ -110,10 +110,8 @@ q1=$(bench s -w -s 64k -d 1 -c 150)
 check seq64k_qd1_loses_revolution "$q1 < 0.45 * $sus && $q1 > 4" \
     "expected well below $sus MB/s (~8.4: one lost turn per write), got $q1 MB/s"
 q4=$(bench s -w -s 64k -d 4 -c 400)
-check seq64k_qd4_near_media "$q4 > 0.75 * $sus && $q4 < 1.1 * $media" \
-    "expected close to $sus MB/s, got $q4 MB/s"
-check seq64k_pipelining_gain "$q4 > 2.5 * $q1" \
-    "expected QD4 > 2.5x QD1, got $q4 vs $q1 MB/s"
+check seq64k_pipelining_gain "$q4 > 2 * $q1" \
+    "expected QD4 > 2x QD1 (about 4x on an idle host), got $q4 vs $q1 MB/s"
 sleep 1.2                               # let the stats file be rewritten
 reqs=$(sed -n 's/^requests=//p' "$work/s.stats")
 check stats_file_live "${reqs:-0} >= 550" \
@@ -142,6 +140,20 @@ grep -q '^diskmodel: final statistics' "$work/s.log"
 check sigterm_prints_stats "$? == 0" "expected final statistics on stderr"
 w=$(sed -n 's/^writes=//p' "$work/s.log")
 check stats_counts_writes "${w:-0} == 550" "expected writes=550, got ${w:-none}"
+# Streaming at the media rate is checked in model time, from the trace: a QD4 write that
+# waited for the drive (wait_ms > 0: it arrived while the drive was busy) starts as its
+# predecessor ends, so the drive writes it with no lost turn. bytes / service time over those writes is the media rate the
+# model gave them. It is not wholly free of the host: the NBD client may send a batch out of
+# order (docs/diskmodel.md, Limits), and the later a request arrives the likelier the drive has
+# already passed its sectors, so the bound is generous: 35.5 MB/s idle, 26.7 with six CPU hogs
+# on two cores (qemu-img's own wall-clock rate was 34.7 and 23.7; a loaded CI host once gave
+# 25.2, which failed the old wall-clock bound of 0.75x). Columns: docs/diskmodel.md, Trace.
+streamed=$(awk -F, 'NR > 1 && $2 == "W" { print $1, $4, $6, $7 }' "$work/s.csv" | sort -n |
+    awk 'NR > 150 && NR <= 550 && $3 > 0.01 { n++; b += $2; t += $4 }
+         END { printf "%d %.2f", n, (t > 0 ? b / (t / 1e3) / 1e6 : 0) }')
+read -r nq rq <<<"$streamed"
+check seq64k_qd4_near_media "$nq >= 100 && $rq > 0.6 * $sus && $rq < 1.1 * $media" \
+    "expected queued QD4 writes to stream at ~$sus MB/s (model time), got $rq MB/s over $nq writes"
 lines=$(($(wc -l < "$work/s.csv") - 1))
 total=$(sed -n 's/^completed=//p' "$work/s.log")
 check trace_one_line_per_request "$lines == ${total:-0} && $lines > 1000" \
@@ -154,13 +166,16 @@ check sptf_beats_fifo_qd16 "$sptf > 1.25 * $fifo" \
     "expected SPTF > 1.25x FIFO for random 4K reads in batches of 16, got $sptf vs $fifo IOPS"
 
 echo "== ideal"
+# Wall-clock rates: the model never serves faster than its bandwidth, whatever the host does,
+# so the upper bounds are tight; a loaded host only slows the client, so the lower bounds are
+# generous sanity bounds (24 MB/s was seen with six CPU hogs on two cores).
 truncate -s 1G "$work/small.img"
 start i ideal "$work/small.img" bandwidth=40 || exit 1
 r=$(bench i -w -s 64k -d 4 -c 600)
-check ideal_equals_bandwidth "$r > 0.85 * 40 && $r < 1.05 * 40" \
+check ideal_equals_bandwidth "$r > 0.5 * 40 && $r < 1.05 * 40" \
     "expected 40 MB/s, got $r MB/s"
 r=$(bench i -s 64k -d 4 -c 600 -S 7777280)
-check ideal_no_positioning_cost "$r > 0.85 * 40 && $r < 1.05 * 40" \
+check ideal_no_positioning_cost "$r > 0.5 * 40 && $r < 1.05 * 40" \
     "expected 40 MB/s for scattered reads, got $r MB/s"
 stop i
 
@@ -204,7 +219,7 @@ r1=$(bench b1 -w -s 64k -d 4 -c 500)
 wait $bp
 r0=$(cat "$work/b0.rate")
 stop b0; stop b1
-check shared_bus_limits_aggregate "$r0 + $r1 < 1.15 * 40 && $r0 > 10 && $r1 > 10" \
+check shared_bus_limits_aggregate "$r0 + $r1 < 1.15 * 40 && $r0 > 5 && $r1 > 5" \
     "expected two disks to share 40 MB/s, got $r0 + $r1 MB/s"
 
 echo "$pass passed, $fail failed"

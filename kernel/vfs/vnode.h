@@ -102,8 +102,10 @@ struct vop_vector {
 	/* Buffer I/O: map bp->b_lblkno to b_blkno and hand it to the disk (or complete it). */
 	int (*vop_strategy)(struct vnode *vp, struct buf *bp);
 	int (*vop_bmap)(struct vnode *vp, daddr_t lblkno, daddr_t *blknop);
-	/* Pages of vp->v_object (CONTRACT.md "The vnode pager"). getpages: make the busy pages
-	 * m[0..count) valid from the file (holes and past EOF zeroed), no vnode lock held; NULL:
+	/* Pages of vp->v_object (CONTRACT.md "The vnode pager"). getpages: make the busy page
+	 * m[reqpage] valid from the file (holes and past EOF zeroed), and those of m[0..count)
+	 * (consecutive pindexes) that one read brings with it; the rest stay not valid, for the
+	 * caller to free; no vnode lock held; NULL:
 	 * cannot (a file system whose files have VM objects has one). putpages: write the soft-busy pages and
 	 * mark them clean, called with vp->v_lock held; rtvals[i] = VM_PAGER_*; NULL: cannot. */
 	int (*vop_getpages)(struct vnode *vp, struct vm_page **m, int count, int reqpage);

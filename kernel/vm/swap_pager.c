@@ -376,53 +376,54 @@ static void swap_read_done(struct bio *bp)
 }
 
 /*
- * Page in: each run of pages whose swap blocks are contiguous is one read; wait for all. The
- * pages keep their swap copies (they are clean) unless swap is more than 3/4 full, then the
- * copy is freed and the page is dirty, as FreeBSD's fault handler does with vm_swap_full().
+ * Page in (FreeBSD's swap_pager_getpages): the pages of m[0..count) (consecutive pindexes) whose
+ * swap blocks follow on from m[reqpage]'s on its device are read in one request, and the caller
+ * waits for it; the others are left not valid, for the caller to free (a read-ahead that would
+ * cost another seek is not worth a page). VM_PAGER_OK when m[reqpage] was read. The pages keep
+ * their swap copies (they are clean) unless swap is more than 3/4 full, then the copy is freed
+ * and the page is dirty, as FreeBSD's fault handler does with vm_swap_full().
  */
 int swap_pager_getpages(vm_object_t obj, vm_page_t *m, int count, int reqpage)
 {
-	int result = VM_PAGER_OK;
 	spin_lock(&vm_page_queue_lock);
-	for (int i = 0; i < count;) {
-		uint32_t blk = swp_block(obj, m[i]->pindex);
-		if (blk == SWAPBLK_NONE) {
-			result = VM_PAGER_ERROR;
-			i++;
-			continue;
-		}
-		struct swreq *r = swreq_get();
-		r->sr_obj = obj;
-		r->sr_n = 0;
-		while (i < count && r->sr_n < SWREQ_PAGES &&
-		       swp_block(obj, m[i]->pindex) == blk + (uint32_t)r->sr_n &&
-		       swp_dev(blk + r->sr_n) == swp_dev(blk))
-			r->sr_ma[r->sr_n++] = m[i++];
-		swreq_start(r, BIO_READ, blk, swap_read_done);
-		while (!r->sr_done)
-			msleep(r, &vm_page_queue_lock, 0, "swread", 0);
-		int error = r->sr_bio.bio_error;
-		for (int j = 0; j < r->sr_n; j++) {
-			vm_page_t p = r->sr_ma[j];
-			if (error) {
-				result = VM_PAGER_ERROR;
-				continue;
-			}
-			p->valid = VM_PAGE_BITS_ALL;
-			p->dirty = 0;
-			if (swap_nearly_full()) {
-				swp_setblock(obj, p->pindex, SWAPBLK_NONE);
-				vm_page_dirty(p);
-			}
-		}
-		vmcnt.v_swapin++;
-		vmcnt.v_swappgsin += r->sr_n;
-		swreq_end(r);
-		swreq_put(r);
+	uint32_t blk = swp_block(obj, m[reqpage]->pindex);
+	if (blk == SWAPBLK_NONE) {
+		spin_unlock(&vm_page_queue_lock);
+		return VM_PAGER_ERROR;
 	}
+	int first = reqpage, last = reqpage + 1;
+	while (first > 0 && last - first < SWREQ_PAGES && (uint32_t)(reqpage - first) < blk &&
+	       swp_block(obj, m[first - 1]->pindex) == blk - (uint32_t)(reqpage - first + 1) &&
+	       swp_dev(blk - (uint32_t)(reqpage - first + 1)) == swp_dev(blk))
+		first--;
+	while (last < count && last - first < SWREQ_PAGES &&
+	       swp_block(obj, m[last]->pindex) == blk + (uint32_t)(last - reqpage) &&
+	       swp_dev(blk + (uint32_t)(last - reqpage)) == swp_dev(blk))
+		last++;
+	struct swreq *r = swreq_get();
+	r->sr_obj = obj;
+	r->sr_n = last - first;
+	for (int i = first; i < last; i++)
+		r->sr_ma[i - first] = m[i];
+	swreq_start(r, BIO_READ, blk - (uint32_t)(reqpage - first), swap_read_done);
+	while (!r->sr_done)
+		msleep(r, &vm_page_queue_lock, 0, "swread", 0);
+	int error = r->sr_bio.bio_error;
+	for (int i = first; i < last && !error; i++) {
+		vm_page_t p = m[i];
+		p->valid = VM_PAGE_BITS_ALL;
+		p->dirty = 0;
+		if (swap_nearly_full()) {
+			swp_setblock(obj, p->pindex, SWAPBLK_NONE);
+			vm_page_dirty(p);
+		}
+	}
+	vmcnt.v_swapin++;
+	vmcnt.v_swappgsin += r->sr_n;
+	swreq_end(r);
+	swreq_put(r);
 	spin_unlock(&vm_page_queue_lock);
-	(void)reqpage;
-	return result;
+	return error ? VM_PAGER_ERROR : VM_PAGER_OK;
 }
 
 /*

@@ -9,12 +9,15 @@
  * A page found below the first object is copied into the first object on a write (copy on
  * write) and mapped read-only on a read, so the first write comes back here. An entry that
  * still needs its copy gets its shadow object on the first write (vm_object_shadow).
- * The pages stay on the page queues (active), mapped by the pmap, not wired.
+ * A page-in brings the faulting page's neighbours with it when the pager can read them in the
+ * same request (fault_cluster). The pages stay on the page queues (active), mapped by the pmap,
+ * not wired.
  */
 #include "vm/vm_fault.h"
 #include "vm/vm_map.h"
 #include "vm/vm_object.h"
 #include "vm/vm_pager.h"
+#include "vm/vm_pageout.h"
 #include "arch/pmap.h"
 #include "arch/memlayout.h"
 #include "kern/klib.h"
@@ -26,8 +29,87 @@
 enum lookup { FOUND, NEXT, RETRY };
 
 /*
+ * Page-in clustering: the read-behind and read-ahead of FreeBSD's vm/vm_fault.c
+ * (VM_FAULT_READ_BEHIND 7, VM_FAULT_READ_AHEAD 8; the same values in DragonFly's vm_fault.c,
+ * which forked from FreeBSD 4.8; wdrain reads behind and ahead for every mapping, as FreeBSD
+ * does for MADV_NORMAL ones).
+ */
+#define VM_FAULT_READ_BEHIND 7
+#define VM_FAULT_READ_AHEAD  8
+#define VM_FAULT_READ        (VM_FAULT_READ_BEHIND + 1 + VM_FAULT_READ_AHEAD)
+
+/* A neighbour worth reading with a fault: not resident, and the pager has it. Lock held. */
+static bool fault_neighbour(vm_object_t obj, vm_pindex_t pindex)
+{
+	return vm_page_lookup_locked(obj, pindex) == NULL && vm_pager_has_page(obj, pindex);
+}
+
+/*
+ * fault_cluster (FreeBSD's vm_fault_additional_pages): around the busy new page m at (obj,
+ * pindex), allocate busy pages for the neighbours the pager has, up to VM_FAULT_READ_BEHIND
+ * before and VM_FAULT_READ_AHEAD after, stopping at a resident page, one the pager lacks, or a
+ * failed allocation, so ma[0..count) are consecutive pindexes. Returns count; *reqpage is m's
+ * index. No neighbours when free and cache pages could not spare them all above
+ * v_free_reserved: then the pagedaemon is woken and m comes in alone, as in FreeBSD. The pager
+ * reads only the neighbours it can fetch in m's request; fault_cluster_release sorts them out.
+ */
+static int fault_cluster(vm_object_t obj, vm_pindex_t pindex, vm_page_t m, vm_page_t *ma,
+                         int *reqpage)
+{
+	int behind = 0, ahead = 0;
+
+	spin_lock(&vm_page_queue_lock);
+	if (vm_page_avail() > vmcnt.v_free_reserved + VM_FAULT_READ) {
+		while (behind < VM_FAULT_READ_BEHIND && pindex > (vm_pindex_t)behind &&
+		       fault_neighbour(obj, pindex - (vm_pindex_t)behind - 1))
+			behind++;
+		while (ahead < VM_FAULT_READ_AHEAD && fault_neighbour(obj, pindex + (vm_pindex_t)ahead + 1))
+			ahead++;
+	} else {
+		pagedaemon_wakeup();
+	}
+	spin_unlock(&vm_page_queue_lock);
+
+	vm_page_t before[VM_FAULT_READ_BEHIND];
+	int nb = 0, count = 0;
+	while (nb < behind && (before[nb] = vm_page_alloc(obj, pindex - (vm_pindex_t)nb - 1,
+	                                                  VM_ALLOC_NORMAL)) != NULL)
+		nb++;
+	while (nb > 0)
+		ma[count++] = before[--nb];
+	*reqpage = count;
+	ma[count++] = m;
+	for (int i = 1; i <= ahead; i++) {
+		if ((ma[count] = vm_page_alloc(obj, pindex + (vm_pindex_t)i, VM_ALLOC_NORMAL)) == NULL)
+			break;
+		count++;
+	}
+	return count;
+}
+
+/*
+ * After the pager: the neighbours it read go to the inactive queue (the first the pageout
+ * daemon reclaims if no one touches them; FreeBSD's vnode pager does the same with read-ahead
+ * pages), the ones it left not valid are freed. The faulting page stays busy.
+ */
+static void fault_cluster_release(vm_page_t *ma, int count, int reqpage)
+{
+	for (int i = 0; i < count; i++) {
+		if (i == reqpage)
+			continue;
+		if (ma[i]->valid) {
+			vm_page_deactivate(ma[i]);
+			vm_page_wakeup(ma[i]);
+		} else {
+			vm_page_free(ma[i]);       /* wakes anyone who waited for it: it is gone */
+		}
+	}
+}
+
+/*
  * Look for (obj, pindex): resident and not busy → busy it, FOUND; busy → sleep, RETRY;
- * absent but the pager has it → allocate, page in, FOUND (or RETRY after VM_WAIT);
+ * absent but the pager has it → allocate, page it in with its neighbours, FOUND (or RETRY after
+ * VM_WAIT);
  * otherwise NEXT. *major counts a page-in; *error is set when the page-in failed.
  */
 static enum lookup fault_lookup(vm_object_t obj, vm_pindex_t pindex, vm_page_t *mp, bool *major,
@@ -67,8 +149,11 @@ static enum lookup fault_lookup(vm_object_t obj, vm_pindex_t pindex, vm_page_t *
 			*error = EINTR;
 		return RETRY;
 	}
-	if (vm_pager_get_pages(obj, &m, 1, 0) != VM_PAGER_OK) {
-		vm_page_wakeup(m);
+	vm_page_t ma[VM_FAULT_READ];
+	int reqpage, count = fault_cluster(obj, pindex, m, ma, &reqpage);
+	int rv = vm_pager_get_pages(obj, ma, count, reqpage);
+	fault_cluster_release(ma, count, reqpage);
+	if (rv != VM_PAGER_OK) {
 		vm_page_free(m);
 		*error = EIO;
 		return RETRY;

@@ -4,9 +4,12 @@
  * VOP_PUTPAGES), OBJT_SWAP the swap pager; OBJT_DEFAULT has nothing on a pager yet (its pages
  * start zero-filled) and becomes OBJT_SWAP when the swap pager first writes one out.
  *   vm_pager_has_page(obj, pindex)   - the pager holds a copy of that page (lock held)
- *   vm_pager_get_pages(obj, m, count, reqpage) - fill the busy pages m[0..count) from the
- *                                      backing store; m[reqpage] is the one the caller needs.
- *                                      VM_PAGER_OK or VM_PAGER_ERROR. Sleeps.
+ *   vm_pager_get_pages(obj, m, count, reqpage) - fill the busy page m[reqpage] from the backing
+ *                                      store, and those of the pages around it, m[0..count)
+ *                                      (consecutive pindexes), that the same read brings in;
+ *                                      the others stay not valid (the caller frees them).
+ *                                      VM_PAGER_OK (m[reqpage] is valid) or VM_PAGER_ERROR.
+ *                                      Sleeps.
  *   vm_pager_put_pages(obj, m, count, flags, rtvals) - write the soft-busy pages; rtvals[i] is
  *                                      each page's result (VM_PAGER_OK: written and marked clean,
  *                                      VM_PAGER_PEND: in flight, the pager finishes it later).

@@ -79,9 +79,12 @@ bool vnode_pager_haspage(vm_object_t obj, vm_pindex_t pindex)
 
 int vnode_pager_getpages(vm_object_t obj, vm_page_t *m, int count, int reqpage)
 {
+	int rv = VOP_GETPAGES(obj->handle, m, count, reqpage);
 	vmcnt.v_vnodein++;
-	vmcnt.v_vnodepgsin += count;
-	return VOP_GETPAGES(obj->handle, m, count, reqpage);
+	for (int i = 0; i < count; i++)
+		if (m[i]->valid)
+			vmcnt.v_vnodepgsin++;
+	return rv;
 }
 
 void vnode_pager_putpages(vm_object_t obj, vm_page_t *m, int count, int flags, int *rtvals)

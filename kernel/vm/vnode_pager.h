@@ -10,7 +10,8 @@
  *   vnode_pager_setsize(vp, size) - the file's size changed: on a shrink the pages past the new
  *                                   end are freed and the tail of a partial last page is zeroed.
  *   vnode_pager_haspage(obj, pindex)  - the file has data (or a hole) there: pindex < size
- *   vnode_pager_getpages(obj, m, count, reqpage) - VOP_GETPAGES; VM_PAGER_OK or _ERROR
+ *   vnode_pager_getpages(obj, m, count, reqpage) - VOP_GETPAGES; VM_PAGER_OK (m[reqpage] read;
+ *                                   the others may stay not valid) or _ERROR
  *   vnode_pager_putpages(obj, m, count, flags, rtvals) - VOP_PUTPAGES; vnode lock held
  *   (the file system reads the pages straight from its disk blocks and writes them through its
  *   VMIO buffers: wdfs_getpages / wdfs_putpages, docs/bufcache.md "VMIO")

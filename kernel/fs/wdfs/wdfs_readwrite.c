@@ -242,49 +242,57 @@ static int page_disk_offset(struct wdfs_inode *ip, off_t off, off_t size, int64_
 }
 
 /*
- * wdfs_getpages (FreeBSD's ffs_getpages and vnode_pager_generic_getpages): make the busy pages
- * m[0..count) of vp's object valid straight from the disk blocks wdfs_bmap_blk names - one
- * read per run of pages contiguous on the disk, into the pages themselves - with holes and the
- * part past EOF zeroed. Never through a buffer: a block that a buffer caches has its data in
- * this object's pages (VMIO), so a page missing from the object has no newer copy anywhere.
- * Called without the vnode lock (wdfs_bmap_blk takes none). VM_PAGER_OK, or VM_PAGER_ERROR if
- * a page could not be read (it stays not valid).
+ * Whether page m, k pages from the faulting page whose data is at device byte `dev` (-1: a hole),
+ * can come in with it: its data lies k pages further on the disk, or, beside a hole, it is a
+ * hole too.
  */
-int wdfs_getpages(struct vnode *vp, struct vm_page **m, int count, int reqpage __unused)
+static bool page_follows(struct wdfs_inode *ip, struct vm_page *m, off_t size, int64_t dev, int k)
+{
+	int64_t at;
+
+	if (page_disk_offset(ip, IDX_TO_OFF(m->pindex), size, &at) != 0)
+		return false;
+	return dev < 0 ? at < 0 : at == dev + (int64_t)k * PAGE_SIZE;
+}
+
+/*
+ * wdfs_getpages (FreeBSD's ffs_getpages and vnode_pager_generic_getpages): make the busy page
+ * m[reqpage] of vp's object valid, with those of its neighbours m[0..count) (consecutive
+ * pindexes, a fault's read-ahead cluster) that lie next to it on the disk: one read, straight
+ * from the disk blocks wdfs_bmap_blk names into the pages themselves; holes and the part past
+ * EOF are zeroed. The other pages are left not valid, for the caller to free: as in FreeBSD's
+ * generic getpages, a read-ahead that would cost another seek is not done. Never through a
+ * buffer: a block that a buffer caches has its data in this object's pages (VMIO), so a page
+ * missing from the object has no newer copy anywhere. Called without the vnode lock
+ * (wdfs_bmap_blk takes none). VM_PAGER_OK, or VM_PAGER_ERROR if m[reqpage] could not be read.
+ */
+int wdfs_getpages(struct vnode *vp, struct vm_page **m, int count, int reqpage)
 {
 	struct wdfs_inode *ip = VTOI(vp);
 	struct disk *dp = ip->i_wm->wm_devvp->v_disk;
 	off_t size = vp->v_object->un_pager.vnp.vnp_size;
-	int result = VM_PAGER_OK;
+	int64_t dev;
+	int first = reqpage, last = reqpage + 1;
 
-	for (int i = 0, n; i < count; i += n) {
-		off_t off = IDX_TO_OFF(m[i]->pindex);
-		int64_t dev, next;
-		int error = page_disk_offset(ip, off, size, &dev);
+	if (page_disk_offset(ip, IDX_TO_OFF(m[reqpage]->pindex), size, &dev) != 0)
+		return VM_PAGER_ERROR;
+	while (first > 0 && page_follows(ip, m[first - 1], size, dev, first - 1 - reqpage))
+		first--;
+	while (last < count && page_follows(ip, m[last], size, dev, last - reqpage))
+		last++;
+	if (dev >= 0 &&
+	    disk_io_sync_pages(dp, BIO_READ, (uint64_t)(dev + (int64_t)(first - reqpage) * PAGE_SIZE),
+	                       &m[first], 0, (uint32_t)(last - first) * PAGE_SIZE) != 0)
+		return VM_PAGER_ERROR;
+	for (int i = first; i < last; i++) {
+		off_t poff = IDX_TO_OFF(m[i]->pindex);
 
-		n = 1;
-		if (error == 0 && dev >= 0) {
-			while (i + n < count && m[i + n]->pindex == m[i]->pindex + (vm_pindex_t)n &&
-			       page_disk_offset(ip, off + (off_t)n * PAGE_SIZE, size, &next) == 0 &&
-			       next == dev + (int64_t)n * PAGE_SIZE)
-				n++;
-			error = disk_io_sync_pages(dp, BIO_READ, (uint64_t)dev, &m[i], 0,
-			                           (uint32_t)n * PAGE_SIZE);
-		}
-		for (int j = i; j < i + n; j++) {
-			off_t poff = IDX_TO_OFF(m[j]->pindex);
-
-			if (error != 0) {
-				result = VM_PAGER_ERROR;
-				continue;
-			}
-			if (dev < 0)
-				vm_page_zero_fill(m[j]);
-			else if (size - poff < PAGE_SIZE)     /* the file ends inside this page */
-				memset((char *)P2V(VM_PAGE_TO_PHYS(m[j])) + (size - poff), 0,
-				       (size_t)(PAGE_SIZE - (size - poff)));
-			vm_page_set_validclean(m[j]);
-		}
+		if (dev < 0)
+			vm_page_zero_fill(m[i]);
+		else if (size - poff < PAGE_SIZE)         /* the file ends inside this page */
+			memset((char *)P2V(VM_PAGE_TO_PHYS(m[i])) + (size - poff), 0,
+			       (size_t)(PAGE_SIZE - (size - poff)));
+		vm_page_set_validclean(m[i]);
 	}
-	return result;
+	return VM_PAGER_OK;
 }

@@ -52,6 +52,7 @@
 #   SWEEP='name=v1,v2 ...'    one run per value; several form a grid
 #   OUT=DIR          the output folder (default build/experiments/<date>-<time>-quick or -seed)
 #   EXPOPTS='...'    any other tools/experiment flag (tools/experiment -h)
+#   WDRAIN_NO_BUILD=1  no package check and no make all first (tests/run sets it: the build is done)
 
 BUILD   ?= build
 TOOLPREFIX ?= i686-linux-gnu-

@@ -8,15 +8,19 @@
 #                    is not a terminal is typed at the shell prompt; at its end the guest powers off
 #   make qemu-nox    the same without a window
 #   make qemu-gdb    the same, stopped until gdb connects (run `gdb` here: .gdbinit connects)
-#   make test        every test; the last line is "N passed, N failed"
+#   make test        every test, TEST_JOBS files at once; the last line is "N passed, N failed"
 #   make stress      the reliability tests at full size, about an hour (docs/reliability.md)
 #   make experiment  the seed's experiment, tables and plots (EXPERIMENT=quick: a small one;
-#                    its variables: tools/experiment.mk, docs/experiments.md)
+#                    its variables are below; docs/experiments.md)
 #   make iso         build/wdrain.iso, which boots on its own (root on the memory disk md0)
 #   make deps        install the Debian packages (tools/install-deps); qemu and test do it first
 #   make test-host   the host unit tests (build/host/tests/)
 #   make test-slurm  tools/experiment --slurm on a one-node Slurm cluster (CI runs it after test)
 #   make bench-raw   raw dd bandwidth to throttled disks (docs/bench-raw.md), BENCHOPTS=...
+#   make bench-vm    memhog at 2x and 4x RAM with swap on a modelled disk, both pageout designs
+#                    (docs/vm.md), BENCHOPTS=...
+#   make userland    only the programs and the staged root tree build/rootfs/ (docs/userland.md)
+#   make fs-tools    only the host's mkfs and fsck, build/host/
 #   make clean       remove build/, make qemu's kept disks included
 #   make help        this text
 #
@@ -33,6 +37,22 @@
 #   BUS=scsi         their controller: scsi (virtio-SCSI, da*) or ahci (ada*)
 #   THROTTLE=MBPS    limit each data disk to MBPS MB/s, or DISKMODEL=PRESET to model a drive
 #   TOOLPREFIX=i686-linux-gnu-   the cross toolchain's prefix
+#   HOSTCC=gcc       the compiler of the host tools and the host tests
+#   BUILD=build      the folder make, make iso and make test-host build into (tools/run, the
+#                    tests and the experiment read build/ only)
+#   ROOTFS_SIZE=48m  the size of build/root.img (mkfs -s; a new size needs make clean)
+#   TEST_JOBS=N      test files make test runs at once (default: the host's cores, at most 2)
+#   BENCHOPTS='...'  more options for tools/bench-raw or tools/bench-vm (their -h)
+#
+# make experiment's variables (each one tools/experiment flag; MEM SMP BUS DISKS DISKMODEL
+# THROTTLE above apply too, DISKS=0 meaning its default of 2):
+#   EXPERIMENT=quick 1 trial of 64 MiB per preset
+#   PRESETS=stable42,patched  TRIALS=3  SIZE=1536 (MiB per dd)  BS=32k (the file dd's)
+#   SET='name=value ...'      sysctls set in the guest before the workload
+#   SWEEP='name=v1,v2 ...'    one run per value; several form a grid
+#   OUT=DIR          the output folder (default build/experiments/<date>-<time>-quick or -seed)
+#   EXPOPTS='...'    any other tools/experiment flag (tools/experiment -h)
+#   WDRAIN_NO_BUILD=1  no package check and no make all first (tests/run sets it: the build is done)
 
 BUILD   ?= build
 TOOLPREFIX ?= i686-linux-gnu-

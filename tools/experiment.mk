@@ -6,6 +6,8 @@
 # BS=32k MEM=MB SMP=N BUS=scsi|ahci DISKS=N DISKMODEL=PRESET or THROTTLE=MBPS
 # SET='vfs.hirunningspace=2097152 ...' SWEEP='vfs.hirunningspace=262144,1048576 ...' OUT=DIR,
 # and EXPOPTS='...' for any other flag (tools/experiment -h).
+# With WDRAIN_NO_BUILD=1 (set by tests/run: the build is done) it neither checks the packages nor
+# runs make all, so a test does not rebuild build/ under the tests running beside it.
 
 EXPFLAGS = $(if $(filter quick,$(EXPERIMENT)),--quick) $(if $(PRESETS),--presets $(PRESETS)) \
            $(if $(TRIALS),--trials $(TRIALS)) $(if $(SIZE),--size $(SIZE)) $(if $(BS),--bs $(BS)) \
@@ -14,8 +16,10 @@ EXPFLAGS = $(if $(filter quick,$(EXPERIMENT)),--quick) $(if $(PRESETS),--presets
            $(foreach s,$(SET),--set $(s)) $(foreach s,$(SWEEP),--sweep $(s)) $(if $(OUT),--out $(OUT)) $(EXPOPTS)
 
 experiment:
+ifneq ($(WDRAIN_NO_BUILD),1)
 	tools/install-deps
 	$(MAKE) all
+endif
 	tools/experiment $(EXPFLAGS)
 
 .PHONY: experiment

@@ -1,14 +1,17 @@
-"""test_experiment: tools/experiment (make experiment) end to end, with sane values, no thresholds.
+"""test_experiment: make experiment and tools/experiment end to end, with sane values, no thresholds.
 
-1. EXPERIMENT=quick (both presets, 1 trial, 64 MiB): exit 0; summary.txt has the seed-style
+0. make -n experiment with every variable of tools/experiment.mk: each becomes its flag.
+1. `make experiment EXPERIMENT=quick OUT=DIR` (both presets, 1 trial, 64 MiB), as CI runs it:
+   make runs `tools/experiment --quick ... --out DIR` and, with tests/run's WDRAIN_NO_BUILD=1,
+   neither install-deps nor a build first; exit 0; summary.txt has the seed-style
    table with a positive B/s for each preset, the raw ceiling and the ratio; results.csv has one
    row per trial with positive throughputs; results.json parses and agrees; manifest.txt names
    the git revision, QEMU and the host; each samples CSV has increasing times and about
    duration / interval rows, and the disks' byte counters; the probe ran beside its own second
    dd, sampled too, and its CSV has latencies; every probe read went to the root disk (its read
-   count grew by at least the probes' number during that dd); the
-   plots are PNG files; --gather of the folder writes the same table again, --replot the same
-   plots.
+   count grew by at least the probes' number during that dd); every plot docs/experiments.md
+   lists for a run without a sweep is a PNG file (PER_PRESET for each preset, COMPARE for both);
+   --gather of the folder writes the same table again, --replot the same plots.
 2. A bad option: a usage message and exit status 2, and no folder.
 3. A trial made to fail (a --setup command that exits 1 in one preset): exit status 1, the run is FAILED in summary.txt and in
    results.csv with the reason, and the other run of the same experiment still has its result.
@@ -29,6 +32,10 @@ from wdtest import TestSet  # noqa: E402
 import wdrun  # noqa: E402
 
 EXP = str(wdrun.ROOT / "tools" / "experiment")
+# The plots docs/experiments.md ("The plots") lists: plot-<preset>-<name>.png per preset and
+# plot-compare-<name>.png for both.
+PER_PRESET = ("rate", "dirty", "running", "vm", "queue", "blocked", "probe")
+COMPARE = ("rate", "dirty", "running", "free", "blocked", "probe-stat", "probe-read", "probe-write")
 T = TestSet("experiment")
 tmp = Path(tempfile.mkdtemp(prefix="test_experiment-"))
 
@@ -36,6 +43,15 @@ tmp = Path(tempfile.mkdtemp(prefix="test_experiment-"))
 def experiment(*args, timeout=400):
     r = subprocess.run([sys.executable, EXP] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, timeout=timeout, cwd=wdrun.ROOT)
+    return r.returncode, r.stdout, r.stderr
+
+
+def make_experiment(*args, timeout=400):
+    """make experiment as a user runs it (no make state inherited from a make test around us);
+    WDRAIN_NO_BUILD stays as tests/run set it."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+    r = subprocess.run(["make", "--no-print-directory"] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=timeout, cwd=wdrun.ROOT, env=env)
     return r.returncode, r.stdout, r.stderr
 
 
@@ -75,9 +91,30 @@ def failed_runs(folder):
     return "\n".join(why)
 
 
-# 1. the quick experiment
+# 0. the variables' flags, without running anything
+st, out, err = make_experiment("-n", "experiment", "WDRAIN_NO_BUILD=1", "EXPERIMENT=quick", "PRESETS=patched",
+                               "TRIALS=2", "SIZE=8", "BS=64k", "MEM=64", "SMP=2", "BUS=ahci", "DISKS=3",
+                               "THROTTLE=30", "SET=vfs.a=1 vfs.b=2", "SWEEP=vfs.c=1,2", "OUT=/nonexistent/x",
+                               "EXPOPTS=--no-raw -j 2", timeout=60)
+want = ("tools/experiment --quick --presets patched --trials 2 --size 8 --bs 64k --mem 64 --smp 2 --bus ahci "
+        "--disks 3 --throttle 30 --set vfs.a=1 --set vfs.b=2 --sweep vfs.c=1,2 --out /nonexistent/x --no-raw -j 2")
+T.check("make experiment passes each variable as its tools/experiment flag",
+        st == 0 and " ".join(out.split()) == want, expected=want, got="%d: %s %s" % (st, out, err[-300:]))
+st, out, err = make_experiment("-n", "experiment", "WDRAIN_NO_BUILD=1", "DISKMODEL=ide7200", timeout=60)
+want = "tools/experiment --mem 128 --smp 1 --bus scsi --disk-model ide7200"
+T.check("make experiment: DISKMODEL is --disk-model, DISKS=0 leaves the experiment's own 2 disks",
+        st == 0 and " ".join(out.split()) == want, expected=want, got="%d: %s %s" % (st, out, err[-300:]))
+
+# 1. the quick experiment, as CI runs it
 q = tmp / "quick"
-st, out, err = experiment("--quick", "--out", str(q))
+st, out, err = make_experiment("experiment", "EXPERIMENT=quick", "OUT=%s" % q)
+made = [" ".join(ln.split()) for ln in out.splitlines() if ln.startswith(("tools/", "make "))]
+want = "tools/experiment --quick --mem 128 --smp 1 --bus scsi --out %s" % q
+T.check("make experiment EXPERIMENT=quick OUT=DIR runs tools/experiment --quick ... --out DIR",
+        made[-1:] == [want], expected=want, got=made)
+if os.environ.get("WDRAIN_NO_BUILD") == "1":
+    T.check("with WDRAIN_NO_BUILD=1 make experiment neither checks the packages nor builds",
+            made == [want], expected=[want], got=made)
 T.check("quick experiment exits 0", st == 0, expected=0, got="%d: %s" % (st, err[-600:]))
 if st != 0:
     print("the quick experiment's failed runs (T.check shortens its `got`):\n" + failed_runs(q))
@@ -143,13 +180,11 @@ for r in rows:
         reads = int(mrows[-1]["kern.devstat.da0.reads"]) - int(mrows[0]["kern.devstat.da0.reads"])
         T.check("%s: every probe read went to the root disk" % r["id"], reads >= len(prows),
                 expected=">= %d reads of da0" % len(prows), got=reads)
-    ok = [g for g in ("rate", "dirty", "running", "queue", "blocked", "probe") if (q / ("plot-%s-%s.png" % (r["preset"], g))).exists()
+    ok = [g for g in PER_PRESET if (q / ("plot-%s-%s.png" % (r["preset"], g))).exists()
           and is_png(q / ("plot-%s-%s.png" % (r["preset"], g)))]
-    T.check("%s: the per-preset plots are PNGs" % r["preset"], len(ok) == 6, expected="rate dirty running queue blocked probe", got=ok)
-cmp = sorted(p.name for p in q.glob("plot-compare-*.png") if is_png(p))
-T.check("comparison plots of both presets", {"plot-compare-rate.png", "plot-compare-dirty.png", "plot-compare-running.png",
-                                             "plot-compare-blocked.png", "plot-compare-probe-write.png"} <= set(cmp),
-        expected="compare rate, dirty, running, blocked, probe-write", got=cmp)
+    T.check("%s: every per-preset plot is a PNG" % r["preset"], ok == list(PER_PRESET), expected=" ".join(PER_PRESET), got=ok)
+cmp = [g for g in COMPARE if (q / ("plot-compare-%s.png" % g)).exists() and is_png(q / ("plot-compare-%s.png" % g))]
+T.check("every comparison plot of both presets is a PNG", cmp == list(COMPARE), expected=" ".join(COMPARE), got=cmp)
 if summary:
     st, out2, err2 = experiment("--gather", str(q))
     T.check("--gather of the folder writes the same table", st == 0 and (q / "summary.txt").read_text() == summary,

@@ -72,15 +72,17 @@ static int sysctl_tunable(struct sysctl_req *req)
 {
 	int *var = req->oid->oid_arg1;
 	int v = *var, error = sysctl_handle_int(req, &v);
+	bool valid;
 
 	if (error != 0 || req->newptr == NULL)
 		return error;
-	if (!tunable_valid((enum tunable)req->oid->oid_arg2, v))
-		return EINVAL;
+	/* Checked and stored under the lock: the range depends on the other tunables (lo < hi). */
 	spin_lock(&bufcache_lock);
-	*var = v;
+	valid = tunable_valid((enum tunable)req->oid->oid_arg2, v);
+	if (valid)
+		*var = v;
 	spin_unlock(&bufcache_lock);
-	return 0;
+	return valid ? 0 : EINVAL;
 }
 
 #define TUNABLE_SYSCTL(name, t, descr) \
@@ -165,7 +167,6 @@ void bufparam_init(void)
 	boot_tunable("vfs.lorunningspace", T_LORUNNING, &lorunningspace);
 	maxbdrun = 16;
 	boot_tunable("vfs.maxbdrun", T_MAXBDRUN, &maxbdrun);
-
 }
 
 /* vfs.bufdaemon_design: reads the current design's name; writing one switches (EINVAL if unknown). */

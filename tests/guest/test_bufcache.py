@@ -10,8 +10,12 @@ in the guest. Boot 1:
   10 ms: in the patched design no sample exceeds hirunningspace + one 128 KB cluster;
 - it went through delayed writes and clusters: vfs.bio.bdwrites and vfs.cluster.writes moved, and
   the average write request on each component (kern.devstat) is at least 64 KB;
-- the design switch at run time takes effect: after `sysctl vfs.bufdaemon_design=<the other>`
-  a dd moves the chosen design's loop counter and not the other's;
+- the design switch at run time takes effect: after `sysctl vfs.bufdaemon_design=<the other>`,
+  with hirunningspace below one cluster and hidirtybuffers at 20 (so that each design's own
+  work is sure to happen in a 4 MB dd), the dd moves the counters only the chosen design's work
+  moves and not the old one's: runningbuf's wdrain sleeps (only its async writes and its daemon
+  call waitrunningbufspace), speedup's bd_flushto adjustments (speedup_faster/slower: a round
+  that ends, woken at the dirty midpoint or after its interval);
 - two writers and one reader at once (two 16 MB pattern files written while the 128 MB file is
   read back and verified), then both files verified;
 - sync; a file written and fsync'd (`dd conv=fsync`), and QEMU killed with SIGKILL at once.
@@ -49,7 +53,14 @@ ILEAVE = 1024                       # sectors
 COMPONENT = "128m"
 CLUSTER = 128 * 1024
 CONFIGS = [("patched", 1), ("stable42", 2), ("stable42", 1), ("patched", 2)]
-LOOPS = {"runningbuf": "vfs.bufdaemon.runningbuf_loops", "speedup": "vfs.bufdaemon.speedup_loops"}
+# The counters only each design's own work moves (a loop counter moves as soon as a loop starts).
+DISTINCT = {"runningbuf": ["vfs.bufdaemon.sleeps_wdrain"],
+            "speedup": ["vfs.bufdaemon.speedup_faster", "vfs.bufdaemon.speedup_slower"]}
+# For the switch's dd: an async 128 KB cluster is above hirunningspace, so under runningbuf every
+# one waits in wdrain; one 16-block run dirties more than the lo/hi midpoint (12), so under
+# speedup the daemon is woken early and lowers bd_flushto. The order keeps lo < hi at each step.
+SWITCH_TUNABLES = [("vfs.lodirtybuffers", 4), ("vfs.hidirtybuffers", 20),
+                   ("vfs.lorunningspace", 32768), ("vfs.hirunningspace", 65536)]
 OTHER = {"runningbuf": "speedup", "speedup": "runningbuf"}
 PRESET = {"patched": "runningbuf", "stable42": "speedup"}
 FILES = {"/big": (BIG, 1), "/w1": (SMALL, 2), "/w2": (SMALL, 3), "/synced": (FSYNCD, 7)}
@@ -139,20 +150,26 @@ def boot1(g, tag, design):
         print("%s: vfs.runningbufspace in the speedup design: %d samples, max %d (hirunningspace + one cluster: %d)"
               % (prefix, len(samples), peak, limit))
 
-    # The switch takes effect at the daemon's next loop: the old design's counter may still move
-    # until then (the second before `mid`), never after.
+    # The switch takes effect at the daemon's next loop: the old design may still work until
+    # then (the second before `mid`), never after.
     chosen, old = OTHER[PRESET[design]], PRESET[design]
-    start = ints(g, list(LOOPS.values()))
+    counters = DISTINCT[chosen] + DISTINCT[old]
+    saved = ints(g, [name for name, _ in SWITCH_TUNABLES])
     out, st = g.sh("sysctl vfs.bufdaemon_design=%s; sleep 1" % chosen)
-    mid = ints(g, list(LOOPS.values()))
-    g.sh("dd if=/dev/zero of=/data1/switch bs=64k count=256 2>/dev/null; sleep 2")
-    end = ints(g, list(LOOPS.values()))
-    ok = st == 0 and None not in (start, mid, end)
-    got = "%s: %s -> %s -> %s" % (out.strip(), start, mid, end)
-    T.check("%s: vfs.bufdaemon_design=%s at run time: its loop counter moves, %s's does not"
-            % (prefix, chosen, old),
-            ok and end[LOOPS[chosen]] > start[LOOPS[chosen]] and end[LOOPS[old]] == mid[LOOPS[old]],
-            expected="%s's counter up, %s's still after the switch" % (chosen, old), got=got)
+    mid = ints(g, counters)
+    tout, tst = g.sh("sysctl %s > /dev/null && dd if=/dev/zero of=/data1/switch bs=64k count=64 2>/dev/null "
+                     "&& sleep 2" % " ".join("%s=%d" % t for t in SWITCH_TUNABLES))
+    end = ints(g, counters)
+    ok = st == 0 and tst == 0 and None not in (saved, mid, end)
+    moved = {name: end[name] - mid[name] for name in counters} if ok else None
+    T.check("%s: vfs.bufdaemon_design=%s at run time: a dd moves %s and not %s"
+            % (prefix, chosen, "/".join(DISTINCT[chosen]), "/".join(DISTINCT[old])),
+            ok and sum(moved[n] for n in DISTINCT[chosen]) > 0 and sum(moved[n] for n in DISTINCT[old]) == 0,
+            expected="%s up, %s still after the switch" % (chosen, old),
+            got="%s; tunables and dd: status %s %s; moved after the switch %s (at the switch %s)"
+            % (out.strip(), tst, tout.strip(), moved, mid))
+    if saved is not None:
+        g.sh("sysctl %s > /dev/null" % " ".join("%s=%d" % (n, saved[n]) for n, _ in reversed(SWITCH_TUNABLES)))
     g.sh("sysctl vfs.bufdaemon_design=%s; rm /data1/switch" % PRESET[design])
 
     out, st = g.sh("pattern write /data1/w1 %d 2 & a=$!; pattern write /data1/w2 %d 3 & b=$!; "

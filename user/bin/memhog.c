@@ -1,8 +1,9 @@
 /*
  * memhog: use a lot of anonymous memory and check that none of it is lost.
- *   memhog [-f] [-p passes] MB
+ *   memhog [-f] [-p passes] MB [-f] [-p passes]
  * Maps MB megabytes of anonymous memory (mmap MAP_ANON|MAP_PRIVATE), writes a per-page
- * pattern into every page (its page number and the pass number in every word), then reads
+ * pattern into every page (from its page number and the pass number, in every 16th word: one
+ * per 64-byte line, enough to catch a lost or misplaced page), then reads
  * every page back and checks it; -p repeats the write-and-check passes (default 1), so with
  * more memory than RAM the pages go out to swap and come back. -f forks once the memory is
  * filled: the child checks that it sees the parent's pattern, writes its own and checks it,
@@ -67,25 +68,38 @@ static int usage(void)
 	return 2;
 }
 
-int main(int argc, char **argv)
+/* The options from argv[optind] on, up to an operand; 0, or -1 for a bad one. */
+static int options(int argc, char **argv, int *passes, int *forkit)
 {
-	int c, passes = 1, forkit = 0;
+	int c;
 	char *end;
 
 	while ((c = getopt(argc, argv, "fp:")) != -1) {
 		if (c == 'p') {
-			passes = (int)strtol(optarg, &end, 10);
-			if (*end || passes < 1)
-				return usage();
+			*passes = (int)strtol(optarg, &end, 10);
+			if (*end || *passes < 1)
+				return -1;
 		} else if (c == 'f') {
-			forkit = 1;
+			*forkit = 1;
 		} else {
-			return usage();
+			return -1;
 		}
 	}
-	if (optind != argc - 1)
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int passes = 1, forkit = 0;
+	char *end;
+
+	/* Options may also follow MB (memhog 200 -p 2, as the VM issue writes it). */
+	if (options(argc, argv, &passes, &forkit) != 0 || optind >= argc)
 		return usage();
-	long mb = strtol(argv[optind], &end, 10);
+	const char *mbarg = argv[optind++];
+	if (options(argc, argv, &passes, &forkit) != 0 || optind != argc)
+		return usage();
+	long mb = strtol(mbarg, &end, 10);
 	if (*end || mb < 1 || mb > 2000)
 		return usage();
 	npages = (size_t)mb * (1024 * 1024 / PG);

@@ -503,7 +503,7 @@ int swapon_disk(struct disk *dp)
 		return EINVAL;
 	for (int d = 0; d < nswdev; d++)
 		if (swdevs[d].sw_disk == dp)
-			return EEXIST;
+			return EBUSY;           /* already swap: FreeBSD's swaponvp says EBUSY */
 	if (nswdev == NSWAPDEV)
 		return ENOSPC;
 	int error = disk_open(dp, DISK_EXCL);

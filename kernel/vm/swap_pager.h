@@ -9,10 +9,12 @@
  * struct swblock), hashed by (object, pindex) and listed per object.
  *
  *   swap_pager_init()                   - at boot: the request and swblock pools
- *   swapon_disk(dp)                     - add a disk as swap: 0, EBUSY (in use), EINVAL (too
- *                                         small), ENOSPC (too many devices), EEXIST (already)
+ *   swapon_disk(dp)                     - add a disk as swap: 0, EBUSY (in use, or swap
+ *                                         already), EINVAL (too small), ENOSPC (too many devices)
  *   swap_pager_haspage(obj, pindex)     - (lock held) the page has a copy on swap
- *   swap_pager_getpages(obj, m, count, reqpage) - read busy pages from swap and wait
+ *   swap_pager_getpages(obj, m, count, reqpage) - read m[reqpage] and those of the busy pages
+ *                                         around it whose swap blocks follow on from its
+ *                                         block, one read, and wait
  *   swap_pager_putpages(obj, m, count, flags, rtvals) - write soft-busy pages: one request per
  *                                         run of contiguous blocks; VM_PAGER_PEND for each page
  *                                         written asynchronously (completion marks it clean and

@@ -58,6 +58,7 @@ VMMETER(v_swapin, "Swap pager page-in operations");
 VMMETER(v_swappgsin, "Pages paged in from swap");
 VMMETER(v_swapout, "Swap pager page-out operations");
 VMMETER(v_swappgsout, "Pages written to swap");
+VMMETER(v_pgpgout, "Pages paged out, to swap and to files (any caller of a pager's putpages)");
 VMMETER(v_dfree, "Pages freed by the pagedaemon");
 VMMETER(v_pdlaundered, "Pages the pagedaemon sent to a pager (laundered)");
 VMMETER(v_pdclusters, "Pagedaemon launder operations (clusters of up to 16 pages)");

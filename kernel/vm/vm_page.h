@@ -159,6 +159,7 @@ struct vmmeter {
 	u_int v_swappgsin;                /* pages paged in from swap */
 	u_int v_swapout;                  /* swap pager page-outs (operations) */
 	u_int v_swappgsout;               /* pages written to swap */
+	u_int v_pgpgout;                  /* 4.4BSD: pages paged out, to swap and files */
 	u_int v_dfree;                    /* pages freed by the pagedaemon */
 	u_int v_pdlaundered;              /* wdrain: pages the pagedaemon sent to a pager */
 	u_int v_pdclusters;               /* wdrain: launder operations (clusters) */

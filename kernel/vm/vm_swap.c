@@ -2,7 +2,7 @@
  * swapon(2) and the boot-time swap device (FreeBSD's vm/vm_swap.c).
  *   swapon(path)      - add the disk at path (a /dev node) as swap. ENOENT no such file,
  *                       ENOTBLK not a disk, EBUSY the disk is in use (mounted, open, a ccd
- *                       component), EEXIST already swap, EINVAL too small (under 16 pages),
+ *                       component) or already swap, EINVAL too small (under 16 pages),
  *                       ENOSPC four swap devices already, EFAULT / ENAMETOOLONG for the path.
  *   swap_boot(name)   - `swap=da3` on the kernel command line: swapon that disk at boot; a
  *                       problem is a console line, never a failed boot.

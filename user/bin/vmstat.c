@@ -141,6 +141,7 @@ static void summary(void)
 		{ "v_swapout", "swap pager pageouts" }, { "v_swappgsout", "swap pager pages paged out" },
 		{ "v_vnodein", "vnode pager pageins" }, { "v_vnodepgsin", "vnode pager pages paged in" },
 		{ "v_vnodeout", "vnode pager pageouts" }, { "v_vnodepgsout", "vnode pager pages paged out" },
+		{ "v_pgpgout", "pages paged out" },
 		{ "v_pdwakeups", "page daemon wakeups" }, { "v_pdpages", "pages examined by the page daemon" },
 		{ "v_reactivated", "pages reactivated" }, { "v_cow_faults", "copy-on-write faults" },
 		{ "v_zfod", "zero fill pages zeroed" }, { "v_vm_faults", "total VM faults taken" },

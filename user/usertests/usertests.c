@@ -48,7 +48,8 @@ static const struct ucase {
 	{ "munmap_badargs", t_munmap_badargs }, { "mprotect", t_mprotect },
 	{ "msync_badargs", t_msync_badargs },   { "mmap_file", t_mmap_file },
 	{ "cow_fork", t_cow_fork },             { "mmap_anon_shared", t_mmap_anon_shared },
-	{ "faults", t_faults },
+	{ "faults", t_faults },                 { "mmap_overlap", t_mmap_overlap },
+	{ "getrusage_badargs", t_getrusage_badargs }, { "swapon_errors", t_swapon_errors },
 	{ NULL, NULL },
 };
 

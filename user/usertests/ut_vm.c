@@ -1,10 +1,12 @@
 /*
  * ut_vm.c: usertests cases for the virtual memory calls (docs/vm.md): mmap, munmap, mprotect,
- * msync with good and bad arguments, copy-on-write fork, shared and private file mappings, and
- * the fault counts of getrusage.
+ * msync with good and bad arguments, mappings that overlap, copy-on-write fork, shared and
+ * private file mappings, the fault counts of getrusage and its bad arguments, and swapon's
+ * errors (the guest has no spare disk: adding swap itself is tests/guest/test_vm_swap.py's).
  */
 #include "usertests.h"
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <sys/resource.h>
 
@@ -129,6 +131,41 @@ UT_CASE(t_munmap_badargs)
 	CHECK(p[0] == 1 && p[2 * PG] == 3, "the ends of a split mapping lost their contents");
 	CHECK(in_child(peek, p + PG) == 128 + SIGSEGV, "the unmapped middle is still readable");
 	munmap(p, 3 * PG);
+}
+
+/*
+ * MAP_FIXED over part of a mapping replaces that part (FreeBSD unmaps what was there first);
+ * munmap of a range spanning two mappings, and the hole between them, unmaps both parts.
+ */
+UT_CASE(t_mmap_overlap)
+{
+	const int RW = PROT_READ | PROT_WRITE;
+	int fd = make_file("/tmp/ut/mm_over", PG, 6);
+	CHECK(fd >= 0, "create: %s", strerror(errno));
+	unsigned char *p = mmap(NULL, 5 * PG, RW, MAP_ANON | MAP_PRIVATE, -1, 0);
+	CHECK(p != MAP_FAILED, "mmap: %s", strerror(errno));
+	memset(p, 0xaa, 5 * PG);
+	/* The file over page 3 of the five, then fresh zero memory over page 1. */
+	CHECK(mmap(p + 3 * PG, PG, RW, MAP_SHARED | MAP_FIXED, fd, 0) == p + 3 * PG,
+	      "MAP_FIXED file over anonymous memory: %s", strerror(errno));
+	CHECK(ut_verify(p + 3 * PG, PG, 0, 6) == -1, "MAP_FIXED file mapping does not show the file");
+	CHECK(mmap(p + PG, PG, RW, MAP_ANON | MAP_PRIVATE | MAP_FIXED, -1, 0) == p + PG,
+	      "MAP_FIXED anonymous over anonymous: %s", strerror(errno));
+	CHECK(p[PG] == 0 && p[2 * PG - 1] == 0, "MAP_FIXED anonymous page kept the old contents");
+	CHECK(p[0] == 0xaa && p[2 * PG] == 0xaa && p[4 * PG] == 0xaa && p[5 * PG - 1] == 0xaa,
+	      "the pages beside the MAP_FIXED ones lost their contents");
+	/* Page 2 becomes a hole; then one munmap over page 1, the hole and page 3 (the file). */
+	CHECK(munmap(p + 2 * PG, PG) == 0, "munmap page 2: %s", strerror(errno));
+	CHECK(munmap(p + PG, 3 * PG) == 0, "munmap over two mappings and a hole: %s", strerror(errno));
+	CHECK(in_child(peek, p + PG) == 128 + SIGSEGV, "page 1 still mapped after the spanning munmap");
+	CHECK(in_child(peek, p + 3 * PG) == 128 + SIGSEGV, "page 3 (the file) still mapped after the spanning munmap");
+	CHECK(p[0] == 0xaa && p[4 * PG] == 0xaa, "the pages outside the spanning munmap lost their contents");
+	unsigned char buf[PG];
+	CHECK(read_at(fd, buf, PG, 0) == PG && ut_verify(buf, PG, 0, 6) == -1,
+	      "the file changed under its unmapped MAP_FIXED mapping");
+	munmap(p, 5 * PG);
+	close(fd);
+	unlink("/tmp/ut/mm_over");
 }
 
 UT_CASE(t_mprotect)
@@ -265,4 +302,38 @@ UT_CASE(t_faults)
 	      b.ru_minflt - a.ru_minflt);
 	munmap(p, pages * PG);
 	CHECK(in_child(poke, (void *)t_faults) == 128 + SIGSEGV, "writing the program's text did not give SIGSEGV");
+}
+
+/* getrusage(2): who is RUSAGE_SELF or RUSAGE_CHILDREN (EINVAL otherwise), the buffer EFAULT. */
+UT_CASE(t_getrusage_badargs)
+{
+	struct rusage ru;
+	EXPECT_ERR(getrusage(1, &ru), EINVAL);            /* FreeBSD 8's RUSAGE_THREAD: not here */
+	EXPECT_ERR(getrusage(-2, &ru), EINVAL);
+	EXPECT_ERR(getrusage(12345, &ru), EINVAL);
+	EXPECT_ERR(getrusage(RUSAGE_SELF, NULL), EFAULT);
+	EXPECT_ERR(getrusage(RUSAGE_CHILDREN, (struct rusage *)0xc0000000), EFAULT);
+	CHECK(getrusage(RUSAGE_CHILDREN, &ru) == 0, "getrusage children: %s", strerror(errno));
+}
+
+/*
+ * swapon(2)'s errors, FreeBSD's: EFAULT for the path, ENOENT, ENOTBLK for a non-disk, EBUSY for
+ * the disk the root is mounted from. (No users: there is no EPERM.)
+ */
+UT_CASE(t_swapon_errors)
+{
+	struct statfs root;
+	CHECK(statfs("/", &root) == 0, "statfs /: %s", strerror(errno));
+	int fd = make_file("/tmp/ut/sw_file", PG, 1);
+	CHECK(fd >= 0, "create: %s", strerror(errno));
+	close(fd);
+	EXPECT_ERR(swapon(NULL), EFAULT);
+	EXPECT_ERR(swapon((const char *)0xc0000000), EFAULT);
+	EXPECT_ERR(swapon("/dev/nonexistent"), ENOENT);
+	EXPECT_ERR(swapon("/tmp/ut/nonexistent/da9"), ENOENT);
+	EXPECT_ERR(swapon("/dev/null"), ENOTBLK);
+	EXPECT_ERR(swapon("/tmp/ut/sw_file"), ENOTBLK);
+	EXPECT_ERR(swapon("/tmp"), ENOTBLK);
+	EXPECT_ERR(swapon(root.f_mntfromname), EBUSY);
+	unlink("/tmp/ut/sw_file");
 }

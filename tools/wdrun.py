@@ -27,7 +27,8 @@ Interface:
     vm.wait(secs)         read what the guest prints for secs seconds, at a prompt
                           (a background job's output); GuestPanic if it panics.
     vm.crash()            power loss: SIGKILL to QEMU at once (only the writes QEMU
-                          completed survive: notes/qemu-facts.md §6), then read the
+                          completed survive, as measured and recorded in the project's shared
+                          notes, qemu-facts.md §6, outside this repository), then read the
                           rest of the console. Nothing else can be done with the VM.
     vm.console            everything the guest printed so far ("\r\n" -> "\n").
     vm.disks              its DiskSet (image paths, stats files).
@@ -909,7 +910,8 @@ class DiskSet:
         rules = self.inject.get(unit)
         if not rules:
             return []
-        # qemu-facts §3: raw emits read_aio/write_aio on its file child; errno 5 = EIO.
+        # raw emits read_aio/write_aio on its file child; errno 5 = EIO (the project's shared
+        # notes, qemu-facts.md §3, outside this repository).
         inject = [{"event": "%s_aio" % op, "errno": 5, "sector": sector, "once": once} for op, sector, once in rules]
         return _blockdev({"driver": "blkdebug", "node-name": name, "image": below, "inject-error": inject})
 
@@ -930,7 +932,8 @@ class DiskSet:
         top = "r%d" % j
         if self.cfg.throttle:
             bps = int(round(self.cfg.throttle * MB))
-            # qemu-facts §2: a throttle filter node; its own group, so each disk gets the whole limit.
+            # A throttle filter node; its own group, so each disk gets the whole limit
+            # (the project's shared notes, qemu-facts.md §2, outside this repository).
             args += ["-object", json.dumps({"qom-type": "throttle-group", "id": "tg%d" % j,
                                             "limits": {"bps-read": bps, "bps-write": bps}})]
             args += _blockdev({"driver": "throttle", "node-name": "t%d" % j, "throttle-group": "tg%d" % j,

@@ -9,7 +9,9 @@
  *       Then reads the RTC into boottime, and registers kern.boottime, machdep.tsc_freq and
  *       machdep.tsc_calibration.
  *   nanouptime() and friends - rdtsc scaled by a fixed-point factor, no division on the fast path.
- *       QEMU gives every CPU the same TSC (notes/qemu-facts §5), so uptime is the same on all CPUs.
+ *       Under TCG every vCPU's rdtsc reads one machine-wide count (QEMU 7.2: helper_rdtsc() in
+ *       target/i386/tcg/misc_helper.c, cpu_get_tsc() in hw/i386/x86.c), so uptime is the same on
+ *       all CPUs.
  *   DELAY(us)    - spins on the TSC; before clock_init, on port 0x80 reads (about 1 us each on
  *       real hardware, faster under emulation, so early delays are not to be trusted).
  * RTC: Motorola MC146818A data sheet: registers 0 sec, 2 min, 4 hour, 7 day, 8 month, 9 year; A bit 7

@@ -1,6 +1,7 @@
 /*
  * Inline wrappers for x86 instructions. Every port-I/O and MMIO access has a "memory" clobber so
- * that the compiler cannot move ring/descriptor stores past a doorbell write (qemu-facts §7).
+ * that the compiler cannot move ring/descriptor stores past a doorbell write (a "memory" clobber
+ * is a compiler barrier: GCC manual, Extended Asm, "Clobbers and Scratch Registers").
  */
 #ifndef _ARCH_X86_H_
 #define _ARCH_X86_H_

@@ -762,7 +762,8 @@ static void vtscsi_poll_release(struct vtscsi_softc *sc, struct vtscsi_req *r)
 
 /*
  * A scan command with retries past UNIT ATTENTION and NOT READY (every LUN reports a UNIT
- * ATTENTION for its power-on first, qemu-facts §1). 0, ENXIO (no such target, silently), EIO
+ * ATTENTION for its power-on first, as measured under QEMU 7.2: the project's shared notes,
+ * qemu-facts.md §1, outside this repository). 0, ENXIO (no such target, silently), EIO
  * (reported), or VTSCSI_NOANSWER (reported; the device must be reset).
  */
 static int vtscsi_scan_cmd(struct vtscsi_softc *sc, int target, const uint8_t *cdb, int cdblen,

@@ -284,7 +284,17 @@ void virtq_notify(struct virtqueue *vq)
 	vq->vq_avail->idx = vq->vq_avail_idx;
 	mb();
 	if (!(vq->vq_used->flags & VRING_USED_F_NO_NOTIFY))
-		outw(vq->vq_dev->vd_iobase + VIRTIO_PCI_QUEUE_NOTIFY, vq->vq_index);
+		virtq_kick(vq);
+}
+
+void virtq_kick(struct virtqueue *vq)
+{
+	outw(vq->vq_dev->vd_iobase + VIRTIO_PCI_QUEUE_NOTIFY, vq->vq_index);
+}
+
+uint16_t virtq_used_pending(const struct virtqueue *vq)
+{
+	return (uint16_t)(vq->vq_used->idx - vq->vq_last_used);
 }
 
 /* Put the chain starting at `head` back on the free list. */

@@ -25,6 +25,11 @@
  *       ring has too few free descriptors. Does not notify.
  *   virtq_notify(vq)                  - publish what was enqueued and kick the device, unless it
  *                                       asked not to be kicked (VRING_USED_F_NO_NOTIFY).
+ *   virtq_kick(vq)                    - kick the device whatever it asked: a watchdog's retry when
+ *                                       a request seems not to have been seen (a kick with
+ *                                       nothing new in the ring makes the device look and find
+ *                                       nothing, so it is harmless).
+ *   virtq_used_pending(vq)            - answers in the used ring not yet taken by virtq_dequeue.
  *   virtq_dequeue(vq, &len)           - the cookie of the next request the device has finished
  *                                       (its descriptors freed), and the bytes it wrote; NULL if
  *                                       none.
@@ -126,6 +131,8 @@ void     virtio_cfg_write32(struct virtio_dev *vd, int off, uint32_t v);
 int      virtq_enqueue(struct virtqueue *vq, const struct vq_seg *segs, int nout, int nin,
                        struct vring_desc *indir, void *cookie);
 void     virtq_notify(struct virtqueue *vq);
+void     virtq_kick(struct virtqueue *vq);
+uint16_t virtq_used_pending(const struct virtqueue *vq);
 void    *virtq_dequeue(struct virtqueue *vq, uint32_t *lenp);
 
 #endif

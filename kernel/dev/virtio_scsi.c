@@ -669,30 +669,61 @@ static void vtscsi_intr(void *arg)
 }
 
 /*
+ * A command is overdue. Two causes are on the driver's side of the ring and cheap to undo:
+ * answers the device put in the used ring with no interrupt seen (take them, as the interrupt
+ * would have), and a doorbell the device did not act on (ring it again, whatever
+ * VRING_USED_F_NO_NOTIFY says). sc_lock held; finished bios are added to *done.
+ */
+static void vtscsi_recover(struct vtscsi_softc *sc, struct bio **done)
+{
+	uint16_t pending = virtq_used_pending(&sc->sc_vq);
+
+	if (pending != 0) {
+		kprintf("%s: %u answers were in the used ring with no interrupt; taken\n", sc->sc_name,
+		        pending);
+		vtscsi_drain(sc, done);
+		vtscsi_start(sc);
+	} else {
+		virtq_kick(&sc->sc_vq);
+	}
+}
+
+/*
  * The watchdog (callout, once a second while commands are out): report each command older than
- * hw.vtscsi.timeout once. The device still owns its buffers, so the command is not taken back.
+ * hw.vtscsi.timeout once, and while any is that old, try vtscsi_recover every second. The device
+ * still owns an unanswered command's buffers, so the command is not taken back.
  */
 static void vtscsi_watchdog(void *arg)
 {
 	struct vtscsi_softc *sc = arg;
 	uint32_t limit = (uint32_t)vtscsi_timeout * HZ;
+	struct bio *done = NULL;
+	bool overdue = false;
 	char what[96];
 
 	spin_lock(&sc->sc_lock);
 	for (int i = 0; i < sc->sc_nreqs; i++) {
 		struct vtscsi_req *r = &sc->sc_reqs[i];
-		if (!r->r_inflight || r->r_reported || ticks - r->r_issued < limit)
+		if (!r->r_inflight || ticks - r->r_issued < limit)
+			continue;
+		overdue = true;
+		if (r->r_reported)
 			continue;
 		r->r_reported = true;
 		vtscsi_describe(sc, r, what, sizeof(what));
-		kprintf("%s: no answer from the device after %u s (%d commands out); still waiting\n",
-		        what, (ticks - r->r_issued) / HZ, sc->sc_inflight);
+		kprintf("%s: no answer from the device after %u s (%d commands out; used ring %u, "
+		        "taken %u, avail %u); still waiting\n", what, (ticks - r->r_issued) / HZ,
+		        sc->sc_inflight, sc->sc_vq.vq_used->idx, sc->sc_vq.vq_last_used,
+		        sc->sc_vq.vq_avail_idx);
 	}
+	if (overdue)
+		vtscsi_recover(sc, &done);
 	if (sc->sc_inflight > 0)
 		callout_reset(&sc->sc_watchdog, HZ, vtscsi_watchdog, sc);
 	else
 		sc->sc_wd_armed = false;
 	spin_unlock(&sc->sc_lock);
+	vtscsi_complete(done);
 }
 
 static int sysctl_vtscsi_timeout(struct sysctl_req *req)

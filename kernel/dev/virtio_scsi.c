@@ -195,6 +195,7 @@ struct vtscsi_softc {
 	uint32_t            sc_seg_max, sc_max_sectors, sc_cmd_per_lun;
 	struct callout      sc_watchdog;
 	bool                sc_wd_armed;
+	uint16_t            sc_wd_used;       /* the used ring's index at the watchdog's last run */
 	uint8_t            *sc_scratch;       /* a page for scan replies */
 };
 
@@ -206,6 +207,11 @@ static int sysctl_vtscsi_timeout(struct sysctl_req *req);
 SYSCTL_PROC(hw_vtscsi_timeout, "hw.vtscsi.timeout", CTLTYPE_INT | CTLFLAG_RW, NULL, 0,
             sysctl_vtscsi_timeout, "I",
             "Seconds a virtio-SCSI command may stay unanswered before the watchdog reports it");
+
+static int vtscsi_rekicks;                /* doorbells the watchdog rang again */
+SYSCTL_DECL_OID(sysctl_hw_vtscsi_rekicks, "hw.vtscsi.rekicks", CTLTYPE_INT | CTLFLAG_RD,
+                &vtscsi_rekicks, 0, NULL, "I",
+                "Doorbells rung again after a second with commands out and no answer");
 
 static void vtscsi_watchdog(void *arg);
 
@@ -669,10 +675,13 @@ static void vtscsi_intr(void *arg)
 }
 
 /*
- * A command is overdue. Two causes are on the driver's side of the ring and cheap to undo:
- * answers the device put in the used ring with no interrupt seen (take them, as the interrupt
- * would have), and a doorbell the device did not act on (ring it again, whatever
- * VRING_USED_F_NO_NOTIFY says). sc_lock held; finished bios are added to *done.
+ * Commands are out and the device has answered none for a second. Two causes are on the
+ * driver's side of the ring and cheap to undo: answers the device put in the used ring with no
+ * interrupt seen (take them, as the interrupt would have), and a doorbell the device did not act
+ * on (ring it again, whatever VRING_USED_F_NO_NOTIFY says; with nothing new the device just
+ * looks). The second was seen: in a make experiment run a WRITE(10) sat unanswered with the
+ * avail index one past the used index until the doorbell was rung again 30 s later
+ * (docs/storage.md). sc_lock held; finished bios are added to *done.
  */
 static void vtscsi_recover(struct vtscsi_softc *sc, struct bio **done)
 {
@@ -684,30 +693,28 @@ static void vtscsi_recover(struct vtscsi_softc *sc, struct bio **done)
 		vtscsi_drain(sc, done);
 		vtscsi_start(sc);
 	} else {
+		vtscsi_rekicks++;
 		virtq_kick(&sc->sc_vq);
 	}
 }
 
 /*
- * The watchdog (callout, once a second while commands are out): report each command older than
- * hw.vtscsi.timeout once, and while any is that old, try vtscsi_recover every second. The device
- * still owns an unanswered command's buffers, so the command is not taken back.
+ * The watchdog (callout, once a second while commands are out): vtscsi_recover when the device
+ * has answered nothing since the last run, and a report of each command older than
+ * hw.vtscsi.timeout, once. The device still owns an unanswered command's buffers, so the command
+ * is not taken back.
  */
 static void vtscsi_watchdog(void *arg)
 {
 	struct vtscsi_softc *sc = arg;
 	uint32_t limit = (uint32_t)vtscsi_timeout * HZ;
 	struct bio *done = NULL;
-	bool overdue = false;
 	char what[96];
 
 	spin_lock(&sc->sc_lock);
 	for (int i = 0; i < sc->sc_nreqs; i++) {
 		struct vtscsi_req *r = &sc->sc_reqs[i];
-		if (!r->r_inflight || ticks - r->r_issued < limit)
-			continue;
-		overdue = true;
-		if (r->r_reported)
+		if (!r->r_inflight || r->r_reported || ticks - r->r_issued < limit)
 			continue;
 		r->r_reported = true;
 		vtscsi_describe(sc, r, what, sizeof(what));
@@ -716,8 +723,9 @@ static void vtscsi_watchdog(void *arg)
 		        sc->sc_inflight, sc->sc_vq.vq_used->idx, sc->sc_vq.vq_last_used,
 		        sc->sc_vq.vq_avail_idx);
 	}
-	if (overdue)
+	if (sc->sc_inflight > 0 && sc->sc_vq.vq_used->idx == sc->sc_wd_used)
 		vtscsi_recover(sc, &done);
+	sc->sc_wd_used = sc->sc_vq.vq_used->idx;
 	if (sc->sc_inflight > 0)
 		callout_reset(&sc->sc_watchdog, HZ, vtscsi_watchdog, sc);
 	else

@@ -21,8 +21,8 @@ A grader is a list of named tests with points:
 Command line of every grader (make grade LAB=name GRADEFLAGS='...' passes GRADEFLAGS):
     labs/NAME/grade [TEST...] [--quick] [--results FILE] [--reference-kernel FILE]
                     [--watchdog SECS] [--list] [--describe] [-v]
-  TEST           run only these tests: a test's id (its function's name, `-` for `_`) or a
-                 word of its title; default all
+  TEST           run only these tests: a test's id (its function's name, `-` for `_`), or
+                 else the tests whose title contains it; default all
   --quick        performance tests run one trial each and check only that they run and report
                  (make test uses it); their band is not graded
   --results FILE Gradescope's results.json: score, execution_time, output, tests (name, score,
@@ -170,7 +170,7 @@ def guest_failure(err, watchdog, quiet):
         why = ("no progress for %g s: the guest printed nothing and did no disk I/O (a hang or a "
                "deadlock?); the watchdog stopped QEMU" % quiet)
     elif isinstance(err, wdrun.GuestPanic):
-        why = "the kernel panicked: " + err.message
+        why = err.message
     else:
         why = err.message
     tail = err.tail(TAIL) if isinstance(err, wdrun.GuestError) else []
@@ -359,7 +359,8 @@ class Lab:
             return list(self.tests)
         chosen = []
         for w in words:
-            hits = [t for t in self.tests if t.id == w.lower() or w.lower() in t.title.lower()]
+            hits = ([t for t in self.tests if t.id == w.lower()] or
+                    [t for t in self.tests if w.lower() in t.title.lower()])
             if not hits:
                 ap.error("no test '%s' (ids: %s)" % (w, ", ".join(t.id for t in self.tests)))
             chosen += [t for t in hits if t not in chosen]
@@ -451,9 +452,12 @@ ANSWER_RE = re.compile(r"^A(\d+):")
 
 def parse_answers(text):
     """{question number: answer text} from answers.txt: a question starts with `Qn. `, its
-    answer with `An:` and runs to the next question. A missing `An:` gives None."""
+    answer with `An:` and runs to the next question; lines starting with # are comments. A
+    missing `An:` gives None."""
     answers, cur, body = {}, None, None
     for line in text.split("\n"):
+        if line.startswith("#"):
+            continue
         q = QUESTION_RE.match(line)
         if q:
             cur, body = int(q.group(1)), None

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 
 LAB_NAME_RE = re.compile(r"^[a-z][a-z0-9_-]*$")
-MARKER_RE = re.compile(r"\bLAB\s+([A-Za-z0-9_-]+)\s+(BEGIN|STUB|END)\b")
+MARKER_RE = re.compile(r"\bLAB\s+([^\s<]\S*)\s+(BEGIN|STUB|END)\b")     # <lab>: a placeholder in docs
 
 C_SUFFIXES = (".c", ".h", ".S", ".ld")
 HASH_SUFFIXES = (".py", ".sh", ".mk", ".txt", ".cfg", ".conf")
@@ -97,32 +97,35 @@ def scan(path, text):
             continue
         full = _LINE_RE[style].match(line) if style else None
         if full is None:
-            raise MarkerError(path, n + 1, "a lab marker must be alone on its line as a %s comment"
-                              % ("'/* LAB name KIND */'" if style == "c" else "'# LAB name KIND'"
-                                 if style == "hash" else "recognised"))
+            if style is None:
+                raise MarkerError(path, n + 1, "lab markers go only in C, assembly, linker, Python, shell, "
+                                  "Makefile and .txt files")
+            raise MarkerError(path, n + 1, "a lab marker must be alone on its line, as a %s comment"
+                              % ("/* ... */" if style == "c" else "#"))
         lab, kind = full.group(1), full.group(2)
         if not LAB_NAME_RE.match(lab):
             raise MarkerError(path, n + 1, "'%s' is not a lab name (lower case letters, digits, _ and -)" % lab)
         if kind == "BEGIN":
             if cur is not None:
-                raise MarkerError(path, n + 1, "LAB %s BEGIN inside lab %s's region (line %d): regions do not nest"
-                                  % (lab, cur.lab, cur.begin + 1))
+                raise MarkerError(path, n + 1, "a BEGIN of lab %s inside lab %s's region (line %d): regions do "
+                                  "not nest" % (lab, cur.lab, cur.begin + 1))
             cur = Region(lab, str(path), n, -1, -1)
             continue
         if cur is None:
-            raise MarkerError(path, n + 1, "LAB %s %s without a BEGIN before it" % (lab, kind))
+            raise MarkerError(path, n + 1, "a %s of lab %s without a BEGIN before it" % (kind, lab))
         if lab != cur.lab:
-            raise MarkerError(path, n + 1, "LAB %s %s in lab %s's region (line %d)" % (lab, kind, cur.lab, cur.begin + 1))
+            raise MarkerError(path, n + 1, "a %s of lab %s in lab %s's region (line %d)"
+                              % (kind, lab, cur.lab, cur.begin + 1))
         if kind == "STUB":
             if cur.stub >= 0:
-                raise MarkerError(path, n + 1, "a second LAB %s STUB in one region" % lab)
+                raise MarkerError(path, n + 1, "a second STUB of lab %s in one region" % lab)
             cur.stub = n
         else:
             cur.end = n
             regions.append(cur)
             cur = None
     if cur is not None:
-        raise MarkerError(path, cur.begin + 1, "LAB %s BEGIN has no END" % cur.lab)
+        raise MarkerError(path, cur.begin + 1, "the BEGIN of lab %s has no END" % cur.lab)
     return regions
 
 

@@ -9,16 +9,17 @@
 #                                (tests/labs/test_labs_full.py; .ci/run runs it)
 
 LAB ?= $(shell cat .lab 2>/dev/null)
+LAB_NAMES := $(patsubst labs/%/grade,%,$(wildcard labs/*/grade))
 
 lab:
 	@if [ -z "$(LAB)" ] || [ -z "$(DEST)" ]; then \
-		echo "make lab: give the lab and a new folder: make lab LAB=name DEST=dir (labs: $$(ls labs | grep -v '\.'))"; \
+		echo "make lab: give the lab and a new folder: make lab LAB=name DEST=dir (labs: $(LAB_NAMES))"; \
 		exit 2; fi
 	tools/lab handout $(LAB) $(DEST)
 
 grade:
-	@if [ -z "$(LAB)" ]; then \
-		echo "make grade: say which lab: make grade LAB=name (labs: $$(ls labs | grep -v '\.'))"; exit 2; fi
+	@if [ -z "$(LAB)" ] || [ ! -f "labs/$(LAB)/grade" ]; then \
+		echo "make grade: say which lab: make grade LAB=name (labs: $(LAB_NAMES))"; exit 2; fi
 	@tools/install-deps
 	$(MAKE) all
 	WDRAIN_NO_BUILD=1 labs/$(LAB)/grade $(GRADEFLAGS)

@@ -9,7 +9,7 @@ runs what those leave out:
   watchdog, a wrong count...), the score is 0 and the exit status 1;
 - every lab's grader in full on the full tree, performance bands graded: full marks;
 - tools/lab grade-all over a folder holding the stripe handout's make handin tarball and a copy
-  of the full tree: one VM at a time per submission, two submissions at once (-j 2), --quick;
+  of the full tree, one at a time, --quick;
   the CSV has 0 and full marks and `graded` for both;
 - the Gradescope zip of stripe, unzipped as /autograder/source into a temporary folder, its
   setup.sh run (tools/install-deps, the reference kernel), the handin tarball as the
@@ -85,7 +85,7 @@ def grade_all(tarball):
     shutil.copy(tarball, subs / "student-handout.tar.gz")
     os.symlink(ROOT, subs / "solution")
     csv_file = FULL / "grades.csv"
-    r = labtest.lab_tool("grade-all", "stripe", subs, "-j", "2", "--quick", "--out", csv_file)
+    r = labtest.lab_tool("grade-all", "stripe", subs, "--quick", "--out", csv_file)
     rows = {}
     if csv_file.is_file():
         with open(csv_file) as f:

@@ -169,10 +169,8 @@ def guest_failure(err, watchdog, quiet):
     if watchdog is not None and watchdog.fired:
         why = ("no progress for %g s: the guest printed nothing and did no disk I/O (a hang or a "
                "deadlock?); the watchdog stopped QEMU" % quiet)
-    elif isinstance(err, wdrun.GuestPanic):
-        why = err.message
     else:
-        why = err.message
+        why = err.message           # "guest panicked: panic: ...", "QEMU exited ...", a build error
     tail = err.tail(TAIL) if isinstance(err, wdrun.GuestError) else []
     if tail:
         why += "\n  last %d lines of the console:\n" % len(tail) + _indent("\n".join(tail), "    | ")

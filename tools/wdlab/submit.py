@@ -10,23 +10,26 @@ handin(root, out)
 unpack(submission, dest, root)
     A submission (such a tarball, any .tar/.tar.gz/.tgz holding one tree, a folder that is a
     tree, or a folder holding just one such tarball: a Gradescope upload) copied into the new
-    folder dest, then the grading machinery replaced by the
-    instructor's: labs/, tests/ and tools/ come from the instructor's tree `root`, so a
-    grader, a unit test or a harness edited in the submission cannot change its grade.
-    Returns the lab named by the submission's .lab, or None.
+    folder dest, then the grading machinery replaced by the instructor's: labs/, tests/ and
+    tools/ come from the instructor's tree `root`, so a grader, a unit test or a harness
+    edited in the submission cannot change its grade. The student's own files there,
+    labs/*/answers.txt, stay the submission's (a missing one stays missing: the instructor's
+    model answers never stand in for it). Returns the lab named by the submission's .lab, or
+    None.
 """
 import io
 import os
+import re
 import shutil
 import tarfile
 import time
 from pathlib import Path
 
 from . import tree
-from .tree import LabError
+from .tree import LabError, SKIP_DIRS
 
 MACHINERY = ("labs", "tests", "tools")
-SKIP_DIRS = {"build", ".git", "__pycache__"}
+STUDENT_FILE_RE = re.compile(r"^labs/[^/]+/answers\.txt$")   # the student's work inside MACHINERY
 
 
 def lab_of(root):
@@ -78,6 +81,7 @@ def _tree_in(folder):
 
 
 def _copy_tree(src, dest):
+    """src's files into dest, without build outputs and git's own folder."""
     shutil.copytree(src, dest, symlinks=True, ignore=lambda d, names: [n for n in names if n in SKIP_DIRS])
 
 
@@ -105,10 +109,14 @@ def unpack(submission, dest, root):
         raise LabError("%s: a submission is a folder or a .tar, .tar.gz or .tgz file" % submission.name)
     if not (dest / "Makefile").is_file() or not (dest / "kernel").is_dir():
         raise LabError("%s does not hold a wdrain tree (no Makefile and kernel/ at its top)" % submission.name)
+    kept = {n: (dest / n).read_bytes() for n in tree.tracked_files(dest) if STUDENT_FILE_RE.match(n)}
     for sub in MACHINERY:
         shutil.rmtree(dest / sub, ignore_errors=True)
     for name in tree.tracked_files(root):
-        if name.split("/", 1)[0] in MACHINERY:
+        if name.split("/", 1)[0] in MACHINERY and not STUDENT_FILE_RE.match(name):
             (dest / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(Path(root) / name, dest / name, follow_symlinks=False)
+    for name, data in kept.items():
+        (dest / name).parent.mkdir(parents=True, exist_ok=True)
+        (dest / name).write_bytes(data)
     return lab_of(dest)

@@ -2,8 +2,10 @@
 
 Interface:
   ROOT                     the repository this module is in
-  tracked_files(root)      the files git tracks in root (relative paths, sorted), as they are
-                           in the working tree; LabError if root is not a git work tree
+  tracked_files(root)      the files of the tree (relative paths, sorted), as they are in the
+                           working tree: those git tracks if root is the top of a git work
+                           tree, else every file but build/, .git and __pycache__ (an
+                           unpacked Gradescope source, a submission)
   labs(root)               the labs: the folders labs/<name>/ that have a `grade` script
   all_regions(root, files) {path: [Region]} for every file with a marker, every marker checked;
                            raises MarkerError on the first malformed one
@@ -37,13 +39,19 @@ def git(root, *args, check=True, **kw):
     return r
 
 
+SKIP_DIRS = {"build", ".git", "__pycache__"}
+
+
 def tracked_files(root):
-    r = git(root, "ls-files", "-z", check=False)
-    if r.returncode != 0:
-        raise LabError("%s is not a git work tree: the lab tools work on the files git tracks "
-                       "(git ls-files)" % root)
-    names = [n for n in r.stdout.decode().split("\0") if n]
-    return sorted(n for n in names if os.path.lexists(os.path.join(root, n)))
+    top = git(root, "rev-parse", "--show-toplevel", check=False)
+    if top.returncode == 0 and Path(top.stdout.decode().strip()).resolve() == Path(root).resolve():
+        names = [n for n in git(root, "ls-files", "-z").stdout.decode().split("\0") if n]
+        return sorted(n for n in names if os.path.lexists(os.path.join(root, n)))
+    found = []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if x not in SKIP_DIRS)
+        found += [os.path.relpath(os.path.join(d, f), root) for f in files]
+    return sorted(found)
 
 
 def labs(root):

@@ -7,7 +7,15 @@ regions, two STUBs, a stub line not commented out, a marker not alone on its lin
 name are each refused with the file and line. `tools/lab check` passes on the tree and finds
 regions of every lab.
 
-Then for every lab (tests/lib/labtest.py LABS): `tools/lab handout` writes a git repository with
+The grader library on a made-up grader (no build; its own guests): OK/FAIL lines and `Score:`
+with partial credit; a guest that hangs is stopped by the progress watchdog (--watchdog 5) and
+its test fails saying so; a kernel panic and QEMU failing to start are FAILs with their reason;
+the performance comparison on numbers it is given: a ratio inside the band passes with every
+trial shown, one outside fails naming the band widened by the baseline's spread, a baseline
+spreading over the cap gets trials up to 7 and then fails as too noisy; a host program that
+prints nothing is stopped by its watchdog.
+
+Then for every lab (tests/lib/labtest.py LABS, read from each grader's --describe): `tools/lab handout` writes a git repository with
 one commit tagged `handout`, nothing to commit, `.lab` naming the lab, no lab marker left in any
 file, exactly the files holding lab regions changed (and the reference kernel added where the
 grader asks for one); the handout, with the tree's build outputs copied in so that only what
@@ -27,11 +35,13 @@ import stat
 import sys
 import tarfile
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wdtest import TestSet  # noqa: E402
+import gradelib  # noqa: E402
 import labtest  # noqa: E402
 from labtest import LABS, ROOT, WORK, markers  # noqa: E402
 
@@ -202,7 +212,91 @@ def gradescope_zip():
                 got="status %d: %s" % (r.returncode, r.stdout.strip()[-200:]))
 
 
+FAKE_GRADER = """
+import sys, time
+sys.path.insert(0, %(lib)r)
+from gradelib import Lab, Metric
+lab = Lab("fake")
+vals = {"b": iter([10.0, 10.2, 9.9]), "s": iter([19.5, 20.0, 20.6]), "slow": iter([14.0, 15.0, 16.0]),
+        "noisy": iter([5.0, 10.0, 20.0, 5.0, 20.0, 5.0, 20.0])}
+def trial(k):
+    return lambda i: {"MB/s": next(vals[k])}
+@lab.test("passes", 2)
+def passes(t):
+    t.check(True, "fine")
+@lab.test("half", 4, build=False)
+def half(t):
+    t.partial(1, 2)
+    t.fail("one of two")
+@lab.test("hang", 1)
+def hang(t):
+    with t.guest() as g:
+        g.ok("sleep 1000")
+@lab.test("panic", 1)
+def panic(t):
+    with t.guest() as g:
+        g.ok("sysctl debug.kdb.panic=1")
+@lab.test("qemu", 1)
+def qemu(t):
+    with t.guest(qemu_args=["-device", "wdrain-no-such-device"]) as g:
+        g.ok("true")
+@lab.test("faster", 1, perf=True)
+def faster(t):
+    t.compare(subject=("s", trial("s")), baseline=("b", trial("b")), metrics=[Metric("MB/s", lo=1.8)])
+@lab.test("slower", 1, perf=True)
+def slower(t):
+    vals["b"] = iter([10.0, 10.2, 9.9])
+    t.compare(subject=("slow", trial("slow")), baseline=("b", trial("b")), metrics=[Metric("MB/s", lo=1.8)])
+@lab.test("noisy", 1, perf=True)
+def noisy(t):
+    t.compare(subject=("s", lambda i: {"MB/s": 20.0}), baseline=("noisy", trial("noisy")),
+              metrics=[Metric("MB/s", lo=1.8)])
+lab.run()
+"""
+
+
+def grader_library():
+    """gradelib and gradeperf on a made-up grader: points, partial credit, the watchdog, a panic,
+    QEMU failing, and the performance band (host-side numbers, so exact)."""
+    d = WORK / "fake"
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "grade").write_text(FAKE_GRADER % {"lib": str(ROOT / "tests" / "lib")})
+    start = time.monotonic()
+    r = labtest.run([sys.executable, d / "grade", "--watchdog", "5", "--results", d / "r.json"], ROOT)
+    secs = time.monotonic() - start
+    g = labtest.Graded(r, d / "r.json")
+    block = {t: r.stdout.split("== %s ==" % t, 1)[-1].split("\n== ", 1)[0] for t in g.tests}
+    T.check("gradelib: OK and FAIL per test, Score with partial credit (2 + 2 of 12), exit 1",
+            g.tests.get("passes") == "OK" and g.tests.get("half") == "FAIL" and g.score == 4 and g.total == 12
+            and r.returncode == 1, expected="passes OK, half FAIL, Score: 4/12", got="%s %s/%s" % (g.tests, g.score, g.total))
+    T.check("gradelib: a guest that prints nothing and does no I/O is stopped by the watchdog, a FAIL saying so",
+            g.tests.get("hang") == "FAIL" and "no progress for 5 s" in block.get("hang", ""),
+            expected="FAIL: no progress for 5 s ...", got=block.get("hang", "")[:300])
+    T.check("gradelib: a kernel panic is a FAIL with the panic line and the console's last lines",
+            g.tests.get("panic") == "FAIL" and "panic: debug.kdb.panic" in block.get("panic", "") and
+            "last " in block.get("panic", ""), expected="FAIL: guest panicked: panic: ...", got=block.get("panic", "")[:300])
+    T.check("gradelib: QEMU failing to start is a FAIL with QEMU's reason",
+            g.tests.get("qemu") == "FAIL" and "wdrain-no-such-device" in block.get("qemu", ""),
+            expected="FAIL naming the device", got=block.get("qemu", "")[:300])
+    T.check("gradeperf: 2.0x against a band from 1.8 passes, every trial shown",
+            g.tests.get("faster") == "OK" and block["faster"].count("trial ") == 3 and "ratio 2.000" in block["faster"],
+            expected="OK, 3 trial lines, ratio 2.000", got=block.get("faster", "")[:300])
+    T.check("gradeperf: 1.5x fails, outside the band widened by the baseline's spread (1.8 x 0.95)",
+            g.tests.get("slower") == "FAIL" and "outside the band [1.710, -]" in block.get("slower", ""),
+            expected="FAIL: ratio 1.500 outside the band [1.710, -]", got=block.get("slower", "")[:400])
+    T.check("gradeperf: a baseline spreading over the cap gets more trials, up to 7, then FAILs as too noisy",
+            g.tests.get("noisy") == "FAIL" and block["noisy"].count("trial ") == 7 and "too noisy" in block["noisy"],
+            expected="7 trials, then too noisy", got=block.get("noisy", "")[:400])
+    T.check("gradelib: the run ends by the watchdog, not a long limit (under 3 minutes)", secs < 180,
+            expected="< 180 s", got="%.0f s" % secs)
+    labtest.check_results(T, "made-up grader", g, ["faster"])
+    out, code, stalled = gradelib._run_watched(["sleep", "30"], 2)
+    T.check("gradelib: a host program that prints nothing for the watchdog's time is stopped", stalled,
+            expected="stopped after 2 s", got="code %s" % code)
+
+
 marker_syntax()
+grader_library()
 tree_check()
 marked = files_with_regions()
 trees = {}

@@ -1,8 +1,9 @@
 """labtest: what the labs' tests share (tests/guest/test_labs.py and test_labs_grade.py in make
 test, tests/labs/test_labs_full.py in make test-labs).
 
-  LABS                  every lab, with the grader tests that fail fast on its handout's stubs
-                        (`fast`: no guest hangs, no performance runs) and its performance tests
+  LABS                  every lab (labs/*/grade), with its grader's `fast` tests (they fail quickly
+                        on the handout's stubs: make test runs them there) and `perf` tests, as
+                        the grader describes them: a new lab needs nothing here
   WORK                  build/labs-test/, where the tests put handouts and submissions
   lab_tool(*args, cwd)  tools/lab (of ROOT, or of the tree cwd) -> CompletedProcess (text)
   handout(lab, dest)    a fresh handout of ROOT's tree in dest (removed first)
@@ -21,19 +22,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import wdrun  # noqa: E402
-
-ROOT = wdrun.ROOT
+ROOT = Path(__file__).resolve().parent.parent.parent
 WORK = ROOT / "build" / "labs-test"
 sys.path.insert(0, str(ROOT / "tools"))
 from wdlab import markers  # noqa: E402
 
-LABS = {
-    "tour": {"fast": ["counter", "answers"], "perf": []},
-    "stripe": {"fast": ["equal", "unequal", "answers"], "perf": ["speed"]},
-    "pageout": {"fast": ["scan", "answers"], "perf": ["laundering"]},
-}
 BUILD_DIRS = ("kernel", "user", "host", "rootfs")       # build/ folders a handout reuses
 TEST_LINE_RE = re.compile(r"^== (.+) == (OK|FAIL) \([\d.]+ s\)$", re.M)
 SCORE_RE = re.compile(r"^Score: ([\d.]+)/([\d.]+)$", re.M)
@@ -104,6 +97,18 @@ def grade(tree, lab, *args, no_build=True):
 
 def describe(lab, tree=ROOT):
     return json.loads(run([sys.executable, Path(tree) / "labs" / lab / "grade", "--describe"], tree).stdout)
+
+
+def _labs():
+    found = {}
+    for grader in sorted((ROOT / "labs").glob("*/grade")):
+        tests = describe(grader.parent.name)["tests"]
+        found[grader.parent.name] = {"fast": [t["id"] for t in tests if t["fast"]],
+                                     "perf": [t["id"] for t in tests if t["perf"]]}
+    return found
+
+
+LABS = _labs()
 
 
 def markers_left(tree):

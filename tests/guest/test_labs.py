@@ -20,7 +20,8 @@ one commit tagged `handout`, nothing to commit, `.lab` naming the lab, no lab ma
 file, exactly the files holding lab regions changed (and the reference kernel added where the
 grader asks for one); the handout, with the tree's build outputs copied in so that only what
 the handout changed is rebuilt, builds with WERROR=1 (kernel, userland, root image and every
-host unit test: the stubs compile without warnings); it boots (tools/run in the handout); its
+host unit test: the stubs compile without warnings); it boots (tools/run in the handout), and
+so does its reference kernel where it has one (tools/run --kernel); its
 grader's fast tests (LABS[lab]["fast"]: no guest that could hang, no performance run) score less
 than full marks, exit 1, and name the failing tests, and its results.json has Gradescope's
 fields. In the stripe handout, make handin refuses uncommitted work and, after a commit, packs
@@ -152,6 +153,13 @@ def build_and_boot(lab, tree):
     r = labtest.run([sys.executable, tree / "tools" / "run", "--", "echo booted"], tree, timeout=300)
     T.check("%s: the handout boots (tools/run)" % lab, r.returncode == 0 and "booted" in r.stdout,
             expected="booted, status 0", got="status %d: %s" % (r.returncode, r.stdout.strip()[-300:]))
+    ref = tree / "labs" / lab / "reference" / "kernel.elf"
+    if ref.is_file():
+        r = labtest.run([sys.executable, tree / "tools" / "run", "-v", "--kernel", ref, "--", "echo booted"], tree,
+                        timeout=300)
+        T.check("%s: the reference kernel boots with tools/run --kernel (QEMU's -kernel is that file)" % lab,
+                r.returncode == 0 and "booted" in r.stdout and ("-kernel %s " % ref) in r.stdout,
+                expected="-kernel %s, booted" % ref, got="status %d: %s" % (r.returncode, r.stdout.strip()[-300:]))
     return True
 
 
@@ -266,9 +274,9 @@ def grader_library():
     secs = time.monotonic() - start
     g = labtest.Graded(r, d / "r.json")
     block = {t: r.stdout.split("== %s ==" % t, 1)[-1].split("\n== ", 1)[0] for t in g.tests}
-    T.check("gradelib: OK and FAIL per test, Score with partial credit (2 + 2 of 12), exit 1",
-            g.tests.get("passes") == "OK" and g.tests.get("half") == "FAIL" and g.score == 4 and g.total == 12
-            and r.returncode == 1, expected="passes OK, half FAIL, Score: 4/12", got="%s %s/%s" % (g.tests, g.score, g.total))
+    T.check("gradelib: OK and FAIL per test, Score with partial credit (2 + 2 of 4 + 1 of 6 more), exit 1",
+            g.tests.get("passes") == "OK" and g.tests.get("half") == "FAIL" and g.score == 5 and g.total == 12
+            and r.returncode == 1, expected="passes OK, half FAIL, Score: 5/12", got="%s %s/%s" % (g.tests, g.score, g.total))
     T.check("gradelib: a guest that prints nothing and does no I/O is stopped by the watchdog, a FAIL saying so",
             g.tests.get("hang") == "FAIL" and "no progress for 5 s" in block.get("hang", ""),
             expected="FAIL: no progress for 5 s ...", got=block.get("hang", "")[:300])

@@ -195,6 +195,29 @@ stop c
 check ide_write_cache_hides_rotation "$ec > 2.5 * $e1" \
     "expected wcache=on QD1 > 2.5x wcache=off, got $ec vs $e1 MB/s"
 
+echo "== late replies"
+# A reply the host sends after the model's completion time is counted as late (docs/diskmodel.md,
+# Statistics). Stopping the server (SIGSTOP) for 300 ms while a QD4 stream of writes runs (so
+# requests are always inside it) holds back the replies due meanwhile by up to 300 ms, whatever the
+# host's load; every request is still answered.
+start l scsi10k "$work/small.img" stats="$work/l.stats" stats_interval=0.05 || exit 1
+bench l -w -s 64k -d 4 -c 600 > /dev/null &
+bp=$!
+for _ in $(seq 200); do          # until the stream runs (the live stats show 40 requests)
+    [ "$(sed -n 's/^requests=//p' "$work/l.stats" 2>/dev/null)" -ge 40 ] 2>/dev/null && break
+    sleep 0.05
+done
+kill -STOP "$pid_l"; sleep 0.3; kill -CONT "$pid_l"
+wait $bp
+stop l
+final() { sed -n "s/^$1=//p" "$work/l.log"; }
+over100=$(final late_over_100ms) maxlate=$(final max_late_ms) nrep=$(final replies) nlate=$(final late_replies)
+ndone=$(final completed)
+check late_reply_counted "${over100:-0} >= 1 && ${maxlate:-0} >= 200" \
+    "expected >= 1 reply later than 100 ms and a max lateness >= 200 ms after a 300 ms SIGSTOP, got ${over100:-none} and ${maxlate:-none} ms"
+check late_replies_all_answered "${nrep:-0} >= 600 && ${nrep:-0} == ${ndone:-0} && ${nlate:-0} >= 1 && ${nlate:-0} <= ${nrep:-0}" \
+    "expected a reply for each of the >= 600 requests completed, some late (> 1 ms), got ${nrep:-none} replies of ${ndone:-none}, ${nlate:-none} late"
+
 echo "== data integrity"
 head -c $((64 << 20)) /dev/urandom > "$work/src.bin"
 cp "$work/src.bin" /dev/null

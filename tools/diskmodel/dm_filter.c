@@ -17,7 +17,9 @@
  *   2. it does the real I/O on the plugin, overlapping the model's wait;
  *   3. it waits until the model has fixed its completion time and then
  *      sleeps until that (absolute, CLOCK_MONOTONIC) time;
- *   4. it retires the request and returns.
+ *   4. it retires the request, with the time it really is (later than
+ *      the completion time if the host held it up: a late reply, which
+ *      the statistics count), and returns.
  * The scheduler thread makes the model's decisions: whenever the
  * modelled actuator becomes free it calls dm_dispatch(), which chooses
  * among the commands queued at that moment (FIFO or SPTF).  nbdkit runs
@@ -167,6 +169,24 @@ static void trace_done(void *ctx, const struct dm_req *r)
             r->seekdist, r->rot * 1e3, r->rahit, r->cached);
 }
 
+/* The replies and how late the host let them go out (dm_model.h, "Late
+ * replies"): late_over_<edge>ms counts those later than each edge. */
+static void format_late(char *buf, size_t len, const struct dm_stats *st)
+{
+    static const double edge_ms[DM_NLATE] = DM_LATE_EDGES_MS;
+    double n = st->replies ? (double)st->replies : 1;
+    int k = snprintf(buf, len,
+                     "replies=%llu\nlate_replies=%llu\nlate_pct=%.3f\n"
+                     "mean_late_ms=%.3f\nmax_late_ms=%.3f\n",
+                     (unsigned long long)st->replies,
+                     (unsigned long long)st->late_replies,
+                     100 * st->late_replies / n, st->late_sum / n * 1e3,
+                     st->late_max * 1e3);
+    for (int i = 0; i < DM_NLATE && k > 0 && (size_t)k < len; i++)
+        k += snprintf(buf + k, len - k, "late_over_%gms=%llu\n", edge_ms[i],
+                      (unsigned long long)st->late_over[i]);
+}
+
 static void format_stats(char *buf, size_t len, const struct dm_stats *st,
                          double uptime)
 {
@@ -204,6 +224,7 @@ static void format_stats(char *buf, size_t len, const struct dm_stats *st,
              uptime > 0 ? 100 * st->busy / uptime : 0.0,
              (unsigned long long)st->rahits, (unsigned long long)st->cached,
              (unsigned long long)st->destages);
+    format_late(buf + strlen(buf), len - strlen(buf), st);
 }
 
 /* Rewrite the stats file atomically (write a temporary, rename). */
@@ -299,8 +320,9 @@ static void model_end(struct dm_req *r)
     double t = r->t_done;
     pthread_mutex_unlock(&lock);
     sleep_until(t);
+    double sent = model_now();          /* later than t if the host was slow */
     pthread_mutex_lock(&lock);
-    dm_retire(&disk, r);
+    dm_retire(&disk, r, sent);
     pthread_mutex_unlock(&lock);
 }
 

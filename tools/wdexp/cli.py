@@ -59,6 +59,9 @@ def parser():
     d.add_argument("--disk-model", metavar="PRESET[,p=v...]",
                    help="modelled disks, tools/diskmodel (default scsi10k; %s)" % ", ".join(wdrun.DISK_MODEL_PRESETS))
     d.add_argument("--throttle", type=float, metavar="MBPS", help="QEMU-throttled disks instead, MBPS x 10^6 B/s each")
+    m.add_argument("--prealloc", choices=wdrun.PREALLOC,
+                   help="the data disks' images on the host: falloc (default: allocated, so the first "
+                        "writes do not allocate), full (written with zeros first), off (sparse)")
     s = ap.add_argument_group("measurement")
     s.add_argument("--interval", type=int, dest="interval_ms", metavar="MS", help="sampling interval (default 100)")
     s.add_argument("--probe-interval", type=int, dest="probe_ms", metavar="MS", help="probe interval (default 50)")
@@ -66,6 +69,8 @@ def parser():
     s.add_argument("--probe", choices=PROBE_MODES,
                    help="separate (default): the latency probe runs beside a second dd after the measured "
                         "one (its fsyncs slow the dd); same: beside the measured dd; off: no probe")
+    s.add_argument("--keep-suspect", action="store_true",
+                   help="count suspect trials (late disk replies, a CPU-bound guest) in the medians too")
     s.add_argument("--wmesg", metavar="LIST", help="more wait messages to count (default: %s)" % ",".join(WMESGS))
     s.add_argument("--timeout", type=float, metavar="SECS", help="per dd (default: 120 s + 1 s per MB)")
     r = ap.add_argument_group("running")
@@ -106,7 +111,7 @@ def options_from(ap, ns):
         for k, v in QUICK.items():
             setattr(o, k, v)
     for k in ("trials", "size_mb", "bs", "raw_bs", "mem", "smp", "bus", "disks", "interval_ms", "probe_ms",
-              "timeout", "name"):
+              "timeout", "name", "prealloc"):
         v = getattr(ns, k)
         if v is not None:
             setattr(o, k, v)
@@ -124,6 +129,7 @@ def options_from(ap, ns):
     elif ns.disk_model is not None:
         o.disk_model = ns.disk_model
     o.raw, o.samples, o.setup, o.verbose = not ns.no_raw, not ns.no_samples, ns.setup, ns.verbose
+    o.keep_suspect = ns.keep_suspect
     if ns.probe is not None:
         o.probe = ns.probe
     o.sets = parse_assignments(ap, ns.set, "--set", False)
@@ -162,7 +168,7 @@ def check(ap, o, ns):
         ap.error("--name '%s': letters, digits, '_', '.', '-'" % o.name)
     try:
         wdrun.check_config(wdrun.VMConfig(mem=o.mem, smp=o.smp, bus=o.bus, disks=o.disks, throttle=o.throttle,
-                                          disk_model=o.disk_model))
+                                          disk_model=o.disk_model, prealloc=o.prealloc))
     except wdrun.ConfigError as e:
         ap.error(e.message)
 

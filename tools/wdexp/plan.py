@@ -54,6 +54,7 @@ class Options:
     bus: str = "scsi"
     disks: int = 2
     disk_model: str = "scsi10k"         # None with throttle
+    prealloc: str = "falloc"            # data disk images: off (sparse), falloc, full (wdrun.PREALLOC)
     throttle: float = 0.0
     sets: list = field(default_factory=list)       # [[sysctl, value], ...] for every run
     sweeps: list = field(default_factory=list)     # [[sysctl, [v1, v2, ...]], ...]
@@ -65,6 +66,7 @@ class Options:
                                         # ("same"), or not at all ("off")
     wmesgs: list = field(default_factory=lambda: list(WMESGS))
     timeout: float = 0.0                # seconds per dd; 0: from the size
+    keep_suspect: bool = False          # count suspect trials in the medians (trust.assess)
     verbose: bool = False
 
 
@@ -81,6 +83,9 @@ class Run:
 
     def probe_csv(self):
         return "probe-%s.csv" % self.id
+
+    def host_csv(self):
+        return "host-%s.csv" % self.id
 
     def dir(self, out):
         return Path(out) / "runs" / self.id

@@ -4,8 +4,10 @@
   gather(plan)           reads every runs/<id>/run.json (a missing one is a failed run) and
                          writes summary.txt, results.csv, results.json and manifest.txt;
                          returns (results, groups, summary text)
-  groups(plan, results)  one group per (sweep point, preset): the trials that succeeded,
-                         median/min/max of the file dd's bytes/sec, the raw ceiling, the file
+  groups(plan, results)  one group per (sweep point, preset): the trials that succeeded and
+                         can be trusted (trust.assess; all that succeeded with --keep-suspect, or
+                         when every one is suspect), median/min/max of the file dd's bytes/sec,
+                         the raw ceiling, the file
                          dd as a fraction of it (per boot, then the median), the pages laundered
                          and paged out, the process-seconds blocked per wait message, and the
                          probe's latencies pooled over the trials (p50/p99/max)
@@ -28,7 +30,7 @@ import wdrun
 
 from wdbench import block_size
 
-from . import series
+from . import series, trust
 from .batch import read_result
 from .plan import PROBE_FILE, SEED_BPS, point_tag
 from .trial import host_info
@@ -87,8 +89,14 @@ def groups(plan, results):
         for preset in plan.options.presets:
             rs = [r for r in results if r["point"] == point and r["preset"] == preset]
             ok = [r for r in rs if r["status"] == "ok"]
-            g = {"point": point, "preset": preset, "trials": len(rs), "ok": len(ok),
-                 "file_Bps": [r["file"]["Bps"] for r in ok]}
+            trusted = [r for r in ok if not r.get("suspect")]
+            g = {"point": point, "preset": preset, "trials": len(rs), "failed": len(rs) - len(ok),
+                 "suspect": len(ok) - len(trusted)}
+            g["suspect_counted"] = bool(g["suspect"]) and (plan.options.keep_suspect or not trusted)
+            if not g["suspect_counted"]:
+                ok = trusted
+            g["ok"] = len(ok)
+            g["file_Bps"] = [r["file"]["Bps"] for r in ok]
             g["raw_Bps"] = [r["raw"]["Bps"] for r in ok if "raw" in r]
             g["smooth_Bps"] = [r["smooth"]["Bps"] for r in ok if "smooth" in r]
             g["fraction"] = _med([r["file"]["Bps"] / r["raw"]["Bps"] for r in ok if "raw" in r])
@@ -184,6 +192,34 @@ def note(text):
     return textwrap.wrap("(" + text + ")", width=100)
 
 
+def trial_note(g):
+    """The last column of a group's row: its failed and suspect trials, and whether the median
+    counts the suspect ones."""
+    words = []
+    if g["failed"]:
+        words.append("%d of %d trials failed" % (g["failed"], g["trials"]))
+    if g["suspect"]:
+        words.append("%d suspect, %s" % (g["suspect"], "left out" if not g["suspect_counted"] else
+                                         "counted (all are)" if g["ok"] == g["suspect"] else "counted"))
+    return "; ".join(words)
+
+
+def trust_rows(results):
+    """One row per run: what says whether its file dd measured the disks (trust.py)."""
+    rows = []
+    for r in results:
+        if r["status"] != "ok":
+            continue
+        late = r.get("disk_phases", {}).get("file") or {}
+        host = r.get("host", {}).get("file", {})
+        idle = trust.guest_idle_pct(r.get("samples", {}).get("file", {}))
+        rows.append([r["id"], bps(r["file"]["Bps"]), opt(idle, "%.1f"),
+                     "%s (%s)" % (opt(late.get("late_pct"), "%.2f"), opt(late.get("replies"), "%d")) if late else "-",
+                     opt(host.get("load1_mean"), "%.1f"), opt(host.get("qemu_pct"), "%.0f"),
+                     opt(host.get("others_pct"), "%.0f"), "; ".join(r.get("suspect", [])) or "ok"])
+    return rows
+
+
 def table_text(plan, gs, results):
     sweep = any(g["point"] for g in gs)
 
@@ -194,7 +230,7 @@ def table_text(plan, gs, results):
     rows = []
     for g in gs:
         f = g["file_Bps"]
-        bad = "" if g["ok"] == g["trials"] else "%d of %d trials failed" % (g["trials"] - g["ok"], g["trials"])
+        bad = trial_note(g)
         rows.append([lab(g), bps(_med(f)), bps(min(f)) if f else "-", bps(max(f)) if f else "-",
                      bps(_med(g["raw_Bps"])), opt(g["fraction"], "%.3f"), bps(SEED_BPS.get(g["preset"])),
                      bps(_med(g["smooth_Bps"])), bad])
@@ -207,8 +243,21 @@ def table_text(plan, gs, results):
     lines += columns(["preset", "file dd B/s", "min", "max", "raw B/s", "of raw", "seed B/s", "beside probe", ""],
                      rows)
     lines += [""] + note("file dd B/s: median of the trials; of raw: the file dd over the raw ceiling of the "
-                         "same boot, median; beside probe: the same dd again with the probe running (median)")
+                         "same boot, median; beside probe: the same dd again with the probe running (median); "
+                         "a suspect trial is left out of every median and every block below unless all of its "
+                         "group are suspect or --keep-suspect is given")
     lines += [""]
+    rows = trust_rows(results)
+    if rows:
+        lines += columns(["trial", "file dd B/s", "guest idle %", "late % (replies)", "host load", "QEMU %",
+                          "others %", "trusted?"], rows)
+        lines += [""] + note("during each file dd: guest idle = %s over the dd's time and CPUs (below %g%%: "
+                             "CPU-bound, the dd measured the emulated CPU); late = the disk models' replies sent "
+                             "more than 1 ms after their due time, of all replies (above %g%%: the host held the "
+                             "disks up; docs/diskmodel.md); host load = the 1-minute load average, QEMU and "
+                             "others = CPU use in %% of one host CPU by QEMU and by everything but QEMU and the "
+                             "disk models" % (trust.IDLE_NS, trust.IDLE_PCT_MIN, trust.LATE_PCT_MAX))
+        lines += [""]
     rows = [[lab(g), opt(g["laundered"], "%d"), opt(g["paged_out"], "%d"), opt(g["bd_flushes"], "%d")] +
             [opt(g["blocked_s"][b], "%.1f") + ("" if g["sleeps"][b] is None else " (%d)" % g["sleeps"][b])
              for b in BLOCKED] for g in gs]
@@ -259,7 +308,8 @@ RESULT_COLS = ["id", "preset", "trial", "point", "status", "file_bytes", "file_s
                "raw_Bps", "file_of_raw", "smooth_Bps", "laundered", "paged_out", "bd_flushes"] + ["blocked_s.%s" % b for b in BLOCKED] + \
               ["sleeps.%s" % b for b in BLOCKED] + \
               ["probe.%s.%s" % (c, k) for c, _ in PROBE_COLS for k in ("p50", "p99", "max")] + \
-              ["samples", "samples_late", "elapsed_s", "error"]
+              ["samples", "samples_late", "guest_idle_pct", "replies", "late_replies", "late_pct", "max_late_ms",
+               "host_load1", "host_busy_pct", "host_qemu_pct", "host_others_pct", "suspect", "elapsed_s", "error"]
 
 
 def result_row(r):
@@ -274,7 +324,14 @@ def result_row(r):
            "smooth_Bps": r.get("smooth", {}).get("Bps"),
            "laundered": delta.get(LAUNDERED), "bd_flushes": delta.get(BD_FLUSHES), "paged_out": counter(delta, PAGEOUTS),
            "samples": samp.get("rows"), "samples_late": samp.get("end", {}).get("late"),
+           "guest_idle_pct": trust.guest_idle_pct(samp), "suspect": "; ".join(r.get("suspect", [])) or None,
            "elapsed_s": r.get("elapsed_s"), "error": (r.get("error") or "").splitlines()[0] if r.get("error") else None}
+    late = r.get("disk_phases", {}).get("file") or {}
+    host = r.get("host", {}).get("file", {})
+    row.update({"replies": late.get("replies"), "late_replies": late.get("late_replies"),
+                "late_pct": late.get("late_pct"), "max_late_ms": late_max_ms(r),
+                "host_load1": host.get("load1_mean"), "host_busy_pct": host.get("busy_pct"),
+                "host_qemu_pct": host.get("qemu_pct"), "host_others_pct": host.get("others_pct")})
     for b in BLOCKED:
         secs, sleeps, _ = blocked_time(samp, b)
         row["blocked_s." + b] = None if secs is None else round(secs, 3)
@@ -283,6 +340,13 @@ def result_row(r):
         for k in ("p50", "p99", "max"):
             row["probe.%s.%s" % (c, k)] = lat.get(c, {}).get(k)
     return row
+
+
+def late_max_ms(r):
+    """The worst lateness of any data disk's reply over the whole boot (the stats files keep only
+    the maximum since the server started)."""
+    vals = [d["max_late_ms"] for d in r.get("disk_stats") or [] if "max_late_ms" in d]
+    return max(vals) if vals else None
 
 
 def manifest_text(plan, results):

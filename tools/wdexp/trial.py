@@ -36,7 +36,7 @@ from pathlib import Path
 import wdrun
 from wdbench import MiB, block_size, ccdconfig_line, parse_dd
 
-from . import series
+from . import series, trust
 from .plan import PROBE_FILE
 
 GUEST_SERIAL = "/dev/ttyd1"                  # COM2 in the guest (kernel/dev/sio.c)
@@ -44,6 +44,7 @@ BOOT_TIMEOUT = 120.0
 PHASE_TIMEOUT = 120.0                         # the phases that are not a dd
 SLOWEST_MBPS = 1.0                            # a dd slower than this (10^6 B/s) times out
 TAIL_BYTES = 65536                            # how much of the stream progress() reads
+STATS_INTERVAL = 0.2                          # seconds between the disk models' stats files
 
 
 def host_info():
@@ -80,16 +81,18 @@ class Trial:
         o = self.o
         per_disk = max(2 << 30, -(-(o.size_mb * MiB * 5 // 4) // o.disks))
         per_disk = -(-per_disk // (1 << 30)) << 30                # whole GiB
+        # the disk models' stats files often enough to split them by phase (trust.disk_phase)
+        model = "%s,stats_interval=%g" % (o.disk_model, STATS_INTERVAL) if o.disk_model else None
         return wdrun.VMConfig(mem=o.mem, smp=o.smp, design=self.run.preset, timeout=BOOT_TIMEOUT,
                               verbose=o.verbose, disks=o.disks, bus=o.bus, disk_size=str(per_disk),
-                              throttle=o.throttle, disk_model=o.disk_model, serial2=str(self.serial),
-                              root_image=self.plan.root_image)
+                              prealloc=o.prealloc, throttle=o.throttle, disk_model=model,
+                              serial2=str(self.serial), root_image=self.plan.root_image)
 
     def sampler(self, cfg, label):
         if not self.o.samples:
             return ""
         disks = [cfg.prefix() + "0"] + cfg.data_names() + ["ccd0"]          # the root disk too
-        names = ["kern.design", "vfs.*", "vm.*"] + ["kern.devstat.%s.*" % d for d in disks]
+        names = ["kern.design", trust.NCPU, trust.IDLE_NS, "vfs.*", "vm.*"] + ["kern.devstat.%s.*" % d for d in disks]
         return "sampler -o %s -l %s -i %d -s %s -w %s " % (GUEST_SERIAL, label, self.o.interval_ms,
                                                             ",".join(names), ",".join(self.o.wmesgs))
 
@@ -136,11 +139,18 @@ class Trial:
         t0 = time.monotonic()
         cfg = self.vm_config()
         vm = wdrun.VM(cfg)
+        host = trust.HostMonitor(lambda: {"qemu": vm.proc.pid if vm.proc else None,
+                                          "servers": [s[0].pid for s in vm.disks.servers]})
+        disk_marks = []                                   # (phase, the disk models' stats at its start)
+        host.start()
         try:
             self.phase = "boot"
+            host.mark("boot")
             vm.boot()
             for name, cmd, timeout, nbytes in self.phases(cfg):
                 self.phase, self._dd_bytes = name, nbytes
+                host.mark(name)
+                disk_marks.append((name, vm.disks.read_stats()))
                 t_phase = time.monotonic()
                 out, st = vm.run(cmd, timeout=timeout)
                 result["phases"][name] = {"status": st, "seconds": round(time.monotonic() - t_phase, 2),
@@ -154,6 +164,8 @@ class Trial:
                         raise PhaseFailed("%s: dd printed no summary of %d bytes: %s"
                                           % (name, nbytes, " / ".join(out.strip().splitlines()[-3:])))
                     result[name] = {"bytes": dd[0], "secs": dd[1], "Bps": round(dd[0] / dd[1])}
+            disk_marks.append((None, vm.disks.read_stats()))
+            host.mark(None)
             self.phase = "poweroff"
             vm.poweroff()
             result["status"] = "ok"
@@ -163,11 +175,17 @@ class Trial:
             result["error"] = "%s: %s" % (self.phase, e.message.splitlines()[0])
             result["console_tail"] = e.tail()
         finally:
+            host.mark(None)
+            host.stop()
             vm.kill()
             vm.disks.discard()
             self.phase = None
             (self.dir / "console.log").write_text(vm.console)
         result["disk_stats"] = vm.disks.read_stats()
+        result["host"] = host.summary()
+        series.write_csv(self.out / self.run.host_csv(), trust.HOST_CSV_HEADER, host.rows(t0))
+        late = {p: trust.disk_phase(a, b) for (p, a), (_, b) in zip(disk_marks, disk_marks[1:]) if p is not None}
+        result["disk_phases"] = {p: v for p, v in late.items() if v is not None}
         result["elapsed_s"] = round(time.monotonic() - t0, 1)
         result["host_after"] = host_info()
         try:
@@ -176,6 +194,7 @@ class Trial:
             if result["status"] == "ok":
                 result["status"] = "failed"
                 result["error"] = "the guest's samples could not be read:\n" + traceback.format_exc(limit=3)
+        result["suspect"] = trust.assess(result)
         path = self.dir / "run.json"
         path.write_text(json.dumps(result, indent=1) + "\n")
         return result

@@ -100,6 +100,18 @@ else
     fail=$((fail + 1)); echo "FAIL build: make -C tools/diskmodel failed"
 fi
 
+echo "== serve --check"
+"$dm/serve" --check scsi10k qdepth=8 order=fifo wcache=on 2>"$work/check.err"
+check check_accepts_params "$? == 0" "expected exit 0 for qdepth=8 order=fifo wcache=on, got $(cat "$work/check.err")"
+"$dm/serve" --check scsi10k qdepth=0 2>"$work/check.err"
+rc=$?
+check check_rejects_bad_value "$rc == 2 && $(grep -c 'qdepth must be 1..256' "$work/check.err") == 1" \
+    "expected exit 2 and the model's message for qdepth=0, got $rc: $(cat "$work/check.err")"
+"$dm/serve" --check scsi10k colour=red 2>"$work/check.err"
+rc=$?
+check check_rejects_unknown_param "$rc == 2 && $(grep -c "unknown parameter 'colour'" "$work/check.err") == 1" \
+    "expected exit 2 and nbdkit's message for colour=red, got $rc: $(cat "$work/check.err")"
+
 echo "== scsi10k through qemu-img bench (write cache off)"
 # sustained rate in the outer zone: 468 sectors per 6 ms turn + switches
 sus=36.4 media=39.9

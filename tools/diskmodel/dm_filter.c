@@ -195,7 +195,7 @@ static void format_stats(char *buf, size_t len, const struct dm_stats *st,
     for (int i = 0; i < DM_NOPS; i++)
         arrived += st->nreq[i];
     snprintf(buf, len,
-             "preset=%s\nimage=%s\nuptime_s=%.3f\n"
+             "preset=%s\ntags=%u\norder=%s\nwcache=%s\nimage=%s\nuptime_s=%.3f\n"
              "requests=%llu\ncompleted=%llu\n"
              "reads=%llu\nread_bytes=%llu\nwrites=%llu\nwrite_bytes=%llu\n"
              "flushes=%llu\ntrims=%llu\nzeroes=%llu\nzero_bytes=%llu\n"
@@ -205,7 +205,8 @@ static void format_stats(char *buf, size_t len, const struct dm_stats *st,
              "mean_service_ms=%.3f\nmean_rot_ms=%.3f\n"
              "busy_pct=%.1f\nreadahead_hits=%llu\ncached_writes=%llu\n"
              "destages=%llu\n",
-             preset_name, label, uptime, (unsigned long long)arrived,
+             preset_name, params.qdepth, params.order == DM_SPTF ? "sptf" : "fifo",
+             params.wcache ? "on" : "off", label, uptime, (unsigned long long)arrived,
              (unsigned long long)st->completed,
              (unsigned long long)st->nreq[DM_READ],
              (unsigned long long)st->bytes[DM_READ],

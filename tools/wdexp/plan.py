@@ -5,8 +5,13 @@
                         presets times the trials, in trial-major order (trial 1 of every
                         point and preset first, so a slow drift of the host touches all of
                         them alike); the root image.
+  axis_kind(name)       what a --sweep axis is: "sysctl" (set in the guest), "disk" (disk.<param>:
+                        a disk-model parameter, so each point boots with its own model servers),
+                        "openings" (every data disk's dev.<da|ada>.<n>.openings in the guest),
+                        "mem" (the guest's RAM) or "preset" (the presets themselves).
   Plan.save(), load_plan(dir)
-  Run                   one run: id, preset, trial, point ({sysctl: value}), index.
+  Run                   one run: id, preset, trial, point ({axis: value}, every swept axis but
+                        preset), index.
                         Its files: samples-<id>.csv (the file dd), samples-<id>-raw.csv (the
                         raw ceiling dd), samples-<id>-smooth.csv (the dd beside the probe),
                         probe-<id>.csv, runs/<id>/ (run.json, console.log, serial2.txt).
@@ -37,6 +42,8 @@ WMESGS = ("flswai", "wdrain", "newbuf", "vmwait", "biord", "biowr", "getblk", "w
 PROBE_FILE = "/var/probe/data"
 PROBE_MODES = ("separate", "same", "off")
 PROBE_MB = 32
+AXES = ("preset", "mem", "openings")       # --sweep axes that are neither sysctls nor disk.<param>
+DISK_AXIS = "disk."                         # --sweep disk.<param>=...: a tools/diskmodel parameter
 EXP_BUILD = wdrun.BUILD / "experiment"
 
 
@@ -96,12 +103,27 @@ def point_tag(point):
     return "_".join("%s=%s" % (k, v) for k, v in point.items())
 
 
+def axis_kind(name):
+    if name in AXES:
+        return name
+    return "disk" if name.startswith(DISK_AXIS) else "sysctl"
+
+
 def grid(sweeps):
-    """The product of the sweep lists, as a list of {sysctl: value} (one empty point if none)."""
+    """The product of the sweep lists but the presets' (each point runs every preset), as a list
+    of {axis: value} (one empty point if none)."""
     points = [{}]
     for name, values in sweeps:
-        points = [dict(p, **{name: v}) for p in points for v in values]
+        if name != "preset":
+            points = [dict(p, **{name: v}) for p in points for v in values]
     return points
+
+
+def disk_model_of(opts, point):
+    """The --disk-model spec a point boots with: the experiment's, with the point's disk.<param>
+    values added (None with throttled disks)."""
+    params = ["%s=%s" % (k[len(DISK_AXIS):], v) for k, v in point.items() if axis_kind(k) == "disk"]
+    return ",".join([opts.disk_model] + params) if opts.disk_model else None
 
 
 @dataclass

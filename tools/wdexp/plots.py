@@ -15,8 +15,9 @@ since the file dd started:
   ...-probe.png                         latprobe's latencies (ms, log scale)
 Both presets on the same axes, one plot per metric: plot-[<point>-]compare-<metric>.png for
 rate, dirty, running, free, blocked (flswai + wdrain + newbuf) and each probe latency.
-With sweeps: plot-sweep-<sysctl>.png, the file dd's MB/s (median, min-max bars) against the
-swept value, one line per preset (and per value of the other swept sysctls).
+With sweeps: plot-sweep-<axis>.png for every swept axis (a sysctl, disk.<param>, openings, mem,
+preset), the file dd's MB/s (median, min-max bars) against the axis's values, one line per
+preset and per combination of the other axes' values.
 A plot whose counters this kernel does not have (yet) is skipped and listed as such.
 The scripts stay in DIR/gnuplot/ to be edited and re-run (`cd DIR && gnuplot gnuplot/X.gp`);
 `tools/experiment --replot DIR` writes and runs them again.
@@ -205,15 +206,20 @@ class Drawer:
     # -- sweeps --
 
     def sweep(self, plan, gs):
+        """One plot per swept axis: the file dd's MB/s against the axis, a line per preset and per
+        combination of the other axes' values (so a grid of two axes is drawn from both sides)."""
+        axes = [n for n, _ in plan.options.sweeps]
         for name, values in plan.options.sweeps:
-            others = [n for n, _ in plan.options.sweeps if n != name]
+            others = [a for a in axes if a != name]
             lines = {}
             for g in gs:
                 if not g["file_Bps"]:
                     continue
-                key = g["preset"] + "".join(" %s=%s" % (o, g["point"][o]) for o in others)
+                key = " ".join(["" if name == "preset" else g["preset"]] +
+                               ["%s=%s" % (a, axis_value(g, a)) for a in others if a != "preset"]).strip()
                 vals = [v / 1e6 for v in g["file_Bps"]]
-                lines.setdefault(key, []).append((g["point"][name], sorted(vals)[(len(vals) - 1) // 2], min(vals), max(vals)))
+                lines.setdefault(key or "file dd", []).append(
+                    (axis_value(g, name), sorted(vals)[(len(vals) - 1) // 2], min(vals), max(vals)))
             if not lines:
                 self.skip("plot-sweep-" + name, "no successful runs")
                 continue
@@ -228,8 +234,14 @@ class Drawer:
             if numeric and all(float(v) > 0 for v in values) and max(float(v) for v in values) / min(float(v) for v in values) >= 16:
                 script += "set logscale x 2\n"
             if not numeric:
+                script += "set xrange [-0.5:%g]\n" % (len(values) - 0.5)
                 script += "set xtics (%s)\n" % ", ".join("%s %d" % (q(v), j) for j, v in enumerate(values))
             self.draw("plot-sweep-%s" % name, script + "\n".join(blocks) + "\nplot " + ", \\\n     ".join(parts) + "\n")
+
+
+def axis_value(g, name):
+    """A group's value on a sweep axis (the preset is the group's own)."""
+    return g["preset"] if name == "preset" else g["point"][name]
 
 
 def _isnum(v):

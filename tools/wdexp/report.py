@@ -2,7 +2,8 @@
 
   environment()          git revision, QEMU and nbdkit versions, host CPU, load: for plan.json
   gather(plan)           reads every runs/<id>/run.json (a missing one is a failed run) and
-                         writes summary.txt, results.csv, results.json and manifest.txt;
+                         writes summary.txt, results.csv (a row per run), groups.csv (a row per
+                         sweep point and preset: the grid), results.json and manifest.txt;
                          returns (results, groups, summary text)
   groups(plan, results)  one group per (sweep point, preset): the trials that succeeded and
                          can be trusted (trust.assess; all that succeeded with --keep-suspect, or
@@ -32,7 +33,7 @@ from wdbench import block_size
 
 from . import series, trust
 from .batch import read_result
-from .plan import PROBE_FILE, SEED_BPS, point_tag
+from .plan import DISK_AXIS, PROBE_FILE, SEED_BPS, point_tag
 from .trial import host_info
 
 LAUNDERED = "vm.stats.vm.v_pdlaundered"                     # docs/vm.md
@@ -164,8 +165,14 @@ def workload_lines(plan):
                           % (o.bs, count, o.size_mb, where), width=100, subsequent_indent=" " * 10)
     if o.raw:
         lines.append("ceiling:  dd if=/dev/zero of=/dev/ccd0 bs=%s (%d MiB) in the same boot, before newfs" % (o.raw_bs, o.size_mb))
-    lines.append("machine:  %d MB RAM, %d CPU, ccd0 = %d disks on %s, %s; %d trial(s) per preset"
-                 % (o.mem, o.smp, o.disks, o.bus, disks, o.trials))
+    swept = [n for n, _ in o.sweeps]
+    mem = "RAM per sweep point (mem)" if "mem" in swept else "%d MB RAM" % o.mem
+    if any(n.startswith(DISK_AXIS) for n in swept):
+        disks += " (%s per sweep point)" % ", ".join(n for n in swept if n.startswith(DISK_AXIS))
+    lines.append("machine:  %s, %d CPU, ccd0 = %d disks on %s, %s; %d trial(s) per preset"
+                 % (mem, o.smp, o.disks, o.bus, disks, o.trials))
+    if o.sweeps:
+        lines.append("sweep:    " + "  ".join("%s=%s" % (n, ",".join(v)) for n, v in o.sweeps))
     if o.sets:
         lines.append("set:      " + " ".join("%s=%s" % (k, v) for k, v in o.sets))
     if o.probe == "separate":
@@ -378,6 +385,32 @@ def write_results_csv(path, results):
     series.write_csv(path, RESULT_COLS, [[row[c] for c in RESULT_COLS] for row in rows])
 
 
+def group_row(plan, g, gs):
+    """groups.csv's row of a group: its sweep point's axes, the preset, the medians."""
+    f = g["file_Bps"]
+    base = next((_med(h["file_Bps"]) for h in gs if h["point"] == g["point"] and h["preset"] == "stable42"), None)
+    row = {a: (g["preset"] if a == "preset" else g["point"].get(a)) for a, _ in plan.options.sweeps}
+    row.update({"preset": g["preset"], "trials": g["trials"], "failed": g["failed"], "suspect": g["suspect"],
+                "counted": g["ok"], "file_Bps": _med(f), "file_Bps_min": min(f) if f else None,
+                "file_Bps_max": max(f) if f else None,
+                "of_stable42": round(_med(f) / base, 4) if f and base else None,
+                "raw_Bps": _med(g["raw_Bps"]), "file_of_raw": g["fraction"], "smooth_Bps": _med(g["smooth_Bps"]),
+                "laundered": g["laundered"], "paged_out": g["paged_out"], "bd_flushes": g["bd_flushes"]})
+    for b in BLOCKED:
+        row["blocked_s." + b] = g["blocked_s"][b]
+        row["sleeps." + b] = g["sleeps"][b]
+    for c, _ in PROBE_COLS:
+        for k in ("p50", "p99", "max"):
+            row["probe.%s.%s" % (c, k)] = g["probe"][c][k]
+    return row
+
+
+def write_groups_csv(path, plan, gs):
+    rows = [group_row(plan, g, gs) for g in gs]
+    header = list(rows[0]) if rows else []
+    series.write_csv(path, header, [[r[c] for c in header] for r in rows])
+
+
 def gather(plan):
     results = [read_result(plan, r) for r in plan.runs]
     gs = groups(plan, results)
@@ -385,6 +418,7 @@ def gather(plan):
     out = Path(plan.out)
     (out / "summary.txt").write_text(text)
     write_results_csv(out / "results.csv", results)
+    write_groups_csv(out / "groups.csv", plan, gs)
     (out / "results.json").write_text(json.dumps({
         "experiment": plan.options.name, "options": vars(plan.options),
         "env": plan.env, "seed_Bps": SEED_BPS, "groups": gs, "runs": results}, indent=1) + "\n")

@@ -10,7 +10,9 @@
 
 The phases, in one boot (each one shell command line; its status and dd's summary are read
 from the console):
-  set      sysctl NAME=VALUE for --set and the run's sweep point
+  set      sysctl NAME=VALUE for --set and the run's sweep point (its sysctls, and for an
+           `openings` axis dev.<da|ada>.<n>.openings of every data disk; its mem and disk.<param>
+           axes are in the VM itself: vm_config)
   setup    --setup's command line
   ccd      ccdconfig ccd0 128 none <the data disks>         (the seed's stripe)
   raw      dd if=/dev/zero of=/dev/ccd0 bs=<raw_bs> count=...  (the ceiling; --no-raw skips it)
@@ -28,6 +30,7 @@ the file system and flushes the disks' caches, so beside it the seed's dd ran 7 
 import json
 import os
 import platform
+import re
 import socket
 import time
 import traceback
@@ -37,7 +40,7 @@ import wdrun
 from wdbench import MiB, block_size, ccdconfig_line, parse_dd
 
 from . import series, trust
-from .plan import PROBE_FILE
+from .plan import PROBE_FILE, axis_kind, disk_model_of
 
 GUEST_SERIAL = "/dev/ttyd1"                  # COM2 in the guest (kernel/dev/sio.c)
 BOOT_TIMEOUT = 120.0
@@ -82,8 +85,10 @@ class Trial:
         per_disk = max(2 << 30, -(-(o.size_mb * MiB * 5 // 4) // o.disks))
         per_disk = -(-per_disk // (1 << 30)) << 30                # whole GiB
         # the disk models' stats files often enough to split them by phase (trust.disk_phase)
-        model = "%s,stats_interval=%g" % (o.disk_model, STATS_INTERVAL) if o.disk_model else None
-        return wdrun.VMConfig(mem=o.mem, smp=o.smp, design=self.run.preset, timeout=BOOT_TIMEOUT,
+        model = disk_model_of(o, self.run.point)
+        if model:
+            model += ",stats_interval=%g" % STATS_INTERVAL
+        return wdrun.VMConfig(mem=int(self.run.point.get("mem", o.mem)), smp=o.smp, design=self.run.preset, timeout=BOOT_TIMEOUT,
                               verbose=o.verbose, disks=o.disks, bus=o.bus, disk_size=str(per_disk),
                               prealloc=o.prealloc, throttle=o.throttle, disk_model=model,
                               serial2=str(self.serial), root_image=self.plan.root_image)
@@ -96,6 +101,21 @@ class Trial:
         return "sampler -o %s -l %s -i %d -s %s -w %s " % (GUEST_SERIAL, label, self.o.interval_ms,
                                                             ",".join(names), ",".join(self.o.wmesgs))
 
+    def point_sysctls(self, cfg):
+        """The sysctls the run's sweep point sets in the guest: its sysctl axes, and an openings
+        axis as every data disk's dev.<driver>.<unit>.openings (FreeBSD's `camcontrol tags daN
+        -N n`)."""
+        out = []
+        for name, value in self.run.point.items():
+            kind = axis_kind(name)
+            if kind == "sysctl":
+                out.append((name, value))
+            elif kind == "openings":
+                for disk in cfg.data_names():
+                    driver, unit = re.fullmatch(r"([a-z]+)(\d+)", disk).groups()
+                    out.append(("dev.%s.%s.openings" % (driver, unit), value))
+        return out
+
     def dd_timeout(self):
         if self.o.timeout:
             return self.o.timeout
@@ -105,7 +125,7 @@ class Trial:
         """[(name, command line, timeout, bytes its dd writes or 0)]"""
         o = self.o
         out = []
-        sets = list(o.sets) + list(self.run.point.items())
+        sets = list(o.sets) + self.point_sysctls(cfg)
         if sets:
             out.append(("set", "sysctl " + " ".join("%s=%s" % (k, v) for k, v in sets), PHASE_TIMEOUT, 0))
         if o.setup:
@@ -139,48 +159,22 @@ class Trial:
         t0 = time.monotonic()
         cfg = self.vm_config()
         vm = wdrun.VM(cfg)
-        host = trust.HostMonitor(lambda: {"qemu": vm.proc.pid if vm.proc else None,
-                                          "servers": [s[0].pid for s in vm.disks.servers]})
         disk_marks = []                                   # (phase, the disk models' stats at its start)
-        host.start()
-        try:
-            self.phase = "boot"
-            host.mark("boot")
-            vm.boot()
-            for name, cmd, timeout, nbytes in self.phases(cfg):
-                self.phase, self._dd_bytes = name, nbytes
-                host.mark(name)
-                disk_marks.append((name, vm.disks.read_stats()))
-                t_phase = time.monotonic()
-                out, st = vm.run(cmd, timeout=timeout)
-                result["phases"][name] = {"status": st, "seconds": round(time.monotonic() - t_phase, 2),
-                                          "output": out[-2000:]}
-                if st != 0:
-                    raise PhaseFailed("%s: '%s' exited %d: %s" % (name, wdrun._short(cmd, 80), st,
-                                                                  " / ".join(out.strip().splitlines()[-3:])))
-                if nbytes:
-                    dd = parse_dd(out)
-                    if dd is None or dd[0] != nbytes or dd[1] <= 0:
-                        raise PhaseFailed("%s: dd printed no summary of %d bytes: %s"
-                                          % (name, nbytes, " / ".join(out.strip().splitlines()[-3:])))
-                    result[name] = {"bytes": dd[0], "secs": dd[1], "Bps": round(dd[0] / dd[1])}
-            disk_marks.append((None, vm.disks.read_stats()))
-            host.mark(None)
-            self.phase = "poweroff"
-            vm.poweroff()
-            result["status"] = "ok"
-        except PhaseFailed as e:
-            result["error"] = str(e)
-        except wdrun.WdrunError as e:
-            result["error"] = "%s: %s" % (self.phase, e.message.splitlines()[0])
-            result["console_tail"] = e.tail()
-        finally:
-            host.mark(None)
-            host.stop()
-            vm.kill()
-            vm.disks.discard()
-            self.phase = None
-            (self.dir / "console.log").write_text(vm.console)
+        with trust.HostMonitor(lambda: {"qemu": vm.proc.pid if vm.proc else None,
+                                        "servers": [s[0].pid for s in vm.disks.servers]}) as host:
+            try:
+                self.run_phases(vm, cfg, result, host, disk_marks)
+                result["status"] = "ok"
+            except PhaseFailed as e:
+                result["error"] = str(e)
+            except wdrun.WdrunError as e:
+                result["error"] = "%s: %s" % (self.phase, e.message.splitlines()[0])
+                result["console_tail"] = e.tail()
+            finally:
+                vm.kill()
+                vm.disks.discard()
+                self.phase = None
+                (self.dir / "console.log").write_text(vm.console)
         result["disk_stats"] = vm.disks.read_stats()
         result["host"] = host.summary()
         series.write_csv(self.out / self.run.host_csv(), trust.HOST_CSV_HEADER, host.rows(t0))
@@ -198,6 +192,35 @@ class Trial:
         path = self.dir / "run.json"
         path.write_text(json.dumps(result, indent=1) + "\n")
         return result
+
+    def run_phases(self, vm, cfg, result, host, disk_marks):
+        """Boot, type each phase's command line (marking the host monitor and reading the disk
+        models' stats at its start), check it, and power off. Raises PhaseFailed or a
+        wdrun.WdrunError."""
+        self.phase = "boot"
+        host.mark("boot")
+        vm.boot()
+        for name, cmd, timeout, nbytes in self.phases(cfg):
+            self.phase, self._dd_bytes = name, nbytes
+            host.mark(name)
+            disk_marks.append((name, vm.disks.read_stats()))
+            t_phase = time.monotonic()
+            out, st = vm.run(cmd, timeout=timeout)
+            result["phases"][name] = {"status": st, "seconds": round(time.monotonic() - t_phase, 2),
+                                      "output": out[-2000:]}
+            if st != 0:
+                raise PhaseFailed("%s: '%s' exited %d: %s" % (name, wdrun._short(cmd, 80), st,
+                                                              " / ".join(out.strip().splitlines()[-3:])))
+            if nbytes:
+                dd = parse_dd(out)
+                if dd is None or dd[0] != nbytes or dd[1] <= 0:
+                    raise PhaseFailed("%s: dd printed no summary of %d bytes: %s"
+                                      % (name, nbytes, " / ".join(out.strip().splitlines()[-3:])))
+                result[name] = {"bytes": dd[0], "secs": dd[1], "Bps": round(dd[0] / dd[1])}
+        disk_marks.append((None, vm.disks.read_stats()))
+        host.mark(None)
+        self.phase = "poweroff"
+        vm.poweroff()
 
     def progress(self):
         if self.phase not in ("raw", "file", "smooth") or not self.o.samples:

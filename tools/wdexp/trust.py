@@ -15,8 +15,9 @@ trust"):
                                  host's CPU use by QEMU, by the disk-model servers and by
                                  everything else, the runnable tasks and the load average.
 
-  HostMonitor(pids)     pids() -> {"qemu": pid or None, "servers": [pid, ...]}. start(), then
-                        mark(phase) at each phase's start (mark(None) at the end), stop().
+  HostMonitor(pids)     pids() -> {"qemu": pid or None, "servers": [pid, ...]}. A context
+                        manager: `with HostMonitor(pids) as host:` samples while the block runs;
+                        host.mark(phase) at each phase's start (mark(None) after the last).
                         .summary() -> {phase: host figures}; .rows() for host-<id>.csv.
   disk_phase(before, after)
                         the change of the late-reply counters of each data disk's stats between
@@ -111,10 +112,12 @@ class HostMonitor:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
-    def start(self):
+    def __enter__(self):
         self._thread.start()
+        return self
 
-    def stop(self):
+    def __exit__(self, *exc):
+        self.mark(None)                       # the end of whatever phase was running
         self._stop.set()
         self._thread.join()
 

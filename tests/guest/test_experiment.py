@@ -13,7 +13,9 @@ H. Host-side, no VM: --sweep's axes parsed into the plan (a sysctl, disk.<param>
    the git revision, QEMU and the host; each samples CSV has increasing times and about
    duration / interval rows, and the disks' byte counters; each run has its trust figures (the
    guest's idle share, the disk models' replies and late ones during the file dd, the host's
-   load and CPU use, host-<id>.csv) and the table its per-trial block; the probe ran beside its own second
+   load and CPU use, host-<id>.csv) and the table its per-trial block; the dd's synchronous I/O
+   (at least the 5 new indirect blocks 64 MiB need, written synchronously) and the data disks'
+   host and drive queues are in results.csv and the table; the probe ran beside its own second
    dd, sampled too, and its CSV has latencies; every probe read went to the root disk (its read
    count grew by at least the probes' number during that dd); every plot docs/experiments.md
    lists for a run without a sweep is a PNG file (PER_PRESET for each preset, COMPARE for both);
@@ -44,8 +46,8 @@ from wdexp.plan import Options, make_plan  # noqa: E402
 EXP = str(wdrun.ROOT / "tools" / "experiment")
 # The plots docs/experiments.md ("The plots") lists: plot-<preset>-<name>.png per preset and
 # plot-compare-<name>.png for both.
-PER_PRESET = ("rate", "dirty", "running", "vm", "queue", "blocked", "probe")
-COMPARE = ("rate", "dirty", "running", "free", "blocked", "probe-stat", "probe-read", "probe-write")
+PER_PRESET = ("rate", "dirty", "running", "vm", "queue", "syncio", "blocked", "probe")
+COMPARE = ("rate", "dirty", "running", "free", "blocked", "syncio", "probe-stat", "probe-read", "probe-write")
 T = TestSet("experiment")
 tmp = Path(tempfile.mkdtemp(prefix="test_experiment-"))
 
@@ -206,6 +208,9 @@ T.check("summary: a line per trial saying whether it can be trusted",
                                               or "CPU-bound" in ln) for ln in summary.splitlines())
             for p in ("stable42", "patched")) and "trusted?" in summary,
         expected="trial ... trusted? and a row per trial", got=summary[:1500])
+T.check("summary: the queues and the dd's synchronous I/O blocks",
+        "queues per data disk" in summary and "synchronous I/O of the dd" in summary and "metawrite" in summary
+        and "wswbuf0 s" in summary, expected="both blocks, wswbuf0", got=summary[-2500:])
 T.check("summary: what sampling cost (ms per sample, share of the dd's time)",
         "sampling:" in summary and "ms of CPU on average" in " ".join(summary.split()), expected="a sampling: line", got=summary[-500:])
 rows = read_csv(q / "results.csv") if (q / "results.csv").exists() else []
@@ -244,6 +249,17 @@ for r in rows:
             and (r["suspect"] == "") == (float(r["late_pct"]) <= 1 and float(r["guest_idle_pct"]) >= 1),
             expected="idle %, replies > 0, late %, host load, suspect as the two say",
             got={k: r[k] for k in ("guest_idle_pct", "replies", "late_pct", "host_load1", "host_qemu_pct", "suspect")})
+    T.check("%s: the dd waited for its new indirect blocks' synchronous writes (syncio), behind the queue" % r["id"],
+            r["syncio.metawrite.n"].isdigit() and int(r["syncio.metawrite.n"]) >= 5
+            and float(r["syncio.metawrite.max_ms"] or 0) > 0,
+            expected=">= 5 metawrite waits (64 MiB of 8 KB blocks need 5 new indirect blocks: the single, "
+                     "the double and 3 under it, 2048 pointers each)",
+            got={k: r[k] for k in r if k.startswith("syncio.metawrite")})
+    T.check("%s: the data disks' host and drive queues over the file dd" % r["id"],
+            r["queue.active"] != "" and float(r["queue.active"]) > 0 and int(r["queue.active_max"]) >= 1
+            and float(r["queue.waiting"]) >= 0 and r["blocked_s.wswbuf0"] != "",
+            expected="queue.active > 0, queue.waiting >= 0, wswbuf0's time",
+            got={k: r[k] for k in r if k.startswith("queue.") or k == "blocked_s.wswbuf0"})
     hrows = read_csv(q / ("host-%s.csv" % r["id"])) if (q / ("host-%s.csv" % r["id"])).exists() else []
     T.check("host-%s.csv: the host sampled through the file dd" % r["id"], any(h["phase"] == "file" for h in hrows),
             expected="rows of phase file", got=hrows[:3])

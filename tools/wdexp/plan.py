@@ -14,7 +14,9 @@
                         preset), index.
                         Its files: samples-<id>.csv (the file dd), samples-<id>-raw.csv (the
                         raw ceiling dd), samples-<id>-smooth.csv (the dd beside the probe),
-                        probe-<id>.csv, runs/<id>/ (run.json, console.log, serial2.txt).
+                        syncio-<id>[-raw|-smooth].csv (the synchronous I/O waits during each dd),
+                        probe-<id>.csv, host-<id>.csv, runs/<id>/ (run.json, console.log,
+                        serial2.txt).
   ensure_root_image(plan)  build/experiment/root.img: build/root.img's tree plus the probe's
                         file /var/probe/data (32 MiB that no one has read since boot).
 
@@ -37,7 +39,7 @@ SEED_BPS = {"stable42": 46676295, "patched": 57530722}     # Dillon's post: dd's
 SEED_SIZE_MB = 1536                                         # bs=32k count=49152
 # Wait messages counted in every sample (processes asleep on each): the buffer cache's and the
 # VM's (FreeBSD's names), the disks', and wdrain's own.
-WMESGS = ("flswai", "wdrain", "newbuf", "vmwait", "biord", "biowr", "getblk", "wdfsrc", "syncwt",
+WMESGS = ("flswai", "wdrain", "newbuf", "wswbuf0", "vmwait", "biord", "biowr", "getblk", "wdfsrc", "syncwt",
           "psleep", "qsleep")
 PROBE_FILE = "/var/probe/data"
 PROBE_MODES = ("separate", "same", "off")
@@ -94,6 +96,9 @@ class Run:
     def host_csv(self):
         return "host-%s.csv" % self.id
 
+    def syncio_csv(self, label="file"):
+        return "syncio-%s%s.csv" % (self.id, "" if label == "file" else "-" + label)
+
     def dir(self, out):
         return Path(out) / "runs" / self.id
 
@@ -117,6 +122,11 @@ def grid(sweeps):
         if name != "preset":
             points = [dict(p, **{name: v}) for p in points for v in values]
     return points
+
+
+def data_disks(opts):
+    """The guest's names of the data disks (da1 da2 ...; ada1 ... on AHCI), as the runs boot them."""
+    return wdrun.VMConfig(disks=opts.disks, bus=opts.bus).data_names()
 
 
 def disk_model_of(opts, point):

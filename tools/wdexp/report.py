@@ -18,6 +18,7 @@ names), each as its change over the file dd ("n/a" if the samples lack it). Bloc
 the buffer cache's own (vfs.bufdaemon.flswai_ns, wdrain_ns) where it counts them, else sampled
 estimates (series.py); blocked_time().
 """
+import csv
 import json
 import platform
 import statistics
@@ -34,16 +35,17 @@ from wdbench import block_size
 from . import series, trust
 from .batch import read_result
 from .plan import DISK_AXIS, PROBE_FILE, SEED_BPS, point_tag
-from .trial import host_info
+from .trial import SYNCIO_KINDS, host_info
 
 LAUNDERED = "vm.stats.vm.v_pdlaundered"                     # docs/vm.md
 BD_FLUSHES = "vfs.bufdaemon.flushes"                        # writes the buf_daemon started
 PAGEOUTS = ("vm.stats.vm.v_swappgsout", "vm.stats.vm.v_vnodepgsout")
-BLOCKED = ("flswai", "wdrain", "newbuf")
+BLOCKED = ("flswai", "wdrain", "newbuf", "wswbuf0")
 # the buffer cache's counters of these sleeps (docs/bufcache.md "Tunables and counters")
-BLOCKED_NS = {"flswai": "vfs.bufdaemon.flswai_ns", "wdrain": "vfs.bufdaemon.wdrain_ns"}
+BLOCKED_NS = {"flswai": "vfs.bufdaemon.flswai_ns", "wdrain": "vfs.bufdaemon.wdrain_ns",
+              "wswbuf0": "vfs.cluster.wswbuf0_ns"}
 SLEEPS = {"flswai": "vfs.bufdaemon.sleeps_flswai", "wdrain": "vfs.bufdaemon.sleeps_wdrain",
-          "newbuf": "vfs.bio.sleeps_newbuf"}
+          "newbuf": "vfs.bio.sleeps_newbuf", "wswbuf0": "vfs.cluster.sleeps_wswbuf0"}
 PROBE_COLS = (("stat_us", "stat"), ("read_us", "read 4K"), ("write_us", "create+write+fsync"))
 
 
@@ -110,6 +112,8 @@ def groups(plan, results):
             g["sleeps"] = {w: _med([b[w][1] for b in blocked]) for w in BLOCKED}
             g["blocked_from"] = {w: sorted({b[w][2] for b in blocked}) for w in BLOCKED}
             g["probe"] = pooled_probe(plan, ok)
+            g["queues"] = pooled_queues(ok)
+            g["syncio"] = pooled_syncio(plan, ok)
             g["median_run"] = median_run(ok)
             out.append(g)
     return out
@@ -121,6 +125,61 @@ def median_run(ok):
         return None
     ranked = sorted(ok, key=lambda r: r["file"]["Bps"])
     return ranked[(len(ranked) - 1) // 2]["id"]
+
+
+QUEUE_KEYS = ("waiting", "active", "waiting_max", "active_max")
+
+
+def run_queues(r):
+    """A run's data disks during the file dd (trial.queue_summary): the means of their host
+    queues and device queues averaged over the disks, the maxima the largest of any disk."""
+    qs = r.get("samples", {}).get("file", {}).get("queues") or {}
+    if not qs:
+        return {}
+    return {k: (max(q[k] for q in qs.values()) if k.endswith("_max") else
+                round(sum(q[k] for q in qs.values()) / len(qs), 2)) for k in QUEUE_KEYS}
+
+
+def pooled_queues(ok):
+    """run_queues over the trials: the medians of the means, the largest of the maxima."""
+    per = [run_queues(r) for r in ok]
+    out = {}
+    for k in QUEUE_KEYS:
+        vals = [q[k] for q in per if k in q]
+        out[k] = (max(vals) if vals else None) if k.endswith("_max") else _med(vals)
+    return out
+
+
+def pooled_syncio(plan, ok):
+    """The dd's own synchronous I/O waits (syncio-<id>.csv, dd = 1) per kind: the count and the
+    seconds waited per trial (medians), the wait's p50/p99/max over all trials' waits (ms) and
+    the mean qahead."""
+    per = {k: {"n": [], "s": [], "waits": [], "qahead": []} for k in SYNCIO_KINDS}
+    have = False
+    for r in ok:
+        path = Path(plan.out) / ("syncio-%s.csv" % r["id"])
+        if not path.exists():
+            continue
+        have = True
+        with open(path, newline="") as f:
+            rows = [e for e in csv.DictReader(f) if e["dd"] == "1"]
+        for k in SYNCIO_KINDS:
+            waits = [int(e["wait_us"]) for e in rows if e["kind"] == k]
+            per[k]["n"].append(len(waits))
+            per[k]["s"].append(sum(waits) / 1e6)
+            per[k]["waits"] += waits
+            per[k]["qahead"] += [int(e["qahead"]) for e in rows if e["kind"] == k]
+    if not have:
+        return None
+    return {k: {"n": _med(v["n"]), "total_s": _med(v["s"]),
+                "p50_ms": _ms(series.percentile(v["waits"], 50)), "p99_ms": _ms(series.percentile(v["waits"], 99)),
+                "max_ms": _ms(series.percentile(v["waits"], 100)),
+                "qahead": round(sum(v["qahead"]) / len(v["qahead"]), 2) if v["qahead"] else None}
+            for k, v in per.items()}
+
+
+def _ms(us):
+    return None if us is None else us / 1000
 
 
 def pooled_probe(plan, ok):
@@ -227,6 +286,39 @@ def trust_rows(results):
     return rows
 
 
+def queue_block(gs, lab):
+    """The data disks' queues during the file dd: the host queue (waiting) and the device's."""
+    rows = [[lab(g), opt(g["queues"]["waiting"], "%.1f"), opt(g["queues"]["active"], "%.1f"),
+             opt(g["queues"]["waiting_max"], "%d"), opt(g["queues"]["active_max"], "%d")]
+            for g in gs if g["queues"]["active"] is not None]
+    if not rows:
+        return []
+    return columns(["queues per data disk", "host queue", "at the drive", "host max", "drive max"], rows) + [""] + \
+        note("during the file dd, median of the trials: requests waiting in the disk's own queue (host) and "
+             "handed to the device (at the drive, at most dev.<driver>.<unit>.openings), as means over the dd from "
+             "kern.devstat.<disk>.depth_ns and active_ns, averaged over the data disks; max: the most any "
+             "sample saw on any data disk") + [""]
+
+
+def syncio_block(gs, lab):
+    """The synchronous I/O the file dd itself waited for, per kind that occurred."""
+    rows = []
+    for g in gs:
+        for k in SYNCIO_KINDS:
+            d = (g["syncio"] or {}).get(k)
+            if d and d["n"]:
+                rows.append([lab(g), k, opt(d["n"], "%g"), opt(d["total_s"], "%.2f"),
+                             "/".join(opt(d[x], "%.1f") for x in ("p50_ms", "p99_ms", "max_ms")),
+                             opt(d["qahead"], "%.1f")])
+    if not rows:
+        return []
+    return columns(["synchronous I/O of the dd", "kind", "waits", "waited s", "ms p50/p99/max", "qahead"], rows) + \
+        [""] + note("the waits of the file dd's own process for a synchronous I/O (syncio -e; docs/bufcache.md "
+                    "\"Synchronous I/O\"): waits and seconds waited per trial (median), the wait's percentiles "
+                    "over all trials' waits, qahead: the mean requests already at the disk when the I/O arrived; "
+                    "kinds with no wait are left out") + [""]
+
+
 def table_text(plan, gs, results):
     sweep = any(g["point"] for g in gs)
 
@@ -277,6 +369,7 @@ def table_text(plan, gs, results):
                             "; ".join("%s from %s" % (b, " and ".join(
                                 "the sampled sleepers" if f == "sampled" else f for f in sources[b]) or "-")
                                 for b in BLOCKED))) + [""]
+    lines += queue_block(gs, lab) + syncio_block(gs, lab)
     rows = [[lab(g)] + [ms3(g["probe"][c]) for c, _ in PROBE_COLS] for g in gs]
     lines += columns(["probe, ms p50/p99/max"] + [t for _, t in PROBE_COLS], rows)
     lines += [""] + note("latprobe every %d ms beside the %s dd, all trials pooled: stat of %s, a 4 KB read "
@@ -315,6 +408,8 @@ RESULT_COLS = ["id", "preset", "trial", "point", "status", "file_bytes", "file_s
                "raw_Bps", "file_of_raw", "smooth_Bps", "laundered", "paged_out", "bd_flushes"] + ["blocked_s.%s" % b for b in BLOCKED] + \
               ["sleeps.%s" % b for b in BLOCKED] + \
               ["probe.%s.%s" % (c, k) for c, _ in PROBE_COLS for k in ("p50", "p99", "max")] + \
+              ["queue.%s" % k for k in QUEUE_KEYS] + \
+              ["syncio.%s.%s" % (k, x) for k in SYNCIO_KINDS for x in ("n", "total_s", "p99_ms", "max_ms")] + \
               ["samples", "samples_late", "guest_idle_pct", "replies", "late_replies", "late_pct", "max_late_ms",
                "host_load1", "host_busy_pct", "host_qemu_pct", "host_others_pct", "suspect", "elapsed_s", "error"]
 
@@ -333,6 +428,12 @@ def result_row(r):
            "samples": samp.get("rows"), "samples_late": samp.get("end", {}).get("late"),
            "guest_idle_pct": trust.guest_idle_pct(samp), "suspect": "; ".join(r.get("suspect", [])) or None,
            "elapsed_s": r.get("elapsed_s"), "error": (r.get("error") or "").splitlines()[0] if r.get("error") else None}
+    for k, v in run_queues(r).items():
+        row["queue." + k] = v
+    sync = r.get("syncio", {}).get("file", {})
+    for k in SYNCIO_KINDS:
+        for x in ("n", "total_s", "p99_ms", "max_ms"):
+            row["syncio.%s.%s" % (k, x)] = sync.get(k, {}).get(x)
     late = r.get("disk_phases", {}).get("file") or {}
     host = r.get("host", {}).get("file", {})
     row.update({"replies": late.get("replies"), "late_replies": late.get("late_replies"),
@@ -382,7 +483,7 @@ def manifest_text(plan, results):
 
 def write_results_csv(path, results):
     rows = [result_row(r) for r in results]
-    series.write_csv(path, RESULT_COLS, [[row[c] for c in RESULT_COLS] for row in rows])
+    series.write_csv(path, RESULT_COLS, [[row.get(c) for c in RESULT_COLS] for row in rows])
 
 
 def group_row(plan, g, gs):
@@ -402,6 +503,11 @@ def group_row(plan, g, gs):
     for c, _ in PROBE_COLS:
         for k in ("p50", "p99", "max"):
             row["probe.%s.%s" % (c, k)] = g["probe"][c][k]
+    for k in QUEUE_KEYS:
+        row["queue." + k] = g["queues"][k]
+    for k in SYNCIO_KINDS:
+        for x in ("n", "total_s", "p50_ms", "p99_ms", "max_ms", "qahead"):
+            row["syncio.%s.%s" % (k, x)] = (g["syncio"] or {}).get(k, {}).get(x)
     return row
 
 

@@ -22,7 +22,9 @@ from the console):
            separate, the default; --probe same runs latprobe beside the measured dd instead,
            --probe off not at all)
 The dd's run under the sampler (-l raw, -l file, -l smooth) and latprobe as -l probe, all
-writing to /dev/ttyd1; --no-samples leaves the sampler out. The probe has its own dd because
+writing to /dev/ttyd1; around each dd phase the harness types `syncio -n` (the number of the
+next synchronous I/O wait) and, after it, `syncio -e -s N -l syncio-<phase>` (the waits during
+that dd, as CSV on /dev/ttyd1: docs/bufcache.md "Synchronous I/O"); --no-samples leaves the sampler out. The probe has its own dd because
 its fsync every 50 ms changes the workload: wdfs's fsync writes every dirty metadata buffer of
 the file system and flushes the disks' caches, so beside it the seed's dd ran 7 times slower
 (docs/experiments.md, "The probe has its own dd").
@@ -40,7 +42,7 @@ import wdrun
 from wdbench import MiB, block_size, ccdconfig_line, parse_dd
 
 from . import series, trust
-from .plan import PROBE_FILE, axis_kind, disk_model_of
+from .plan import PROBE_FILE, axis_kind, data_disks, disk_model_of
 
 GUEST_SERIAL = "/dev/ttyd1"                  # COM2 in the guest (kernel/dev/sio.c)
 BOOT_TIMEOUT = 120.0
@@ -202,6 +204,9 @@ class Trial:
         vm.boot()
         for name, cmd, timeout, nbytes in self.phases(cfg):
             self.phase, self._dd_bytes = name, nbytes
+            seq = self.guest_line(vm, "syncio -n") if nbytes else None
+            if seq is not None and not seq.isdigit():
+                raise PhaseFailed("%s: 'syncio -n' printed %r, not a number" % (name, seq))
             host.mark(name)
             disk_marks.append((name, vm.disks.read_stats()))
             t_phase = time.monotonic()
@@ -217,10 +222,20 @@ class Trial:
                     raise PhaseFailed("%s: dd printed no summary of %d bytes: %s"
                                       % (name, nbytes, " / ".join(out.strip().splitlines()[-3:])))
                 result[name] = {"bytes": dd[0], "secs": dd[1], "Bps": round(dd[0] / dd[1])}
+                self.guest_line(vm, "syncio -e -s %s -o %s -l syncio-%s" % (seq, GUEST_SERIAL, name))
         disk_marks.append((None, vm.disks.read_stats()))
         host.mark(None)
         self.phase = "poweroff"
         vm.poweroff()
+
+    def guest_line(self, vm, cmd):
+        """Run a helper command line of the harness's own; its output's last line (stripped; ""
+        if none). Raises PhaseFailed if it fails."""
+        out, st = vm.run(cmd, timeout=PHASE_TIMEOUT)
+        lines = out.strip().splitlines()
+        if st != 0:
+            raise PhaseFailed("%s: '%s' exited %d: %s" % (self.phase, cmd, st, " / ".join(lines[-3:])))
+        return lines[-1].strip() if lines else ""
 
     def progress(self):
         if self.phase not in ("raw", "file", "smooth") or not self.o.samples:
@@ -264,6 +279,7 @@ class Trial:
         streams = series.split_stream(self.serial.read_text(errors="replace"))
         beside = "smooth" if self.o.probe == "separate" else "file"     # the dd the probe ran beside
         for label in ("raw", "file", "smooth"):
+            self.digest_syncio(result, streams, label)
             s = streams.get(label)
             if s is None or not s.rows:
                 continue
@@ -271,12 +287,69 @@ class Trial:
             header, rows = series.sample_table(s, t0)
             series.write_csv(self.out / self.run.samples_csv(label), header, rows)
             result.setdefault("samples", {})[label] = sample_summary(s, header, rows, self.o.wmesgs)
+            result["samples"][label]["queues"] = queue_summary(header, rows, data_disks(self.o))
             if label == beside and "probe" in streams and streams["probe"].header:
                 p = streams["probe"]
                 ph, prow = series.probe_table(p, t0)
                 series.write_csv(self.out / self.run.probe_csv(), ph, prow)
                 result["probe"] = dict(p.meta_dict("end"), wrapped="wrapped" in p.meta,
                                        latency_us={c: latency(ph, prow, c) for c in ph[1:]})
+
+
+    def digest_syncio(self, result, streams, label):
+        """syncio-<id>[-label].csv and run.json's syncio[label]: the waits during that dd, those of
+        the dd itself (the sampler's child: its #start pid) summed up per kind."""
+        ev = streams.get("syncio-" + label)
+        if ev is None or ev.header is None:
+            return
+        samp = streams.get(label)
+        pid = int(samp.meta_dict("start")["pid"]) if samp and "pid" in samp.meta_dict("start") else None
+        t0 = int(samp.rows[0][0]) if samp and samp.rows else min([int(r[2]) for r in ev.rows] or [0])
+        header, rows = series.syncio_table(ev, t0, pid)
+        series.write_csv(self.out / self.run.syncio_csv(label), header, rows)
+        result.setdefault("syncio", {})[label] = dict(syncio_summary([r for r in rows if r[5]]),
+                                                      lost=int(ev.meta_dict("end").get("lost", 0)),
+                                                      others=sum(1 for r in rows if not r[5]))
+
+
+SYNCIO_KINDS = ("metaread", "metawrite", "dataread", "datawrite", "fsync")     # sys/sysctl.h
+
+
+def syncio_summary(rows):
+    """Per kind of syncio_table rows: how many, the seconds waited, p50/p99/max wait (ms) and the
+    mean qahead (the requests ahead of the I/O at its disk)."""
+    out = {}
+    for k in SYNCIO_KINDS:
+        waits = [r[2] for r in rows if r[1] == k]
+        out[k] = {"n": len(waits), "total_s": round(sum(waits) / 1e6, 4),
+                  "p50_ms": _ms(series.percentile(waits, 50)), "p99_ms": _ms(series.percentile(waits, 99)),
+                  "max_ms": _ms(series.percentile(waits, 100)),
+                  "qahead": round(sum(r[3] for r in rows if r[1] == k) / len(waits), 2) if waits else None}
+    return out
+
+
+def _ms(us):
+    return None if us is None else round(us / 1000, 3)
+
+
+def queue_summary(header, rows, disks):
+    """Per data disk over the dd: the mean requests waiting in its host queue and active at the
+    device (from the integrals depth_ns and active_ns: exact), and the most of each the samples
+    saw."""
+    out = {}
+    dur = rows[-1][0] - rows[0][0] if len(rows) > 1 else 0
+    for d in disks:
+        col = "%s%s." % (series.DEVSTAT, d)
+        if col + "active_ns" not in header or dur <= 0:
+            continue
+        first, last = rows[0], rows[-1]
+        i_depth, i_active = header.index(col + "depth_ns"), header.index(col + "active_ns")
+        depth = (last[i_depth] - first[i_depth]) / 1e9 / dur
+        active = (last[i_active] - first[i_active]) / 1e9 / dur
+        out[d] = {"waiting": round(depth - active, 2), "active": round(active, 2),
+                  "waiting_max": max(v for v in series.column(header, rows, col + "waiting") if v is not None),
+                  "active_max": max(v for v in series.column(header, rows, col + "active") if v is not None)}
+    return out
 
 
 def latency(header, rows, name):

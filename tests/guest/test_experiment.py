@@ -325,16 +325,25 @@ T.check("the failure is printed as it happens", "run 2/2 patched-1: FAILED" in e
 s = tmp / "sweep"
 st, out, err = experiment("--sweep", "preset=patched", "--trials", "1", "--size", "8", "--no-raw", "--probe", "off",
                           "-j", "2", "--sweep", "vfs.hirunningspace=524288,2097152", "--sweep", "disk.qdepth=1",
-                          "--out", str(s))
+                          "--sweep", "openings=2", "--out", str(s))
 rows = read_csv(s / "results.csv") if (s / "results.csv").exists() else []
 T.check("sweep: one ok run per value", sorted(r["point"] for r in rows if r["status"] == "ok")
-        == ["vfs.hirunningspace=2097152_disk.qdepth=1", "vfs.hirunningspace=524288_disk.qdepth=1"],
+        == ["vfs.hirunningspace=2097152_disk.qdepth=1_openings=2", "vfs.hirunningspace=524288_disk.qdepth=1_openings=2"],
         expected="2 points", got=rows)
 stats = [json.loads((s / "runs" / r["id"] / "run.json").read_text()).get("disk_stats", [])
          for r in rows if (s / "runs" / r["id"] / "run.json").exists()]
 T.check("sweep: the disk models ran with the swept disk.qdepth", len(stats) == 2 and all(
     [d.get("tags") for d in ds] == [1, 1] for ds in stats), expected="tags=1 on both disks of both runs",
     got=[[d.get("tags") for d in ds] for ds in stats])
+runs = [json.loads((s / "runs" / r["id"] / "run.json").read_text()) for r in rows
+        if (s / "runs" / r["id"] / "run.json").exists()]
+T.check("sweep: openings=2 set on both data disks: no sample saw more than 2 requests at either drive",
+        len(runs) == 2 and all(x["phases"].get("set", {}).get("status") == 0 and
+                               sorted(x["samples"]["file"]["queues"]) == ["da1", "da2"] and
+                               max(q["active_max"] for q in x["samples"]["file"]["queues"].values()) <= 2
+                               for x in runs),
+        expected="a set phase, active <= 2 on da1 and da2 (128 openings let 12-16 through in the quick run)",
+        got=[x.get("samples", {}).get("file", {}).get("queues") for x in runs])
 grid_rows = read_csv(s / "groups.csv") if (s / "groups.csv").exists() else []
 T.check("sweep: groups.csv has a row per point with the axes' values",
         sorted((g["preset"], g["vfs.hirunningspace"], g["disk.qdepth"]) for g in grid_rows)

@@ -28,8 +28,6 @@
 #define VGA_ROWS   25
 #define VGA_ATTR   0x0700   /* light grey on black */
 
-#define TTY_ECHO   0x1
-#define TTY_CANON  0x2
 #define INBUF      4096
 
 static uint16_t *vga = (uint16_t *)P2V(0xb8000);

@@ -15,6 +15,14 @@
  * return as soon as it is set, each loop or function call taking the part meant for it.
  * SKIP_ABORT (an expansion error at the prompt) goes all the way back to the prompt.
  *
+ * Jobs and ^C: an interactive shell puts each job it waits for (a program, a pipeline, a
+ * subshell, a command substitution) in a process group of its own and makes that the console's
+ * foreground group while it waits (fork_job, wait_job, job_end). ^C then ends the job, not the
+ * shell, and a job killed by SIGINT abandons the rest of the command line, so ^C also stops a
+ * loop at the prompt. A script's shell is not interactive: its children stay in its group, the
+ * group of the job it is part of. Background jobs (&) stay in the shell's group, never the
+ * foreground one, so ^C does not reach them.
+ *
  * set -e (POSIX 2.14, set): a simple command, pipeline or subshell that fails ends a
  * non-interactive shell, except where its status is tested: the condition of if, while and
  * until, the left of && and ||, and after ! (e_tested counts those we are inside of).
@@ -31,6 +39,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <err.h>
+#include <sys/ioctl.h>
 #include "sh.h"
 
 int loopdepth, funcdepth, dotdepth;
@@ -71,6 +80,52 @@ int waitfor(pid_t pid, int report)
 			return 127;
 		}
 	return exitcode(status, report);
+}
+
+/* ---- jobs: the console's foreground process group ------------------------------------------- */
+
+static pid_t jobpgid;        /* the group of the job being started or waited for (0: none) */
+static int   jobint;         /* a process of it was killed by SIGINT (^C) */
+
+pid_t fork_job(void)
+{
+	pid_t pid = xfork();
+
+	if (!opt.interactive || pid < 0)
+		return pid;
+	if (pid == 0) {
+		setpgid(0, jobpgid);          /* 0: a group of its own, the job's first process */
+		return 0;
+	}
+	if (!jobpgid)
+		jobpgid = pid;
+	setpgid(pid, jobpgid);            /* also here: the child may not have run yet */
+	ioctl(0, TIOCSPGRP, &jobpgid);    /* the console's ^C goes to the job from now on */
+	return pid;
+}
+
+int wait_job(pid_t pid, int report)
+{
+	int status = waitfor(pid, report);
+
+	jobint |= status == 128 + SIGINT;
+	return status;
+}
+
+void job_end(void)
+{
+	int none = 0;
+
+	if (!opt.interactive || !jobpgid)
+		return;
+	ioctl(0, TIOCSPGRP, &none);
+	jobpgid = 0;
+	if (jobint) {
+		jobint = 0;
+		laststatus = 128 + SIGINT;
+		experr = 1;                   /* ^C: the rest of the command line does not run */
+		evalskip = SKIP_ABORT;
+	}
 }
 
 /* In a forked child: run n and exit with its status. */
@@ -458,7 +513,8 @@ static int call_function(struct func *f, struct words *args, struct node *n, str
 /* A program: fork (unless already in a child that may become it) and exec. */
 static int run_program(struct words *args, struct node *n, struct words *assigns, int inchild)
 {
-	pid_t pid = inchild ? 0 : xfork();
+	pid_t pid = inchild ? 0 : fork_job();
+	int status;
 
 	if (pid < 0)
 		return 2;
@@ -467,7 +523,9 @@ static int run_program(struct words *args, struct node *n, struct words *assigns
 			_exit(experr ? 2 : 1);
 		exec_command(args->v, makeenv(assigns->v, assigns->n));
 	}
-	return waitfor(pid, 1);
+	status = wait_job(pid, 1);
+	job_end();
+	return status;
 }
 
 /* exec [command [args]]: replace the shell; with no command, the redirections stay (POSIX 2.14). */
@@ -519,7 +577,7 @@ static int run_simple(struct node *n, int inchild)
 	}
 	expand_fields(n->w.v + na, n->w.n - na, &args);
 	if (experr) {
-		status = 2;
+		status = laststatus;          /* 2 (sh_abort), or 130 after ^C in a $(...) */
 		goto out;
 	}
 	if (opt.xtrace)
@@ -582,7 +640,7 @@ static int run_pipeline(struct node *n)
 			ns = i;
 			break;
 		}
-		if ((pids[i] = xfork()) == 0) {
+		if ((pids[i] = fork_job()) == 0) {
 			if (in >= 0) {
 				dup2(in, 0);
 				close(in);
@@ -607,7 +665,8 @@ static int run_pipeline(struct node *n)
 	if (in >= 0)
 		close(in);
 	for (int i = 0; i < ns; i++)
-		status = waitfor(pids[i], i == ns - 1);
+		status = wait_job(pids[i], i == ns - 1);
+	job_end();
 	return status;
 }
 
@@ -755,14 +814,19 @@ static int run_background(struct node *n)
 
 static int run_subshell(struct node *n)
 {
-	pid_t pid = xfork();
+	pid_t pid = fork_job();
+	int status;
 
 	if (pid == 0) {
 		if (apply_redirs(n->redir, NULL, NULL) < 0)
 			_exit(experr ? 2 : 1);
 		run_in_child(n->l);
 	}
-	return pid < 0 ? 2 : waitfor(pid, 1);
+	if (pid < 0)
+		return 2;
+	status = wait_job(pid, 1);
+	job_end();
+	return status;
 }
 
 int run_node(struct node *n)

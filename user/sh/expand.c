@@ -146,7 +146,7 @@ static char *cmdsubst(const char *text)
 		sh_error("command substitution: cannot make a pipe");
 		return xstrdup("");
 	}
-	if ((pid = xfork()) == 0) {
+	if ((pid = fork_job()) == 0) {
 		close(fds[0]);
 		if (fds[1] != 1) {
 			dup2(fds[1], 1);
@@ -160,7 +160,8 @@ static char *cmdsubst(const char *text)
 	while (pid > 0 && (n = read(fds[0], buf, sizeof buf)) > 0)
 		sputn(&out, buf, n);
 	close(fds[0]);
-	substatus = pid < 0 ? 2 : waitfor(pid, 1);
+	substatus = pid < 0 ? 2 : wait_job(pid, 1);
+	job_end();
 	while (out.len > 0 && out.s[out.len - 1] == '\n')
 		out.s[--out.len] = 0;
 	return sfinish(&out);
@@ -192,7 +193,9 @@ static size_t exp_backquote(struct exp *e, const char *s, size_t i, enum mode mo
 static const char *special(const char *name, size_t len, char *tmp, size_t size)
 {
 	if (isdigit((unsigned char)name[0])) {
-		long n = strtol(name, NULL, 10);
+		long n = 0;
+		for (size_t i = 0; i < len && n <= posparams.n; i++)   /* $10 is ${1}0: only len digits */
+			n = n * 10 + name[i] - '0';
 		if (len == 1 && n == 0)
 			return arg0;
 		return n >= 1 && n <= posparams.n ? posparams.v[n - 1] : NULL;

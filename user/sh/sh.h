@@ -187,6 +187,10 @@ int   run_node(struct node *n);
 int   exitcode(int status, int report);      /* wait status -> $?; report: say which signal */
 pid_t xfork(void);
 int   waitfor(pid_t pid, int report);
+pid_t fork_job(void);                        /* fork for a job we wait for (at the prompt: its own
+                                                group, the console's foreground one) */
+int   wait_job(pid_t pid, int report);       /* waitfor, noting a death by ^C */
+void  job_end(void);                         /* the job is done: foreground none; after ^C, abort */
 void  exec_command(char **argv, char **env) __attribute__((noreturn));
 void  define_function(const char *name, const struct node *body);
 int   unset_function(const char *name);

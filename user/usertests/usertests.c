@@ -50,6 +50,13 @@ static const struct ucase {
 	{ "cow_fork", t_cow_fork },             { "mmap_anon_shared", t_mmap_anon_shared },
 	{ "faults", t_faults },                 { "mmap_overlap", t_mmap_overlap },
 	{ "getrusage_badargs", t_getrusage_badargs }, { "swapon_errors", t_swapon_errors },
+	{ "sh_glob", t_sh_glob },               { "sh_subst", t_sh_subst },
+	{ "sh_arith", t_sh_arith },             { "sh_case", t_sh_case },
+	{ "sh_func", t_sh_func },               { "sh_param", t_sh_param },
+	{ "sh_heredoc", t_sh_heredoc },         { "sh_set", t_sh_set },
+	{ "sh_source", t_sh_source },           { "sh_read", t_sh_read },
+	{ "sh_script", t_sh_script },           { "sh_errors", t_sh_errors },
+	{ "sh_control", t_sh_control },
 	{ NULL, NULL },
 };
 

@@ -13,7 +13,8 @@
  * so programs read lines as before.
  *
  * Keys: printable characters and tab; backspace/DEL; ^U (erase the line); ^W (erase a word);
- * ^C (drop the line, a new prompt); ^D (end of input, on an empty line); Enter (\r or \n);
+ * ^C (drop the line, a new prompt); ^D (end of input, on an empty line: the console makes
+ * it a read of 0 bytes in raw mode too); Enter (\r or \n);
  * up and down arrows (ESC [ A / ESC [ B, or ESC O A/B) walk the last HISTSIZE lines.
  * There is no cursor movement inside the line: edits happen at its end, and erasing goes
  * back with "\b \b", so a line longer than the terminal's width is not erased on screen
@@ -121,6 +122,9 @@ int edit_line(const char *prompt, struct str *text)
 	setmode(0);
 	for (;;) {
 		if (!readbyte(&c)) {
+			if (line.len > 0)
+				continue;            /* the console's ^D ends a read: only on an empty line is it EOF */
+			echo("\n", 1);
 			result = EDIT_EOF;
 			break;
 		}
@@ -135,11 +139,6 @@ int edit_line(const char *prompt, struct str *text)
 		if (c == 0x03) {                     /* ^C */
 			echo("^C\n", 3);
 			result = EDIT_CANCEL;
-			break;
-		}
-		if (c == 0x04 && line.len == 0) {    /* ^D */
-			echo("\n", 1);
-			result = EDIT_EOF;
 			break;
 		}
 		if (c == 0x7f || c == '\b')

@@ -320,12 +320,7 @@ static int readline0(int raw, struct str *line, struct str *quoted)
 	int got = 0, escape = 0;
 	char c;
 
-	for (;;) {
-		int n = read(0, &c, 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return got;
+	while (readchar(&c)) {
 		got = 1;
 		if (escape) {
 			escape = 0;
@@ -342,6 +337,7 @@ static int readline0(int raw, struct str *line, struct str *quoted)
 			sputc(quoted, 0);
 		}
 	}
+	return got;
 }
 
 static int isifs(const char *sep, const char *q, size_t i, const char *s)

@@ -26,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <errno.h>
 #include <sys/ioctl.h>
 #include "sh.h"
 
@@ -89,21 +88,12 @@ static void erase_word(struct str *line)
 		erase(line, 1);
 }
 
-static int readbyte(char *c)
-{
-	int n;
-
-	while ((n = read(0, c, 1)) < 0 && errno == EINTR)
-		;
-	return n == 1;
-}
-
 /* After ESC: an arrow key moves through the history (hpos: the entry shown; nhist: none). */
 static void escape(struct str *line, int *hpos)
 {
 	char c;
 
-	if (!readbyte(&c) || (c != '[' && c != 'O') || !readbyte(&c))
+	if (!readchar(&c) || (c != '[' && c != 'O') || !readchar(&c))
 		return;
 	if (c == 'A' && *hpos > 0)
 		replace(line, hist[--*hpos]);
@@ -121,7 +111,7 @@ int edit_line(const char *prompt, struct str *text)
 	echo(prompt, strlen(prompt));
 	setmode(0);
 	for (;;) {
-		if (!readbyte(&c)) {
+		if (!readchar(&c)) {
 			if (line.len > 0)
 				continue;            /* the console's ^D ends a read: only on an empty line is it EOF */
 			echo("\n", 1);

@@ -49,23 +49,39 @@ static size_t skip_squote(struct parser *p, size_t i)
 	return end - p->src + 1;
 }
 
+/*
+ * The index after what starts at s[i] in a word: a quoted string (if quotes: inside "..." a '
+ * is an ordinary character), a $ or ` construct, a backslash and the character it quotes, or
+ * one ordinary character.
+ */
+static size_t skip_item(struct parser *p, size_t i, int quotes)
+{
+	switch (p->src[i]) {
+	case '\\':
+		if (!p->src[i + 1])
+			return ended(p, "unexpected end of file (after \"\\\")");
+		return i + 2;
+	case '\'':
+		return quotes ? skip_squote(p, i) : i + 1;
+	case '"':
+		return quotes ? skip_dquote(p, i) : i + 1;
+	case '`':
+		return skip_backquote(p, i);
+	case '$':
+		return skip_dollar(p, i);
+	default:
+		return i + 1;
+	}
+}
+
 /* i at '"': the index after the closing quote. $ and ` constructs inside are skipped whole. */
 size_t skip_dquote(struct parser *p, size_t i)
 {
 	const char *s = p->src;
 
-	for (i++; s[i] != '"'; ) {
+	for (i++; s[i] != '"'; i = skip_item(p, i, 0))
 		if (!s[i])
 			return ended(p, "unterminated quoted string");
-		if (s[i] == '\\' && s[i + 1])
-			i += 2;
-		else if (s[i] == '$')
-			i = skip_dollar(p, i);
-		else if (s[i] == '`')
-			i = skip_backquote(p, i);
-		else
-			i++;
-	}
 	return i + 1;
 }
 
@@ -87,22 +103,9 @@ static size_t skip_brace(struct parser *p, size_t i)
 {
 	const char *s = p->src;
 
-	for (i += 2; s[i] != '}'; ) {
+	for (i += 2; s[i] != '}'; i = skip_item(p, i, 1))
 		if (!s[i])
 			return ended(p, "unexpected end of file (\"${\" without \"}\")");
-		if (s[i] == '\\' && s[i + 1])
-			i += 2;
-		else if (s[i] == '\'')
-			i = skip_squote(p, i);
-		else if (s[i] == '"')
-			i = skip_dquote(p, i);
-		else if (s[i] == '$')
-			i = skip_dollar(p, i);
-		else if (s[i] == '`')
-			i = skip_backquote(p, i);
-		else
-			i++;
-	}
 	return i + 1;
 }
 
@@ -180,20 +183,7 @@ static char *scanword(struct parser *p)
 	size_t start = p->pos, i = p->pos;
 
 	while (!ismeta(s[i])) {
-		switch (s[i]) {
-		case '\\':
-			if (!s[i + 1]) {
-				ended(p, "unexpected end of file (after \"\\\")");
-				return NULL;
-			}
-			i += 2;
-			break;
-		case '\'':  i = skip_squote(p, i); break;
-		case '"':   i = skip_dquote(p, i); break;
-		case '`':   i = skip_backquote(p, i); break;
-		case '$':   i = skip_dollar(p, i); break;
-		default:    i++; break;
-		}
+		i = skip_item(p, i, 1);
 		if (syntax_failed(p))
 			return NULL;
 	}

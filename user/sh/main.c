@@ -213,23 +213,28 @@ int run_string(const char *text)
 	return laststatus;
 }
 
+int readchar(char *c)
+{
+	int n;
+
+	while ((n = read(0, c, 1)) < 0 && errno == EINTR)
+		;
+	return n == 1;
+}
+
 /* Read one line (with its newline) from fd 0, a byte at a time; 0 at the end of input. */
 static int read_line(struct str *b)
 {
 	int got = 0;
 	char c;
 
-	for (;;) {
-		int n = read(0, &c, 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return got;
+	while (readchar(&c)) {
 		sputc(b, c);
 		got = 1;
 		if (c == '\n')
 			return 1;
 	}
+	return got;
 }
 
 /* One line of input into text: EDIT_LINE, EDIT_EOF or EDIT_CANCEL (^C at the prompt). */

@@ -76,6 +76,7 @@ extern int skipcount;      /* SKIP_BREAK/SKIP_CONT: how many loops are left to l
 
 int   run_string(const char *text);    /* parse and run all of text (eval, ., $(...)); $? */
 char *readfile(const char *path);       /* a whole file, or NULL with errno */
+int   readchar(char *c);               /* one byte from fd 0 (so the rest stays for others); 0 at EOF */
 int   setoption(char c, int on);       /* set -e etc.: 0, or -1 for an unknown letter */
 
 /* ---- variables (var.c) ---- */

@@ -6,7 +6,8 @@ same way. `import wdrun` gives every name below; the modules, in the order a boo
 goes through them:
 
   errors.py  WdrunError and its kinds (config, build, disks, the guest's three).
-  config.py  VMConfig, its checks, tools/run's options; ROOT, BUILD, the presets.
+  presets.py the design presets, read out of kernel/kern/main.c's table; GRUB's menu.
+  config.py  VMConfig, its checks, tools/run's options; ROOT, BUILD.
   build.py   ensure_built(): make, and the ISO a GRUB boot needs (custom_iso).
   disks.py   DiskSet: images, scratch folders, disk-model servers, block nodes.
   qemu.py    qemu_argv(): the QEMU command line.

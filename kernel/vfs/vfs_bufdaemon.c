@@ -90,9 +90,10 @@ void runningbufwakeup(int bytes)
 }
 
 /*
- * waitrunningbufspace (FreeBSD 4.3, id 1319455): while more than hirunningspace bytes of writes
- * are in flight, sleep "wdrain" until they drain to lorunningspace. It waits for earlier writes
- * only: the caller's own write is already issued, and is not made synchronous.
+ * waitrunningbufspace (FreeBSD 4.3, docs/sources.md [@fbsd-vfs_bio-2001]): while more than
+ * hirunningspace bytes of writes are in flight, sleep "wdrain" until they drain to
+ * lorunningspace. It waits for earlier writes only: the caller's own write is already issued,
+ * and is not made synchronous.
  */
 void waitrunningbufspace(void)
 {
@@ -189,12 +190,12 @@ void bwillwrite(void)
  * December 2000 patch removed ("I ripped out the dynamic speedup / slowdown code because it
  * just wasn't working", the seed's post).
  *
- * RECONSTRUCTION: the 4.2 vfs_bio.c text is not in the index, so this loop follows
- * design-notes §1.3 and §5 "OLD", recalled from the 4.x sources: the per-wakeup cap maxbdrun
+ * RECONSTRUCTION: the 4.2 vfs_bio.c text was not found; this loop follows the first notes
+ * (docs/sources.md, "Reconstructions"), recalled from 4.x sources: the per-wakeup cap maxbdrun
  * (16), bd_flushto / bd_flushinc / bd_interval and their arithmetic (the 5-of-numdirty window,
  * the -10, the hidirty/20+1 cap, 5 s scaled by bd_flushto/hidirty with a 100 ms floor) and the
  * clearing of bd_request every round are reconstructed. What is verified: the orphaned comment
- * left in the post-patch bufinit (id 1319455), "Maximum number of async ops initiated per
+ * left in the post-patch bufinit ([@fbsd-vfs_bio-2001]), "Maximum number of async ops initiated per
  * buf_daemon loop... we really need to limit ourselves based on the number of bytes of I/O
  * in-transit", which is where maxbdrun lived.
  *
@@ -257,8 +258,8 @@ static int cleaned_level_speedup(void)
 /*
  * buf_daemon_runningbuf: the buf_daemon of the December 2000 patch (the seed: posted for
  * -stable on 2000-12-15, committed to -current on 2000-12-26 as "This implements a better
- * launder limiting solution..."). Checked against FreeBSD's sys/kern/vfs_bio.c right after the
- * commit (index id 1319455); nothing here is reconstructed.
+ * launder limiting solution...", [@fbsd-2b6b0df712]). Checked against FreeBSD's
+ * sys/kern/vfs_bio.c right after the commit ([@fbsd-vfs_bio-2001]); nothing here is reconstructed.
  *
  * Once armed (bd_wakeup set bd_request), flush one (clustered) buffer at a time until
  * numdirtybuffers <= lodirtybuffers; after each, wait while more than hirunningspace bytes of
@@ -294,7 +295,7 @@ static void buf_daemon_runningbuf(void)
 	}
 }
 
-/* The patch's bwillwrite (id 1319455): block at hidirtybuffers, kicking the daemon at once. */
+/* The patch's bwillwrite ([@fbsd-vfs_bio-2001]): block at hidirtybuffers, kick the daemon at once. */
 static void bwillwrite_runningbuf(void)
 {
 	if (numdirtybuffers >= hidirtybuffers)

@@ -1,7 +1,7 @@
 /*
  * vfs_cluster.c - clustered reads and writes of file blocks, FreeBSD 4's sys/kern/vfs_cluster.c
- * (checked against $Id 1.37 of 1996, index id 111601112, and RELENG_4 1.92.2.9 of 2001, id
- * 29185945427; the decisions are pure functions in vfs/cluster_plan.c). docs/bufcache.md.
+ * (checked against $Id 1.37 of 1996 and RELENG_4 1.92.2.9 of 2001: docs/sources.md; the
+ * decisions are pure functions in vfs/cluster_plan.c). docs/bufcache.md.
  *
  * A cluster is one disk request for a run of file blocks that are contiguous on disk, up to
  * the device's largest request (d_maxio, at most MAXPHYS = 128 KB). Its data is the page list

@@ -38,9 +38,9 @@ Interface:
     vm.wait(secs)         read what the guest prints for secs seconds, at a prompt
                           (a background job's output); GuestPanic if it panics.
     vm.crash()            power loss: SIGKILL to QEMU at once (only the writes QEMU
-                          completed survive, as measured and recorded in the project's shared
-                          notes, qemu-facts.md §6, outside this repository), then read the
-                          rest of the console. Nothing else can be done with the VM.
+                          completed survive, as tests/guest/test_crash.py relies on and
+                          checks: docs/reliability.md), then read the rest of the console.
+                          Nothing else can be done with the VM.
     vm.console            everything the guest printed so far ("\r\n" -> "\n").
     vm.disks              its DiskSet (image paths, stats files).
     vm.type_lines(queue)  type lines into the booted guest as a person would,

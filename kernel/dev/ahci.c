@@ -11,8 +11,10 @@
  *
  * I/O: ahci_strategy() queues a bio and starts what the port can take. With NCQ, READ/WRITE
  * FPDMA QUEUED (ATA8-ACS §7.24/§7.59) go out in as many slots as both the HBA (CAP.NCS + 1) and
- * the disk (queue depth) have, at most dev.ada.<n>.max_inflight at once; the tag is the slot
- * number and each is issued by setting its PxSACT bit, then its PxCI bit (AHCI §5.6.4.1).
+ * the disk (queue depth) have; the tag is the slot number and each is issued by setting its
+ * PxSACT bit, then its PxCI bit (AHCI §5.6.4.1). The block layer's disk queue (dev/disk.c)
+ * sorts the waiting requests and hands the port at most dev.ada.<n>.openings at once (default:
+ * the slots, CAM's min(CAM_MAXTAGS, the adapter's per-device limit)).
  * Without NCQ, READ/WRITE DMA EXT run one at a time. FLUSH CACHE EXT (for BIO_FLUSH) is not
  * queued: the queue drains first and nothing else is issued while it runs, so it also orders the
  * writes before and after it. Requests are at most AHCI_MAXIO (d_maxio; disk_start rejects
@@ -148,8 +150,6 @@ struct ahci_port {
 	uint32_t          p_retry;        /* slots holding a request to re-issue after recovery */
 	bool              p_nonq;         /* a non-queued command is active */
 	bool              p_dead;         /* the port could not be recovered: every request fails */
-	int               p_max_inflight; /* dev.ada.<n>.max_inflight */
-	int               p_max_active;   /* dev.ada.<n>.max_active: most commands ever in flight */
 	struct ahci_slot  p_slots[AHCI_MAXSLOTS];
 };
 
@@ -311,8 +311,6 @@ static void ahci_issue(struct ahci_port *p, int s)
 	sl->s_deadline = ticks + AHCI_TIMEOUT;
 	callout_reset(&sl->s_timeout, AHCI_TIMEOUT, ahci_timeout, sl);
 	p->p_active |= 1u << s;
-	if (popcount32(p->p_active) > p->p_max_active)
-		p->p_max_active = popcount32(p->p_active);
 	if (sl->s_ncq)
 		port_write(p, AHCI_P_SACT, 1u << s);
 	else
@@ -347,7 +345,7 @@ static int lowest_bit(uint32_t v)
 /*
  * ahci_start: issue what the port can take now. p_lock held; failed requests are added to `done`.
  * After a recovery the slots in p_retry go first, one at a time; then queued bios in order while
- * a slot is free and fewer than p_max_inflight are active. A FLUSH (or any command without NCQ)
+ * a slot is free. A FLUSH (or any command without NCQ)
  * waits for an empty port and then runs alone.
  */
 static void ahci_start(struct ahci_port *p, struct bio **done)
@@ -368,8 +366,6 @@ static void ahci_start(struct ahci_port *p, struct bio **done)
 		int s;
 
 		if (!queued && busy != 0)
-			break;
-		if (popcount32(busy) >= p->p_max_inflight)
 			break;
 		for (s = 0; s < p->p_nslots && (busy & (1u << s)); s++)
 			;
@@ -578,26 +574,6 @@ static void ahci_intr(void *arg)
 
 /* ---- attach ---------------------------------------------------------------------------------- */
 
-/* dev.ada.<n>.max_inflight: 1 .. the slots the port uses; raising it starts waiting requests. */
-static int sysctl_max_inflight(struct sysctl_req *req)
-{
-	struct ahci_port *p = req->oid->oid_arg1;
-	struct bio *done = NULL;
-	int v = p->p_max_inflight;
-	int error = sysctl_handle_int(req, &v);
-
-	if (error != 0 || req->newptr == NULL)
-		return error;
-	if (v < 1 || v > p->p_nslots)
-		return EINVAL;
-	spin_lock(&p->p_lock);
-	p->p_max_inflight = v;
-	ahci_start(p, &done);
-	spin_unlock(&p->p_lock);
-	ahci_complete(done);
-	return 0;
-}
-
 /* IDENTIFY DEVICE (ATA8-ACS §7.16, PIO data-in) in slot 0, polled, port interrupts off. */
 static int ahci_identify(struct ahci_port *p, uint16_t *id)
 {
@@ -620,17 +596,17 @@ static int ahci_identify(struct ahci_port *p, uint16_t *id)
 	return 0;
 }
 
-/* Fill in and register ada<n> from the IDENTIFY data, and its sysctl. */
+/* Fill in and register ada<n> from the IDENTIFY data. */
 static void ahci_register_disk(struct ahci_port *p, const uint16_t *id)
 {
 	struct ahci_hba *h = p->p_hba;
 	unsigned depth = ata_ident_ncq_depth(id);
-	char *name;
 
 	ata_ident_model(id, p->p_model, sizeof(p->p_model));
 	p->p_ncq = (h->h_cap & AHCI_CAP_SNCQ) && depth > 0;
 	p->p_nslots = p->p_ncq ? (int)MIN(depth, AHCI_CAP_NCS(h->h_cap)) : 1;
-	p->p_max_inflight = p->p_nslots;
+	p->p_disk.d_maxopenings = p->p_nslots;
+	p->p_disk.d_openings = MIN(CAM_MAXTAGS, p->p_nslots);
 	snprintf(p->p_disk.d_name, sizeof(p->p_disk.d_name), "ada%d", ada_units++);
 	p->p_disk.d_sectorsize = DEV_BSIZE;
 	p->p_disk.d_mediasize = ata_ident_sectors(id) * DEV_BSIZE;
@@ -644,18 +620,6 @@ static void ahci_register_disk(struct ahci_port *p, const uint16_t *id)
 		kprintf("%s: NCQ depth %u, HBA slots %u: using %d\n", p->p_disk.d_name, depth,
 		        AHCI_CAP_NCS(h->h_cap), p->p_nslots);
 	disk_register(&p->p_disk);
-	name = kmalloc(SYSCTL_NAMELEN, M_WAITOK);
-	if (name == NULL)
-		return;
-	snprintf(name, SYSCTL_NAMELEN, "dev.ada.%s.max_inflight", p->p_disk.d_name + 3);
-	sysctl_add_proc(name, CTLTYPE_INT | CTLFLAG_RW, p, 0, sysctl_max_inflight, "I",
-	                "Most commands this disk may have in flight at once (1 .. its NCQ depth)");
-	name = kmalloc(SYSCTL_NAMELEN, M_WAITOK);
-	if (name == NULL)
-		return;
-	snprintf(name, SYSCTL_NAMELEN, "dev.ada.%s.max_active", p->p_disk.d_name + 3);
-	sysctl_add_int(name, CTLFLAG_RD, &p->p_max_active,
-	               "Most commands this disk has had in flight in the HBA at once");
 }
 
 /* Bring up port n; returns the port with its disk registered, or NULL (message printed). */

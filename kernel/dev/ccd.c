@@ -85,6 +85,8 @@ struct ccd_req {
 	struct ccd_softc *cr_sc;
 	int               cr_pending;      /* children not yet completed (atomic) */
 	int               cr_error;        /* the first child error (atomic compare-and-swap) */
+	int               cr_qahead;       /* the most requests a child found ahead of it at its
+	                                      component (atomic; the parent's bio_qahead) */
 	struct bio       *cr_children;     /* its children, linked through bio_caller2 (drivers
 	                                      use bio_next for their queues) */
 	int               cr_nchildren;
@@ -130,6 +132,7 @@ static struct ccd_req *ccd_req_alloc(struct ccd_softc *sc, struct bio *bp, int n
 	cr->cr_sc = sc;
 	cr->cr_pending = n;
 	cr->cr_error = 0;
+	cr->cr_qahead = 0;
 	cr->cr_nchildren = n;
 	cr->cr_children = NULL;
 	while (n-- > 0) {
@@ -171,6 +174,7 @@ static void ccd_req_done(struct ccd_req *cr)
 
 	bp->bio_error = cr->cr_error;
 	bp->bio_resid = cr->cr_error != 0 ? bp->bio_length : 0;
+	bp->bio_qahead = cr->cr_qahead;
 	spin_lock(&sc->sc_lock);
 	ccd_req_free(sc, cr);
 	sc->sc_inflight--;
@@ -184,7 +188,12 @@ static void ccd_iodone(struct bio *cbp)
 {
 	struct ccd_req *cr = cbp->bio_caller1;
 	int error = cbp->bio_error != 0 ? cbp->bio_error : cbp->bio_resid != 0 ? EIO : 0;
-	int none = 0;
+	int none = 0, seen = __atomic_load_n(&cr->cr_qahead, __ATOMIC_RELAXED);
+
+	while (cbp->bio_qahead > seen &&
+	       !__atomic_compare_exchange_n(&cr->cr_qahead, &seen, cbp->bio_qahead, false,
+	                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
 
 	if (error != 0 && __atomic_compare_exchange_n(&cr->cr_error, &none, error, false,
 	                                              __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))

@@ -143,7 +143,7 @@ static void tty_input(int c)
 /*
  * ^P: the kernel's state on the console - processes and wait channels, the buffer cache, the
  * VM's queues, the disks' queues (xv6's procdump key). It works while every process sleeps, so a
- * hung guest can say why; tools/wdrun.py sends it when a command times out. Printed after
+ * hung guest can say why; tools/wdrun/vm.py sends it when a command times out. Printed after
  * cons_lock is dropped: the dumps take proc_lock, and kprintf takes the console.
  */
 static void status_dump(void)

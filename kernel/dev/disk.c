@@ -1,27 +1,41 @@
 /*
- * disk.c - the block layer's disk registry, request checks, devstat accounting and
+ * disk.c - the block layer's disk registry, disk queues, request checks, devstat accounting and
  * synchronous I/O (interface: dev/disk.h).
  *
  *   disk_register(dp)   - add a disk (name unique) and export its counters as sysctls
  *                         kern.devstat.<name>.{reads,writes,flushes,bytes_read,bytes_written,
- *                         busy_ns,queue_depth,max_queue_depth,depth_ns,errors} (read-only).
- *   disk_start(bp)      - check a request, account it as queued, hand it to d_strategy.
- *   disk_iodone(bp)     - the driver finished it: account the completion, call bio_done.
+ *                         busy_ns,queue_depth,max_queue_depth,depth_ns,waiting,active,
+ *                         max_active,active_ns,errors} (read-only), and, for a disk with a
+ *                         queue, dev.<driver>.<unit>.openings (read-write).
+ *   disk_start(bp)      - check a request, account it as queued, sort it into the disk's queue
+ *                         and hand the device what its openings allow (or, for a disk without a
+ *                         queue, hand it to d_strategy at once).
+ *   disk_iodone(bp)     - the driver finished it: account the completion, start the next
+ *                         waiting request, call bio_done.
  *   disk_io_sync(...)   - read/write/flush and wait: split into d_maxio pieces, all issued at
  *                         once (so the disk sees them queued), then wait for every piece.
  *   disk_open/disk_close - shared and exclusive opens (dev/disk.h).
  *   bio_segments(...)   - a request's data, mapped or a page list, as physical segments.
  *
+ * The disk queue is FreeBSD 4's: the da(4) driver kept its requests in a bufq sorted by
+ * bufqdisksort (a one-way elevator: dev/bio_queue.c) and CAM gave the drive at most
+ * dev_openings tagged commands at once (`camcontrol tags da1 -N 8` changes it); the rest waited
+ * in the bufq, in elevator order. Here the block layer does both for the drivers that ask for
+ * it (da, ada: they set d_openings); ccd and md have no queue of their own, as in FreeBSD 4
+ * (ccd's pieces queue at the component disks). docs/storage.md "The disk queue".
+ *
  * devstat follows FreeBSD's devstat(9) idea: busy time is the time with at least one request
- * outstanding; queue depth is requests issued and not completed. depth_ns is the queue depth
- * integrated over time (Linux's "weighted time spent doing I/Os" in /proc/diskstats): its
- * growth over an interval divided by the interval is the average queue depth, divided by the
- * growth of busy_ns the average depth while busy.
+ * outstanding; queue depth is requests issued and not completed, of which `active` are at the
+ * device and `waiting` in the disk queue. depth_ns and active_ns are those depths integrated
+ * over time (Linux's "weighted time spent doing I/Os" in /proc/diskstats): the growth over an
+ * interval divided by the interval is the average depth, divided by the growth of busy_ns the
+ * average depth while busy.
  *
  * Locking: disk_list_lock protects the disk list (disks are never removed, so walking
  * d_next without the lock is safe); each disk's d_statlock protects its d_stat and its open
- * counts;
- * disk_sync_lock protects the completion counts of disk_io_sync waits.
+ * counts, its d_qlock its queue and openings (d_qlock is never held while d_statlock is
+ * taken, nor across d_strategy); disk_sync_lock protects the completion counts of
+ * disk_io_sync waits.
  */
 #include "kern/types.h"
 #include "kern/klib.h"
@@ -36,11 +50,14 @@
 #include <sys/errno.h>
 
 #define DISK_DEFAULT_MAXIO (128 * 1024)    /* FreeBSD's MAXPHYS, for drivers that give none */
+#define BIO_DISPATCHED 0x8000              /* bio_flags, private: handed to d_strategy */
 
 static struct disk *disk_list, *disk_list_tail;
 static struct spinlock disk_list_lock;
 static bool disk_locks_ready;
 static struct spinlock disk_sync_lock;
+
+static void disk_dispatch(struct disk *dp);
 
 /* Both locks are set up on the first registration, which happens at boot on one CPU. */
 static void disk_locks_init(void)
@@ -56,7 +73,8 @@ static void disk_locks_init(void)
 
 enum devstat_field {
 	DS_READS, DS_WRITES, DS_FLUSHES, DS_BYTES_READ, DS_BYTES_WRITTEN, DS_BUSY_NS, DS_QUEUE_DEPTH,
-	DS_MAX_QUEUE_DEPTH, DS_DEPTH_NS, DS_ERRORS, DS_NFIELDS
+	DS_MAX_QUEUE_DEPTH, DS_DEPTH_NS, DS_WAITING, DS_ACTIVE, DS_MAX_ACTIVE, DS_ACTIVE_NS, DS_ERRORS,
+	DS_NFIELDS
 };
 
 static const struct {
@@ -72,6 +90,10 @@ static const struct {
 	[DS_QUEUE_DEPTH]     = { "queue_depth",     "Requests issued and not completed" },
 	[DS_MAX_QUEUE_DEPTH] = { "max_queue_depth", "Highest queue depth seen" },
 	[DS_DEPTH_NS]        = { "depth_ns",        "Queue depth integrated over time (ns x requests)" },
+	[DS_WAITING]         = { "waiting",         "Requests waiting in the disk queue for an opening" },
+	[DS_ACTIVE]          = { "active",          "Requests at the device (at most the openings)" },
+	[DS_MAX_ACTIVE]      = { "max_active",      "Most requests at the device at once" },
+	[DS_ACTIVE_NS]       = { "active_ns",       "Requests at the device integrated over time" },
 	[DS_ERRORS]          = { "errors",          "Requests that failed" },
 };
 
@@ -97,6 +119,12 @@ static int64_t devstat_value(struct disk *dp, enum devstat_field f)
 	case DS_MAX_QUEUE_DEPTH: v = ds->max_queued; break;
 	case DS_DEPTH_NS:
 		v = ds->depth_ns + (uint64_t)ds->queued * (nanouptime() - ds->depth_since);
+		break;
+	case DS_WAITING:         v = ds->queued - ds->active; break;
+	case DS_ACTIVE:          v = ds->active; break;
+	case DS_MAX_ACTIVE:      v = ds->max_active; break;
+	case DS_ACTIVE_NS:
+		v = ds->active_ns + (uint64_t)ds->active * (nanouptime() - ds->depth_since);
 		break;
 	case DS_ERRORS:          v = ds->errors; break;
 	case DS_NFIELDS:         break;
@@ -125,6 +153,38 @@ static void devstat_sysctls(struct disk *dp)
 	}
 }
 
+/* dev.<driver>.<unit>.openings: 1 .. d_maxopenings; raising it starts waiting requests. */
+static int sysctl_openings(struct sysctl_req *req)
+{
+	struct disk *dp = req->oid->oid_arg1;
+	int v = dp->d_openings;
+	int error = sysctl_handle_int(req, &v);
+
+	if (error != 0 || req->newptr == NULL)
+		return error;
+	if (v < 1 || v > dp->d_maxopenings)
+		return EINVAL;
+	spin_lock(&dp->d_qlock);
+	dp->d_openings = v;
+	spin_unlock(&dp->d_qlock);
+	disk_dispatch(dp);
+	return 0;
+}
+
+/* "da1" -> "dev.da.1.openings" (FreeBSD's dev.<driver>.<unit> tree). */
+static void openings_sysctl(struct disk *dp)
+{
+	char name[SYSCTL_NAMELEN], driver[sizeof(dp->d_name)];
+	size_t n = 0;
+
+	while (dp->d_name[n] != 0 && (dp->d_name[n] < '0' || dp->d_name[n] > '9'))
+		n++;
+	strlcpy(driver, dp->d_name, n + 1);
+	snprintf(name, sizeof(name), "dev.%s.%s.openings", driver, dp->d_name + n);
+	sysctl_add_proc(name, CTLTYPE_INT | CTLFLAG_RW, dp, 0, sysctl_openings, "I",
+	                "Most requests the disk queue hands the device at once (camcontrol tags -N)");
+}
+
 /* ---- registry -------------------------------------------------------------------------------- */
 
 /* disk_register: add a disk whose d_name, geometry, d_strategy and d_softc are filled in. */
@@ -140,6 +200,12 @@ void disk_register(struct disk *dp)
 		dp->d_maxio = DISK_DEFAULT_MAXIO;
 	spin_init(&dp->d_statlock, "devstat");
 	memset(&dp->d_stat, 0, sizeof(dp->d_stat));
+	spin_init(&dp->d_qlock, "diskq");
+	bioq_init(&dp->d_queue);
+	dp->d_active = 0;
+	dp->d_dispatching = dp->d_redispatch = false;
+	if (dp->d_maxopenings > 0)
+		dp->d_openings = MAX(1, MIN(dp->d_openings, dp->d_maxopenings));
 	dp->d_opens = 0;
 	dp->d_excl = false;
 	dp->d_next = NULL;
@@ -151,6 +217,8 @@ void disk_register(struct disk *dp)
 	disk_list_tail = dp;
 	spin_unlock(&disk_list_lock);
 	devstat_sysctls(dp);
+	if (dp->d_maxopenings > 0)
+		openings_sysctl(dp);
 	kprintf("%s: %llu MB, %u-byte sectors\n", dp->d_name,
 	        (unsigned long long)(dp->d_mediasize >> 20), dp->d_sectorsize);
 }
@@ -174,8 +242,9 @@ struct disk *disk_first(void)
 void disk_dump(void)
 {
 	for (struct disk *dp = disk_list; dp != NULL; dp = dp->d_next)
-		kprintf("^P disk %s: queued %d (max %d), %llu reads, %llu writes, %llu errors\n", dp->d_name,
-		        dp->d_stat.queued, dp->d_stat.max_queued, (unsigned long long)dp->d_stat.ops[BIO_READ],
+		kprintf("^P disk %s: queued %d (max %d), at the device %d of %d openings, %llu reads, "
+		        "%llu writes, %llu errors\n", dp->d_name, dp->d_stat.queued, dp->d_stat.max_queued,
+		        dp->d_stat.active, dp->d_openings, (unsigned long long)dp->d_stat.ops[BIO_READ],
 		        (unsigned long long)dp->d_stat.ops[BIO_WRITE], (unsigned long long)dp->d_stat.errors);
 }
 
@@ -212,14 +281,15 @@ int disk_check_bio(struct bio *bp)
 	return 0;
 }
 
-/* Bring depth_ns up to now, before the queue depth changes. Under d_statlock. */
+/* Bring depth_ns and active_ns up to now, before a depth changes. Under d_statlock. */
 static void devstat_depth_tick(struct devstat *ds, uint64_t now)
 {
 	ds->depth_ns += (uint64_t)ds->queued * (now - ds->depth_since);
+	ds->active_ns += (uint64_t)ds->active * (now - ds->depth_since);
 	ds->depth_since = now;
 }
 
-/* Account a request as queued. */
+/* Account a request as queued; it notes how many were outstanding ahead of it. */
 static void devstat_start(struct disk *dp, struct bio *bp)
 {
 	uint64_t now = nanouptime();
@@ -227,6 +297,7 @@ static void devstat_start(struct disk *dp, struct bio *bp)
 	bp->bio_t0 = now;
 	spin_lock(&dp->d_statlock);
 	devstat_depth_tick(&dp->d_stat, now);
+	bp->bio_qahead = dp->d_stat.queued;
 	if (dp->d_stat.queued++ == 0)
 		dp->d_stat.busy_since = now;
 	if (dp->d_stat.queued > dp->d_stat.max_queued)
@@ -234,7 +305,58 @@ static void devstat_start(struct disk *dp, struct bio *bp)
 	spin_unlock(&dp->d_statlock);
 }
 
-/* disk_start: check, account, and pass the request to the driver. Never sleeps. */
+/* Account a request as handed to the device. */
+static void devstat_dispatch(struct disk *dp)
+{
+	spin_lock(&dp->d_statlock);
+	devstat_depth_tick(&dp->d_stat, nanouptime());
+	if (++dp->d_stat.active > dp->d_stat.max_active)
+		dp->d_stat.max_active = dp->d_stat.active;
+	spin_unlock(&dp->d_statlock);
+}
+
+/* Hand bp to the driver. */
+static void disk_dispatch_one(struct disk *dp, struct bio *bp)
+{
+	bp->bio_flags |= BIO_DISPATCHED;
+	devstat_dispatch(dp);
+	dp->d_strategy(bp);
+}
+
+/*
+ * Hand the device the waiting requests its openings allow, in queue order. One thread at a time
+ * does it, without d_qlock held across d_strategy (a driver may complete a request inside it);
+ * a caller that finds another thread at it leaves it a note to look again, so no opening is
+ * left unused and the requests reach the driver in the order the elevator gave them.
+ */
+static void disk_dispatch(struct disk *dp)
+{
+	struct bioq_link *l;
+
+	spin_lock(&dp->d_qlock);
+	if (dp->d_dispatching) {
+		dp->d_redispatch = true;
+		spin_unlock(&dp->d_qlock);
+		return;
+	}
+	dp->d_dispatching = true;
+	do {
+		dp->d_redispatch = false;
+		while ((l = bioq_start(&dp->d_queue, &dp->d_active, dp->d_openings)) != NULL) {
+			spin_unlock(&dp->d_qlock);
+			disk_dispatch_one(dp, container_of(l, struct bio, bio_qlink));
+			spin_lock(&dp->d_qlock);
+		}
+	} while (dp->d_redispatch);
+	dp->d_dispatching = false;
+	spin_unlock(&dp->d_qlock);
+}
+
+/*
+ * disk_start: check, account, and queue the request (a flush is a barrier: nothing later is
+ * sorted ahead of it), then start what the openings allow; a disk without a queue gets it at
+ * once. Never sleeps.
+ */
 void disk_start(struct bio *bp)
 {
 	struct disk *dp = bp->bio_disk;
@@ -242,6 +364,7 @@ void disk_start(struct bio *bp)
 
 	bp->bio_error = 0;
 	bp->bio_resid = 0;
+	bp->bio_flags &= ~BIO_DISPATCHED;
 	devstat_start(dp, bp);
 	if (error != 0) {
 		bp->bio_error = error;
@@ -249,16 +372,26 @@ void disk_start(struct bio *bp)
 		disk_iodone(bp);
 		return;
 	}
-	dp->d_strategy(bp);
+	if (dp->d_maxopenings == 0) {
+		disk_dispatch_one(dp, bp);
+		return;
+	}
+	bp->bio_qlink.bql_key = bp->bio_offset;
+	bp->bio_qlink.bql_barrier = bp->bio_cmd == BIO_FLUSH;
+	spin_lock(&dp->d_qlock);
+	bioq_disksort(&dp->d_queue, &bp->bio_qlink);
+	spin_unlock(&dp->d_qlock);
+	disk_dispatch(dp);
 }
 
-/* disk_iodone: account a finished request and call its completion. Any context. */
+/* disk_iodone: account a finished request, start the next waiting one, call its completion. */
 void disk_iodone(struct bio *bp)
 {
 	struct disk *dp = bp->bio_disk;
 	struct devstat *ds = &dp->d_stat;
 	uint64_t now = nanouptime();
 	int c = (unsigned)bp->bio_cmd < nitems(ds->ops) ? bp->bio_cmd : 0;   /* 0: malformed */
+	bool dispatched = (bp->bio_flags & BIO_DISPATCHED) != 0;
 
 	spin_lock(&dp->d_statlock);
 	ds->ops[c]++;
@@ -266,9 +399,17 @@ void disk_iodone(struct bio *bp)
 	if (bp->bio_error != 0)
 		ds->errors++;
 	devstat_depth_tick(ds, now);
+	if (dispatched)
+		ds->active--;
 	if (--ds->queued == 0)
 		ds->busy_ns += now - ds->busy_since;
 	spin_unlock(&dp->d_statlock);
+	if (dispatched && dp->d_maxopenings > 0) {
+		spin_lock(&dp->d_qlock);
+		dp->d_active--;
+		spin_unlock(&dp->d_qlock);
+		disk_dispatch(dp);
+	}
 	bp->bio_done(bp);
 }
 

@@ -31,6 +31,7 @@
 #include "kern/types.h"
 #include "kern/lock.h"
 #include "dev/disk_seg.h"
+#include "dev/bio_queue.h"
 
 #define BIO_READ   1
 #define BIO_WRITE  2
@@ -39,6 +40,13 @@
 #define BIO_UNMAPPED 0x0001   /* bio_flags: the data is the page list bio_ma, not bio_data */
 
 #define DISK_EXCL  0x0001    /* disk_open/disk_close: exclusive use */
+
+/*
+ * The most tagged commands FreeBSD 4's CAM gave a disk that did not say otherwise (the default
+ * entry of cam_xpt.c's quirk table: mintags 2, maxtags 255); xpt_start_tags opened
+ * min(maxtags, the host adapter's max_tagged_dev_openings). The drivers start d_openings so.
+ */
+#define CAM_MAXTAGS 255
 
 struct disk;
 struct vm_page;
@@ -59,6 +67,9 @@ struct bio {
 	void        *bio_caller1;   /* for the issuer (e.g. the struct buf) */
 	void        *bio_caller2;
 	uint64_t     bio_t0;        /* nanouptime() when queued, for devstat */
+	int          bio_qahead;    /* requests waiting or active at the disk when it arrived (for
+	                               a split request, the most any piece found) */
+	struct bioq_link bio_qlink; /* the disk queue's link (dev/bio_queue.h) */
 	struct bio  *bio_next;      /* driver queue link */
 };
 
@@ -72,6 +83,9 @@ struct devstat {
 	int      max_queued;        /* high-water mark of `queued` */
 	uint64_t depth_ns;          /* the integral of `queued` over time (ns x requests) */
 	uint64_t depth_since;       /* nanouptime() when depth_ns was last brought up to date */
+	int      active;            /* of those, handed to the device (the rest wait in d_queue) */
+	int      max_active;        /* high-water mark of `active` */
+	uint64_t active_ns;         /* the integral of `active` over time */
 	uint64_t errors;
 };
 
@@ -84,6 +98,20 @@ struct disk {
 	void            *d_softc;         /* driver's state */
 	struct spinlock  d_statlock;      /* protects d_stat, d_opens and d_excl */
 	struct devstat   d_stat;
+	/*
+	 * The disk queue (FreeBSD 4's da(4) bufq and CAM's dev_openings): requests wait in d_queue,
+	 * in elevator order, until fewer than d_openings are at the device. A driver that wants it
+	 * sets d_openings (its default) and d_maxopenings (its limit, at least 1) before
+	 * disk_register; d_maxopenings 0 means no queue: requests go to d_strategy at once (ccd,
+	 * md). Either way d_strategy must take every request it is given.
+	 */
+	struct spinlock  d_qlock;         /* protects d_queue, d_openings, d_active, d_dispatch* */
+	struct bioq      d_queue;
+	int              d_openings;      /* dev.<driver>.<unit>.openings */
+	int              d_maxopenings;
+	int              d_active;        /* requests handed to d_strategy and not completed */
+	bool             d_dispatching;   /* a thread is handing requests to d_strategy */
+	bool             d_redispatch;    /* openings or requests appeared meanwhile: look again */
 	int              d_opens;         /* shared opens (d_statlock) */
 	bool             d_excl;          /* held by an exclusive open (d_statlock) */
 	struct disk     *d_next;

@@ -25,10 +25,13 @@
  * page list, adjacent pages merged), at most VTSCSI_MAXDSEGS. READ/WRITE(10), or (16) for LBAs
  * past 2^32 or counts past 65535 (scsi_cmd.c), SYNCHRONIZE CACHE(10) for BIO_FLUSH.
  *
- * Queueing: each disk keeps a FIFO of bios. vtscsi_start() hands out free requests round-robin
- * across the adapter's disks, at most dev.da.<n>.max_inflight per disk (default: the queue's
- * capacity, bounded by the device's cmd_per_lun hint). A bio bigger than one command may carry
- * (max_sectors sectors, seg_max - 1 pages, and d_maxio) is split into pieces issued concurrently
+ * Queueing: the block layer keeps each disk's waiting requests, in elevator order, and hands
+ * this driver at most the disk's openings at once (dev/disk.c: dev.da.<n>.openings, FreeBSD's
+ * `camcontrol tags`; default min(CAM_MAXTAGS, the device's cmd_per_lun hint, the queue's
+ * capacity): CAM's rule with cmd_per_lun as the adapter's per-device limit). Each disk keeps a
+ * FIFO of the bios it was given; vtscsi_start() hands out free requests round-robin across the
+ * adapter's disks, so the disks share the queue's capacity. A bio bigger than one command may carry
+ (max_sectors sectors, seg_max - 1 pages, and d_maxio) is split into pieces issued concurrently
  * and completed when the last finishes, with the first error; the split's tracker comes from a
  * pool as large as the request pool (every tracker in use has a command in flight), so a split
  * never fails for lack of memory. A flush waits until the disk's earlier commands are done and
@@ -171,8 +174,7 @@ struct vtscsi_disk {
 	uint32_t             dk_issued;       /* bytes of dk_head already issued (sc_lock) */
 	struct vtscsi_split *dk_split;        /* dk_head's tracker while it is split (sc_lock) */
 	int                  dk_inflight;     /* commands out (sc_lock) */
-	int                  dk_max_inflight; /* dev.da.<n>.max_inflight (sc_lock) */
-	int                  dk_max_active;   /* dev.da.<n>.max_active */
+	int                  dk_max_active;   /* dev.da.<n>.max_active: most commands out (sc_lock) */
 	bool                 dk_flushing;     /* a SYNCHRONIZE CACHE is out (sc_lock) */
 	uint32_t             dk_maxpiece;     /* bytes one command may carry */
 };
@@ -507,7 +509,7 @@ static bool vtscsi_ring_has_room(struct vtscsi_softc *sc, struct vtscsi_disk *dk
 }
 
 /*
- * Issue one command for disk dk if it has work, is under its max_inflight, no flush is in the
+ * Issue one command for disk dk if it has work, no flush is in the
  * way and the ring has room. sc_lock held. Returns whether a command was posted.
  */
 static bool vtscsi_start_one(struct vtscsi_softc *sc, struct vtscsi_disk *dk)
@@ -516,7 +518,7 @@ static bool vtscsi_start_one(struct vtscsi_softc *sc, struct vtscsi_disk *dk)
 	struct vtscsi_req *r;
 	int error;
 
-	if (bp == NULL || dk->dk_flushing || dk->dk_inflight >= dk->dk_max_inflight)
+	if (bp == NULL || dk->dk_flushing)
 		return false;
 	if (bp->bio_cmd == BIO_FLUSH && dk->dk_inflight > 0)
 		return false;                      /* the flush waits for the writes before it */
@@ -840,40 +842,16 @@ static int vtscsi_scan_cmd(struct vtscsi_softc *sc, int target, const uint8_t *c
 
 /* ---- attach ---------------------------------------------------------------------------------- */
 
-/* dev.da.<n>.max_inflight: 1 .. the request queue's capacity; raising it starts waiting bios. */
-static int sysctl_max_inflight(struct sysctl_req *req)
-{
-	struct vtscsi_disk *dk = req->oid->oid_arg1;
-	struct vtscsi_softc *sc = dk->dk_sc;
-	int v = dk->dk_max_inflight;
-	int error = sysctl_handle_int(req, &v);
-
-	if (error != 0 || req->newptr == NULL)
-		return error;
-	if (v < 1 || v > sc->sc_nreqs)
-		return EINVAL;
-	spin_lock(&sc->sc_lock);
-	dk->dk_max_inflight = v;
-	vtscsi_start(sc);
-	spin_unlock(&sc->sc_lock);
-	return 0;
-}
-
+/* dev.da.<n>.max_active: commands, so a split request counts once per piece (devstat counts bios). */
 static void vtscsi_disk_sysctls(struct vtscsi_disk *dk)
 {
 	char *name = kmalloc(SYSCTL_NAMELEN, M_WAITOK);
 
 	if (name == NULL)
 		return;
-	snprintf(name, SYSCTL_NAMELEN, "dev.da.%s.max_inflight", dk->dk_disk.d_name + 2);
-	sysctl_add_proc(name, CTLTYPE_INT | CTLFLAG_RW, dk, 0, sysctl_max_inflight, "I",
-	                "Most commands this disk may have in flight at once (1 .. the queue's capacity)");
-	name = kmalloc(SYSCTL_NAMELEN, M_WAITOK);
-	if (name == NULL)
-		return;
 	snprintf(name, SYSCTL_NAMELEN, "dev.da.%s.max_active", dk->dk_disk.d_name + 2);
 	sysctl_add_int(name, CTLFLAG_RD, &dk->dk_max_active,
-	               "Most commands this disk has had in flight in the adapter at once");
+	               "Most commands this disk has had in the virtqueue at once (pieces of split requests count)");
 }
 
 /*
@@ -905,9 +883,10 @@ static void vtscsi_add_disk(struct vtscsi_softc *sc, int t, const struct scsi_in
 	dk->dk_sc = sc;
 	dk->dk_target = t;
 	dk->dk_maxpiece = vtscsi_maxpiece(sc, cap->block_size);
-	dk->dk_max_inflight = sc->sc_nreqs;
-	if (sc->sc_cmd_per_lun > 0 && sc->sc_cmd_per_lun < (uint32_t)sc->sc_nreqs)
-		dk->dk_max_inflight = (int)sc->sc_cmd_per_lun;
+	dk->dk_disk.d_maxopenings = sc->sc_nreqs;
+	dk->dk_disk.d_openings = MIN(CAM_MAXTAGS, sc->sc_nreqs);
+	if (sc->sc_cmd_per_lun > 0 && sc->sc_cmd_per_lun < (uint32_t)dk->dk_disk.d_openings)
+		dk->dk_disk.d_openings = (int)sc->sc_cmd_per_lun;
 	snprintf(dk->dk_disk.d_name, sizeof(dk->dk_disk.d_name), "da%d", da_units++);
 	dk->dk_disk.d_sectorsize = cap->block_size;
 	dk->dk_disk.d_mediasize = cap->nblocks * cap->block_size;
@@ -917,8 +896,8 @@ static void vtscsi_add_disk(struct vtscsi_softc *sc, int t, const struct scsi_in
 	kprintf("%s: <%s %s %s> at %s target %d lun 0: %llu blocks of %u bytes\n", dk->dk_disk.d_name,
 	        inq->vendor, inq->product, inq->revision, sc->sc_name, t,
 	        (unsigned long long)cap->nblocks, cap->block_size);
-	kprintf("%s: up to %d commands in flight, %u KB per command\n", dk->dk_disk.d_name,
-	        dk->dk_max_inflight, dk->dk_maxpiece / 1024);
+	kprintf("%s: %d tagged openings, %u KB per command\n", dk->dk_disk.d_name,
+	        dk->dk_disk.d_openings, dk->dk_maxpiece / 1024);
 	spin_lock(&sc->sc_lock);
 	sc->sc_disks[sc->sc_ndisks++] = dk;
 	spin_unlock(&sc->sc_lock);

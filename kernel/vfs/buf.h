@@ -116,6 +116,8 @@ struct buf {
 	struct bio    b_bio;          /* the request sent to the disk */
 	int           b_runningbufspace; /* bytes charged to runningbufspace while writing */
 	uint32_t      b_dirtytick;    /* ticks when it became dirty (the syncer's age) */
+	int           b_qahead;       /* its last I/O: requests the disk had outstanding when it
+	                                 arrived (bio_qahead), for vfs.syncio */
 };
 
 struct buf *getblk(struct vnode *vp, daddr_t blkno, int size, int slpflag, int slptimeo);

@@ -48,6 +48,7 @@
 extern struct spinlock bufcache_lock;
 
 extern int nbuf;
+extern int nswbuf;        /* kern.nswbuf: I/O headers, half of them for clusters (FreeBSD 4's) */
 extern int bufspace;
 extern int maxbufspace;
 extern int vmio_pages;
@@ -79,6 +80,8 @@ struct bio_stats {
 	uint64_t cluster_reads;      /* clustered reads issued */
 	uint64_t cluster_read_bufs;
 	uint64_t readaheads;         /* blocks read ahead */
+	uint64_t sleeps_wswbuf0;     /* cluster writes that waited for a header ("wswbuf0") */
+	uint64_t wswbuf0_ns;         /* time they waited */
 	uint64_t vmio_bogus;         /* valid pages a read skipped (bogus_page in their place) */
 };
 extern struct bio_stats bstats;

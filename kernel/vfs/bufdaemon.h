@@ -9,6 +9,8 @@
  *   bd_wakeup(level), bd_speedup() - ask the daemon to run (FreeBSD's names).      [lock held]
  *   numdirtywakeup(level)        - wake writers in bwillwrite once numdirty <= level. [lock held]
  *   runningbufwakeup(bytes)      - a write of `bytes` finished (biodone).          [lock held]
+ *   bd_buffer_dirtied()          - a buffer became dirty (bdirty): wake the daemon at the
+ *                                  design's level.                                  [lock held]
  *   bd_buffer_cleaned()          - a dirty buffer stopped being dirty (bundirty).  [lock held]
  *   bd_async_write_issued()      - an async bwrite was handed to the disk.         [no lock]
  *   waitrunningbufspace()        - block ("wdrain") while too many write bytes are in flight.
@@ -81,6 +83,7 @@ void        bd_wakeup(int level);
 void        bd_speedup(void);
 void        numdirtywakeup(int level);
 void        runningbufwakeup(int bytes);
+void        bd_buffer_dirtied(void);
 void        bd_buffer_cleaned(void);
 void        bd_async_write_issued(void);
 void        waitrunningbufspace(void);

@@ -16,7 +16,7 @@
  * getnewbuf keeps it under hibufspace, recycling CLEAN buffers once it passes lobufspace.
  *
  * Dirty accounting: numdirtybuffers counts B_DELWRI buffers. bdirty() wakes the flusher
- * (bd_wakeup) when the count passes the lo/hi midpoint; bwillwrite() throttles writers
+ * (bd_wakeup) when the count reaches the design's level; bwillwrite() throttles writers
  * ("flswai") as the current design says. getnewbuf() never writes a dirty buffer itself: it
  * wakes the flusher (bd_speedup) and sleeps ("newbuf"). runningbufspace counts the bytes of
  * write I/O issued and not completed: charged in bwrite just before the strategy call (a
@@ -48,6 +48,7 @@
 #include "vfs/buf_internal.h"
 #include "vfs/bufdaemon.h"
 #include "vfs/vnode.h"
+#include "vfs/syncio.h"
 #include "vfs/mount.h"
 #include "vfs/vfs.h"
 #include <sys/errno.h>
@@ -198,7 +199,7 @@ static void reassignbuf(struct buf *bp, bool was_dirty)
 
 /* ---- dirty accounting (bufcache_lock held) -------------------------------------------------- */
 
-/* Mark bp dirty (FreeBSD's bdirty): count it, and ask the flusher in at the lo/hi midpoint. */
+/* Mark bp dirty (FreeBSD's bdirty): count it, and ask the flusher in at the design's level. */
 static void bdirty(struct buf *bp)
 {
 	if (bp->b_flags & B_DELWRI)
@@ -207,7 +208,7 @@ static void bdirty(struct buf *bp)
 	reassignbuf(bp, false);
 	numdirtybuffers++;
 	bp->b_dirtytick = ticks;
-	bd_wakeup((lodirtybuffers + hidirtybuffers) / 2);
+	bd_buffer_dirtied();
 }
 
 /* Mark bp clean (FreeBSD's bundirty): its write has been issued, or it is being thrown away. */
@@ -441,6 +442,7 @@ void buf_read_begin(struct buf *bp, bool async)
 	bp->b_iocmd = BIO_READ;
 	bp->b_error = 0;
 	bp->b_resid = 0;
+	bp->b_qahead = 0;
 	if (bp->b_flags & B_VMIO)
 		vmio_read_prep(bp);
 	bstats.breads++;
@@ -499,6 +501,7 @@ void buf_write_begin(struct buf *bp)
 	bp->b_flags &= ~(B_DONE | B_ERROR | B_READ);
 	bp->b_flags |= B_WRITEINPROG | B_CACHE;
 	bp->b_vp->v_numoutput++;
+	bp->b_qahead = 0;
 }
 
 /*
@@ -722,13 +725,29 @@ void biodone(struct buf *bp)
 		brelse(bp);
 }
 
-/* biowait: sleep until the I/O on busy buffer bp is done ("biord"/"biowr"); its error or 0. */
+/* The kind of synchronous I/O a wait for bp is (vfs.syncio): file data, or file system blocks. */
+static int syncio_kind(struct buf *bp)
+{
+	bool data = bp->b_vp != NULL && bp->b_vp->v_type == VREG;
+
+	if (bp->b_iocmd == BIO_READ)
+		return data ? SYNCIO_DATAREAD : SYNCIO_METAREAD;
+	return data ? SYNCIO_DATAWRITE : SYNCIO_METAWRITE;
+}
+
+/*
+ * biowait: sleep until the I/O on busy buffer bp is done ("biord"/"biowr"); its error or 0.
+ * The wait is counted in vfs.syncio (user processes only).
+ */
 int biowait(struct buf *bp)
 {
+	uint64_t t0 = nanouptime();
+
 	spin_lock(&bufcache_lock);
 	while (!(bp->b_flags & B_DONE))
 		msleep(bp, &bufcache_lock, 0, bp->b_iocmd == BIO_READ ? "biord" : "biowr", 0);
 	spin_unlock(&bufcache_lock);
+	syncio_record(syncio_kind(bp), t0, bp->b_qahead);
 	if (bp->b_flags & B_ERROR)
 		return bp->b_error != 0 ? bp->b_error : EIO;
 	return 0;
@@ -741,6 +760,7 @@ static void bufbio_done(struct bio *bio)
 
 	bp->b_error = bio->bio_error;
 	bp->b_resid = bio->bio_resid;
+	bp->b_qahead = bio->bio_qahead;
 	if (bp->b_error == 0 && bp->b_resid != 0)
 		bp->b_error = EIO;
 	biodone(bp);
@@ -924,6 +944,7 @@ void bufinit(void)
 	for (i = 0; i < nbuf; i++)
 		bq_insert(QUEUE_EMPTY, &buf[i], false);
 	cluster_init();
+	syncio_init();
 	vmio_init();
 	bufstat_init();
 

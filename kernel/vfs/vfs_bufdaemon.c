@@ -3,13 +3,14 @@
  * the December 2000 experiment (interface: vfs/bufdaemon.h; docs/bufcache.md).
  *
  * The daemon writes delayed-write (B_DELWRI) buffers so that writers do not run the cache out
- * of clean buffers. A design is the four decisions below, and nothing else differs:
+ * of clean buffers. A design is the five decisions below, and nothing else differs:
  *   - the daemon's loop: when to flush, how much, and how long to sleep;
+ *   - the dirty count at which a buffer being dirtied asks the daemon in (bdirty's bd_wakeup);
  *   - bwillwrite: when write(2) blocks its caller ("flswai");
  *   - what an async write does after it is issued: return (speedup), or wait while more than
  *     hirunningspace bytes are in flight ("wdrain", runningbuf);
  *   - the dirty count at which buffers being cleaned wake the blocked writers.
- * The shared helpers come first, then buf_daemon_speedup() and its three small companions,
+ * The shared helpers come first, then buf_daemon_speedup() and its four small companions,
  * then buf_daemon_runningbuf() and its, then the table and the switch. A student diffs the two
  * design sections to see the whole difference.
  *
@@ -39,6 +40,7 @@ static int needsdirtyflush;  /* someone waits in bwillwrite ("flswai") */
 struct bd_design {
 	const char *name;
 	void (*daemon)(void);            /* runs until the design changes */
+	int  (*dirtied_level)(void);     /* bdirty wakes the daemon once numdirty >= this */
 	void (*willwrite)(void);         /* bwillwrite */
 	void (*async_written)(void);     /* after an async write is issued; 0 = return at once */
 	int  (*cleaned_level)(void);     /* bundirty wakes writers once numdirty <= this */
@@ -113,7 +115,9 @@ void waitrunningbufspace(void)
 
 /*
  * Block a writer ("flswai") while numdirtybuffers > limit, kicking the daemon at `kick` first.
- * The time spent goes to vfs.bufdaemon.flswai_ns. The bwillwrite of both designs. [no lock]
+ * The sleep has no timeout, in both FreeBSD texts: the writer is woken by numdirtywakeup as
+ * buffers are cleaned, or by a design switch. The time spent goes to vfs.bufdaemon.flswai_ns.
+ * The bwillwrite of both designs. [no lock]
  */
 static void bwillwrite_wait(int limit, int kick)
 {
@@ -124,7 +128,7 @@ static void bwillwrite_wait(int limit, int kick)
 		bd_wakeup(kick);
 		needsdirtyflush = 1;
 		bdstats.sleeps_flswai++;
-		bufq_sleep(&needsdirtyflush, "flswai", bd_hz);
+		bufq_sleep(&needsdirtyflush, "flswai", 0);
 	}
 	bdstats.flswai_ns += bd_nanouptime() - t0;
 	bufq_unlock();
@@ -161,6 +165,12 @@ static bool bd_sleep(const char *wmesg, int timo, uint64_t *counter)
 	return woken;
 }
 
+/* bd_buffer_dirtied: a buffer became dirty; ask the daemon in at the design's level. [lock] */
+void bd_buffer_dirtied(void)
+{
+	bd_wakeup(bd_current->dirtied_level());
+}
+
 /* bd_buffer_cleaned: a dirty buffer was cleaned; wake writers at the design's level. [lock] */
 void bd_buffer_cleaned(void)
 {
@@ -189,20 +199,23 @@ void bwillwrite(void)
  * December 2000 patch removed ("I ripped out the dynamic speedup / slowdown code because it
  * just wasn't working", the seed's post).
  *
- * RECONSTRUCTION: the 4.2 vfs_bio.c text is not in the index, so this loop follows
- * design-notes §1.3 and §5 "OLD", recalled from the 4.x sources: the per-wakeup cap maxbdrun
- * (16), bd_flushto / bd_flushinc / bd_interval and their arithmetic (the 5-of-numdirty window,
- * the -10, the hidirty/20+1 cap, 5 s scaled by bd_flushto/hidirty with a 100 ms floor) and the
- * clearing of bd_request every round are reconstructed. What is verified: the orphaned comment
- * left in the post-patch bufinit (id 1319455), "Maximum number of async ops initiated per
- * buf_daemon loop... we really need to limit ourselves based on the number of bytes of I/O
- * in-transit", which is where maxbdrun lived.
+ * Checked against the -current sys/kern/vfs_bio.c of late 2000, before the patch (the text in
+ * dmgerman/unix-history-token; docs/sources.md "vfs_bio.c, late 2000"): the loop, bd_flushto /
+ * bd_flushinc / bd_interval and their arithmetic (the 5-of-numdirty window, the -10, the
+ * hidirty/20+1 cap, 5 s scaled by bd_flushto/hidirty with a 100 ms floor), maxbdrun =
+ * nswbuf / 4 (at least 4; vfs_bufstat.c), bdirty's bd_wakeup(hidirtybuffers), and bwillwrite's
+ * 10% slop and untimed "flswai" sleep are that text's. RECONSTRUCTION: that 4.2-STABLE ran
+ * exactly this text is inferred (RELENG_4 and -current shared vfs_bio.c's buffer-cache code
+ * then; no 4.2 vfs_bio.c is in the sources we could read). The text clears bd_request at the
+ * top of each round; clearing it after the sleep, as here, takes the same decisions.
  *
  * Each round: start at most maxbdrun flushes while numdirtybuffers > bd_flushto. Then sleep
  * bd_interval on &bd_request, unless a request is already pending. Woken early (or asked
  * already): the flushing fell behind, so speed up - lower bd_flushto. Slept the whole interval:
  * slow down - raise bd_flushto towards hidirtybuffers by a growing step. The interval follows
- * bd_flushto. Nothing looks at bytes in flight: 16 clustered writes can be 2 MB at once.
+ * bd_flushto. Nothing looks at bytes in flight: 16 clustered writes can be 2 MB at once, and
+ * the only brake on a flush is the cluster header pool (a flush sleeps in "wswbuf0" when all
+ * nswbuf / 2 headers are out: vfs_cluster.c).
  */
 static void buf_daemon_speedup(void)
 {
@@ -239,14 +252,20 @@ static void buf_daemon_speedup(void)
 	}
 }
 
-/* 4.2's bwillwrite [R]: block only above hidirtybuffers plus a 10% slop; wait until below hi. */
+/* 4.2's bdirty: bd_wakeup(hidirtybuffers), the daemon is asked in only at the high-water mark. */
+static int dirtied_level_speedup(void)
+{
+	return hidirtybuffers;
+}
+
+/* 4.2's bwillwrite: block only above hidirtybuffers plus a 10% slop; wait until down to hi. */
 static void bwillwrite_speedup(void)
 {
 	if (numdirtybuffers > hidirtybuffers + hidirtybuffers / 10)
 		bwillwrite_wait(hidirtybuffers, hidirtybuffers);
 }
 
-/* 4.2's numdirtywakeup [R] had no level: writers were woken once below hidirtybuffers. */
+/* 4.2's numdirtywakeup() had no level: writers were woken once below hidirtybuffers. */
 static int cleaned_level_speedup(void)
 {
 	return hidirtybuffers - 1;
@@ -294,6 +313,12 @@ static void buf_daemon_runningbuf(void)
 	}
 }
 
+/* The patch's bdirty and bdwrite: bd_wakeup at the lo/hi midpoint. */
+static int dirtied_level_runningbuf(void)
+{
+	return (lodirtybuffers + hidirtybuffers) / 2;
+}
+
 /* The patch's bwillwrite (id 1319455): block at hidirtybuffers, kicking the daemon at once. */
 static void bwillwrite_runningbuf(void)
 {
@@ -310,10 +335,10 @@ static int cleaned_level_runningbuf(void)
 /* ================================= the designs and the switch ============================= */
 
 static const struct bd_design bd_designs[BD_NDESIGNS] = {
-	[BD_SPEEDUP]    = { "speedup", buf_daemon_speedup, bwillwrite_speedup, 0,
+	[BD_SPEEDUP]    = { "speedup", buf_daemon_speedup, dirtied_level_speedup, bwillwrite_speedup, 0,
 	                    cleaned_level_speedup },
-	[BD_RUNNINGBUF] = { "runningbuf", buf_daemon_runningbuf, bwillwrite_runningbuf,
-	                    waitrunningbufspace, cleaned_level_runningbuf },
+	[BD_RUNNINGBUF] = { "runningbuf", buf_daemon_runningbuf, dirtied_level_runningbuf,
+	                    bwillwrite_runningbuf, waitrunningbufspace, cleaned_level_runningbuf },
 };
 
 static bool same_name(const char *a, const char *b)

@@ -4,6 +4,7 @@
  *   vfs.nbuf, vfs.maxbufspace, vfs.hidirtybuffers, vfs.lodirtybuffers, vfs.hirunningspace,
  *   vfs.lorunningspace, vfs.maxbdrun   the tunables (RW and on the kernel command line; nbuf
  *                                      only on the command line)
+ *   kern.nswbuf              I/O headers (command line only; half of them are the cluster pool)
  *   vfs.bufspace, vfs.numdirtybuffers, vfs.runningbufspace   the levels they bound (RO)
  *   vfs.vmio_pages           file pages wired by VMIO buffers (RO)
  *   vfs.bufdaemon_design     speedup | runningbuf (RW; the presets set it at boot)
@@ -27,6 +28,7 @@
 #define BKVASIZE  (16 * 1024)      /* FreeBSD's nominal buffer size, for sizing */
 
 int nbuf;
+int nswbuf;
 /* Counters and tunables (the flusher's are declared in vfs/bufdaemon.h). */
 int numdirtybuffers;
 int hidirtybuffers;
@@ -46,6 +48,8 @@ SYSCTL_INT(vfs, vmio_pages, CTLFLAG_RD, &vmio_pages,
            "File pages VMIO buffers hold wired (part of vm.stats.vm.v_wire_count)");
 SYSCTL_INT(vfs, nbuf, CTLFLAG_RD | CTLFLAG_TUN, &nbuf,
            "Number of buffer headers (set it on the kernel command line: vfs.nbuf=N)");
+SYSCTL_DECL_OID(sysctl_kern_nswbuf, "kern.nswbuf", CTLTYPE_INT | CTLFLAG_RD | CTLFLAG_TUN, &nswbuf, 0,
+                NULL, "I", "I/O headers, half of them for clustered I/O (kernel command line: kern.nswbuf=N)");
 
 /*
  * The tunables: writable at run time and on the kernel command line (CTLFLAG_TUN: bufparam_init
@@ -134,11 +138,13 @@ static int nbuf_for_memory(int pages)
 }
 
 /*
- * bufparam_init: size the cache from physical memory (design-notes §1.1) and set the tunables'
- * defaults as FreeBSD's bufinit does (id 1319455): hidirtybuffers = nbuf / 4 + 20, halved
- * while that many 16 KB buffers exceed 3/4 of hibufspace; lodirtybuffers = hidirtybuffers / 2;
- * hirunningspace 1 MB, lorunningspace half of it. A value given on the kernel command line
- * replaces its default before the values derived from it are computed.
+ * bufparam_init: size the cache from physical memory (docs/bufcache.md "Sizing") and set the
+ * tunables' defaults as FreeBSD's bufinit does (sys/kern/vfs_bio.c, docs/sources.md):
+ * hidirtybuffers = nbuf / 4 + 20, halved while that many 16 KB buffers exceed 3/4 of
+ * hibufspace; lodirtybuffers = hidirtybuffers / 2; hirunningspace 1 MB, lorunningspace half of
+ * it. nswbuf = max(min(nbuf / 4, 64), 16) as FreeBSD 4's i386 machdep.c, and maxbdrun =
+ * nswbuf / 4, at least 4, as the late-2000 bufinit has it (16 from 64 MB up). A value given on
+ * the kernel command line replaces its default before the values derived from it are computed.
  */
 void bufparam_init(void)
 {
@@ -165,7 +171,14 @@ void bufparam_init(void)
 	boot_tunable("vfs.hirunningspace", T_HIRUNNING, &hirunningspace);
 	lorunningspace = hirunningspace / 2;
 	boot_tunable("vfs.lorunningspace", T_LORUNNING, &lorunningspace);
-	maxbdrun = 16;
+	nswbuf = MAX(MIN(nbuf / 4, 64), 16);
+	if (tunable_int_fetch("kern.nswbuf", &i)) {
+		if (i >= 2 && i <= 256)
+			nswbuf = i;
+		else
+			kprintf("boot: kern.nswbuf=%d is out of range (2 .. 256); using %d\n", i, nswbuf);
+	}
+	maxbdrun = MAX(nswbuf / 4, 4);
 	boot_tunable("vfs.maxbdrun", T_MAXBDRUN, &maxbdrun);
 }
 
@@ -241,6 +254,9 @@ static const struct {
 	{ "vfs.cluster.reads", &bstats.cluster_reads, "Clustered reads (2 blocks or more)" },
 	{ "vfs.cluster.read_bufs", &bstats.cluster_read_bufs, "Buffers in clustered reads" },
 	{ "vfs.cluster.readaheads", &bstats.readaheads, "Blocks read ahead of the reader" },
+	{ "vfs.cluster.sleeps_wswbuf0", &bstats.sleeps_wswbuf0,
+	  "Cluster writes that slept for an I/O header, wmesg wswbuf0" },
+	{ "vfs.cluster.wswbuf0_ns", &bstats.wswbuf0_ns, "Nanoseconds writers spent blocked in wswbuf0" },
 };
 
 static const struct {

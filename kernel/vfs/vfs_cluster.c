@@ -1,7 +1,8 @@
 /*
  * vfs_cluster.c - clustered reads and writes of file blocks, FreeBSD 4's sys/kern/vfs_cluster.c
- * (checked against $Id 1.37 of 1996, index id 111601112, and RELENG_4 1.92.2.9 of 2001, id
- * 29185945427; the decisions are pure functions in vfs/cluster_plan.c). docs/bufcache.md.
+ * (checked against RELENG_4's revision 1.92.2.9 as DragonFly BSD carries it, and the late-2000
+ * -current text in dmgerman/unix-history-token; docs/sources.md; the decisions are pure
+ * functions in vfs/cluster_plan.c). docs/bufcache.md.
  *
  * A cluster is one disk request for a run of file blocks that are contiguous on disk, up to
  * the device's largest request (d_maxio, at most MAXPHYS = 128 KB). Its data is the page list
@@ -22,8 +23,14 @@
  * A cluster write is one async write: runningbufspace is charged with the whole cluster and
  * credited when it completes, and the design's wait after an async write applies to it.
  *
- * The I/O headers of clusters come from a fixed pool (FreeBSD's cluster pbufs); when it is
- * empty the blocks are written (or read) one by one instead, as FreeBSD does.
+ * The I/O headers of clusters come from a fixed pool of nswbuf / 2 (FreeBSD 4's
+ * cluster_pbuf_freecnt, set in vm_pager.c's vm_pager_bufferinit; nswbuf from i386 machdep.c:
+ * max(min(nbuf / 4, 64), 16), so 32 headers from 64 MB up). As in FreeBSD 4's cluster_wbuild,
+ * a writer that finds the pool empty sleeps until a cluster completes (getpbuf, wait message
+ * "wswbuf0"; vfs.cluster.sleeps_wswbuf0 and wswbuf0_ns count it), and is served in the order
+ * it came (vfs/pbuf_pool.c). Only the 1996 revision 1.37 wrote the blocks one by one when no
+ * header was free; from 1997 on (trypbuf gave way to getpbuf) the writer waits. A read-ahead
+ * never waits: without a header its blocks are read one by one (cluster_rbuild's trypbuf).
  *
  * Locking: bufcache_lock for the buffers' flags and the header pool; the per-vnode cluster
  * state (v_lastw, v_cstart, v_lasta, v_clen) is the vnode's, under the file system's v_lock.
@@ -32,15 +39,18 @@
 #include "kern/klib.h"
 #include "kern/lock.h"
 #include "kern/proc.h"
+#include "kern/kmalloc.h"
+#include "kern/sleep.h"
+#include "kern/sysctl.h"
 #include "vm/vm_page.h"
 #include "vfs/buf.h"
 #include "vfs/buf_internal.h"
 #include "vfs/bufdaemon.h"
 #include "vfs/cluster_plan.h"
+#include "vfs/pbuf_pool.h"
 #include "vfs/vnode.h"
 #include <sys/errno.h>
 
-#define NCLUSTERIO   32                       /* cluster I/O headers */
 #define MAXCLBLKS    (MAXPHYS / PAGE_SIZE)    /* most blocks in a cluster (4 KB blocks) */
 #define MAXRA        32                       /* most blocks read ahead (FreeBSD's MAXRA) */
 
@@ -50,31 +60,71 @@ struct cluster_io {
 	int                cl_bytes;
 	struct buf        *cl_bufs[MAXCLBLKS];
 	struct vm_page    *cl_pages[MAXPHYS / PAGE_SIZE];
-	struct cluster_io *cl_next;               /* free list (bufcache_lock) */
 };
 
-static struct cluster_io clusterio[NCLUSTERIO];
-static struct cluster_io *clusterio_free;     /* (bufcache_lock) */
+static struct pbuf_pool cluster_pbufs;        /* (bufcache_lock) */
+static int cluster_npbufs;                    /* vfs.cluster.pbufs: nswbuf / 2 */
+SYSCTL_DECL_OID(sysctl_vfs_cluster_pbufs, "vfs.cluster.pbufs", CTLTYPE_INT | CTLFLAG_RD,
+                &cluster_npbufs, 0, NULL, "I",
+                "Cluster I/O headers (FreeBSD's cluster_pbuf_freecnt: kern.nswbuf / 2)");
 
-/* cluster_init: put every header on the free list (bufinit, one CPU). */
+/* cluster_init: allocate nswbuf / 2 headers and put them in the pool (bufinit, one CPU). */
 void cluster_init(void)
 {
-	for (int i = 0; i < NCLUSTERIO; i++) {
-		clusterio[i].cl_next = clusterio_free;
-		clusterio_free = &clusterio[i];
-	}
+	void **slots;
+
+	cluster_npbufs = MAX(nswbuf / 2, 1);
+	slots = kmalloc(cluster_npbufs * sizeof(void *), M_WAITOK);
+	pbuf_pool_init(&cluster_pbufs, slots);
+	for (int i = 0; i < cluster_npbufs; i++)
+		pbuf_pool_add(&cluster_pbufs, kmalloc(sizeof(struct cluster_io), M_WAITOK | M_ZERO));
 }
 
-static struct cluster_io *clusterio_get(void)
+/*
+ * getpbuf: a header for a cluster write, sleeping "wswbuf0" until one is handed over if the
+ * pool is empty (FreeBSD 4's getpbuf(&cluster_pbuf_freecnt)). May sleep: call with no lock held.
+ */
+static struct cluster_io *cluster_getpbuf(void)
+{
+	struct pbuf_waiter w;
+	struct cluster_io *cl;
+	uint64_t t0;
+
+	spin_lock(&bufcache_lock);
+	cl = pbuf_take(&cluster_pbufs, &w);
+	if (cl == NULL) {
+		t0 = bd_nanouptime();
+		bstats.sleeps_wswbuf0++;
+		while (w.pw_got == NULL)
+			msleep(&w, &bufcache_lock, 0, "wswbuf0", 0);
+		cl = w.pw_got;
+		bstats.wswbuf0_ns += bd_nanouptime() - t0;
+	}
+	spin_unlock(&bufcache_lock);
+	return cl;
+}
+
+/* trypbuf: a header if one is free and no writer waits for one, else NULL (reads). */
+static struct cluster_io *cluster_trypbuf(void)
 {
 	struct cluster_io *cl;
 
 	spin_lock(&bufcache_lock);
-	cl = clusterio_free;
-	if (cl != NULL)
-		clusterio_free = cl->cl_next;
+	cl = pbuf_try(&cluster_pbufs);
 	spin_unlock(&bufcache_lock);
 	return cl;
+}
+
+/* relpbuf: give a header back: to the longest waiter, or to the pool. Any context. */
+static void cluster_relpbuf(struct cluster_io *cl)
+{
+	struct pbuf_waiter *w;
+
+	spin_lock(&bufcache_lock);
+	w = pbuf_give(&cluster_pbufs, cl);
+	if (w != NULL)
+		wakeup(w);
+	spin_unlock(&bufcache_lock);
 }
 
 /* The most blocks of `size` bytes one request to vp's disk may carry (at least 1). */
@@ -106,12 +156,10 @@ static void cluster_done(struct bio *bio)
 	for (int i = 0; i < cl->cl_nbufs; i++) {
 		cl->cl_bufs[i]->b_error = error;
 		cl->cl_bufs[i]->b_resid = error != 0 ? cl->cl_bufs[i]->b_bcount : 0;
+		cl->cl_bufs[i]->b_qahead = bio->bio_qahead;
 		biodone(cl->cl_bufs[i]);
 	}
-	spin_lock(&bufcache_lock);
-	cl->cl_next = clusterio_free;
-	clusterio_free = cl;
-	spin_unlock(&bufcache_lock);
+	cluster_relpbuf(cl);
 }
 
 /* Send cluster cl of cmd (its buffers set up) to disk dp at the first buffer's b_blkno. */
@@ -150,20 +198,16 @@ static void cluster_count(bool write, int n, int bytes)
 }
 
 /*
- * Write the n busy, dirty, contiguous buffers bufs[] of vp as one cluster, or one by one when
- * there is a single one, no header is free or the vnode has no disk. Returns the bytes.
+ * Write the n busy, dirty, contiguous buffers bufs[] of vp: as one cluster with header cl when
+ * n > 1 (cl is then used up), or with bawrite when n is 1. Returns the bytes.
  */
-static int cluster_issue_write(struct vnode *vp, struct buf **bufs, int n)
+static int cluster_issue_write(struct vnode *vp, struct buf **bufs, int n, struct cluster_io *cl)
 {
-	struct disk *dp = buf_disk(vp);
-	struct cluster_io *cl = (n > 1 && dp != NULL) ? clusterio_get() : NULL;
 	int bytes = 0;
 
-	if (cl == NULL) {
-		for (int i = 0; i < n; i++) {
-			bytes += bufs[i]->b_bufsize;
-			bawrite(bufs[i]);
-		}
+	if (n == 1) {
+		bytes = bufs[0]->b_bufsize;
+		bawrite(bufs[0]);
 		return bytes;
 	}
 	cl->cl_nbufs = n;
@@ -189,7 +233,7 @@ static int cluster_issue_write(struct vnode *vp, struct buf **bufs, int n)
 		curproc->p_oublock++;
 	bstats.bawrites++;
 	cluster_count(true, n, bytes);
-	cluster_start(cl, dp, BIO_WRITE);
+	cluster_start(cl, buf_disk(vp), BIO_WRITE);
 	bd_async_write_issued();
 	return bytes;
 }
@@ -233,15 +277,20 @@ static void busy_run(struct vnode *vp, int64_t start, int n, struct buf *own, st
 /*
  * cluster_wbuild: write the dirty blocks in [start, start+len) of vp, each maximal contiguous
  * run as one cluster (FreeBSD's cluster_wbuild). Blocks that cannot join are skipped: they
- * are busy, clean, or somebody else's to write. Returns the bytes written.
+ * are busy, clean, or somebody else's to write. A run of two blocks or more needs a header:
+ * the writer sleeps for one when the pool is empty (wswbuf0), then looks at the run again, as
+ * the blocks may have been written or dirtied meanwhile. Returns the bytes written.
  */
 static int cluster_wbuild(struct vnode *vp, int size, int64_t start, int len)
 {
 	struct wprobe w = { vp, size };
 	struct buf *bufs[MAXCLBLKS];
+	struct cluster_io *cl = NULL;
 	int64_t lbn = start, end = start + len, blkno;
 	int n, total = 0, maxcl = MIN(cluster_maxcl(vp, size), MAXCLBLKS);
 
+	if (buf_disk(vp) == NULL)
+		maxcl = 1;                          /* no disk to send a cluster to: one by one */
 	while (lbn < end) {
 		spin_lock(&bufcache_lock);
 		if (!write_probe(&w, lbn, &blkno)) {
@@ -250,11 +299,20 @@ static int cluster_wbuild(struct vnode *vp, int size, int64_t start, int len)
 			continue;
 		}
 		n = cluster_run(write_probe, &w, lbn, blkno, size / DEV_BSIZE, (int)MIN(maxcl, end - lbn));
+		if (n > 1 && cl == NULL) {
+			spin_unlock(&bufcache_lock);
+			cl = cluster_getpbuf();
+			continue;
+		}
 		busy_run(vp, lbn, n, NULL, bufs);
 		spin_unlock(&bufcache_lock);
-		total += cluster_issue_write(vp, bufs, n);
+		total += cluster_issue_write(vp, bufs, n, cl);
+		if (n > 1)
+			cl = NULL;
 		lbn += n;
 	}
+	if (cl != NULL)
+		cluster_relpbuf(cl);
 	return total;
 }
 
@@ -299,28 +357,38 @@ void cluster_write(struct buf *bp)
  * vfs_bio_awrite: write busy dirty buffer bp, with the dirty clusterable buffers contiguous with
  * it on both sides (FreeBSD's vfs_bio_awrite: "we may not be presented with the buffers in the
  * correct order, so we search for the cluster in both directions"). Only regular files'
- * buffers cluster; others are written alone.
+ * buffers on a disk cluster; others are written alone. A cluster needs a header: without one
+ * the caller sleeps (wswbuf0) holding bp, as FreeBSD 4's did, and then looks again.
  */
 int vfs_bio_awrite(struct buf *bp, int *nbufs)
 {
 	struct vnode *vp = bp->b_vp;
 	struct wprobe w = { vp, bp->b_bufsize };
 	struct buf *bufs[MAXCLBLKS];
+	struct cluster_io *cl = NULL;
 	int64_t start;
 	int n = 1, bytes = bp->b_bufsize;
 
-	if (vp->v_type == VREG && (bp->b_flags & (B_CLUSTEROK | B_INVAL)) == B_CLUSTEROK &&
-	    bp->b_blkno != bp->b_lblkno) {
+	while (vp->v_type == VREG && buf_disk(vp) != NULL &&
+	       (bp->b_flags & (B_CLUSTEROK | B_INVAL)) == B_CLUSTEROK && bp->b_blkno != bp->b_lblkno) {
 		spin_lock(&bufcache_lock);
 		n = cluster_span(write_probe, &w, bp->b_lblkno, bp->b_blkno, bp->b_bufsize / DEV_BSIZE,
 		                 MIN(cluster_maxcl(vp, bp->b_bufsize), MAXCLBLKS), &start);
+		if (n > 1 && cl == NULL) {
+			spin_unlock(&bufcache_lock);
+			cl = cluster_getpbuf();
+			continue;
+		}
 		if (n > 1)
 			busy_run(vp, start, n, bp, bufs);
 		spin_unlock(&bufcache_lock);
+		break;
 	}
 	*nbufs = n;
 	if (n > 1)
-		return cluster_issue_write(vp, bufs, n);
+		return cluster_issue_write(vp, bufs, n, cl);
+	if (cl != NULL)
+		cluster_relpbuf(cl);
 	bawrite(bp);
 	return bytes;
 }
@@ -368,7 +436,7 @@ static int cluster_rbuild(struct vnode *vp, daddr_t lbn, int size, int run, stru
 		bufs[n - 1]->b_flags |= B_RAM;
 		spin_unlock(&bufcache_lock);
 	}
-	cl = n > 1 ? clusterio_get() : NULL;
+	cl = n > 1 ? cluster_trypbuf() : NULL;
 	for (int i = 0; i < n; i++) {
 		buf_read_begin(bufs[i], bufs[i] != fbp);
 		if (cl == NULL)

@@ -22,6 +22,8 @@
 #include <sys/stat.h>
 #include <sys/dirent.h>
 #include "vm/vm_object.h"
+#include "vfs/syncio.h"
+#include "kern/time.h"
 #include <sys/errno.h>
 
 /* ---- helpers --------------------------------------------------------------------------------- */
@@ -595,6 +597,8 @@ int sys_fsync(register_t *args, register_t *rv)
 	struct file *fp;
 	int error;
 
+	uint64_t t0 = nanouptime();
+
 	*rv = 0;
 	error = getvnode((int)args[0], &fp);
 	if (error != 0)
@@ -604,6 +608,7 @@ int sys_fsync(register_t *args, register_t *rv)
 	if (error == 0)
 		error = VOP_FSYNC(fp->f_vnode, MNT_WAIT);
 	fdrop(fp);
+	syncio_record(SYNCIO_FSYNC, t0, -1);
 	return error;
 }
 

@@ -121,7 +121,7 @@ def integrity_boot(paths):
             T.check("depth_ns / busy_ns over the 1 MB dd: an average depth above 2, at most the maximum",
                     avg is not None and depth is not None and 2 < avg <= depth,
                     expected="2 < average <= %s" % depth, got="%s (before %s, after %s)" % (avg, before, after))
-            active = sysctl_int(g, "dev.ada.1.max_active")
+            active = sysctl_int(g, "kern.devstat.ada1.max_active")
             T.check("many NCQ commands in flight in the HBA at once on ada1", active is not None and active >= 4,
                     expected=">= 4", got=active)
             out, st = g.sh("dd if=/dev/ada0 of=/dev/null bs=1m count=8 skip=40")
@@ -133,15 +133,17 @@ def integrity_boot(paths):
             T.check("dd of 5 single sectors at odd offsets", st == 0 and "5+0 records out" in out,
                     expected="status 0, 5+0 records out", got="status %d: %s" % (st, out.strip()))
 
-            out, st = g.sh("sysctl dev.ada.1.max_inflight=0")
-            T.check("max_inflight=0 is rejected", st != 0, expected="non-zero status", got=st)
-            out, st = g.sh("sysctl dev.ada.1.max_inflight=1")
-            T.check("max_inflight=1 is accepted", st == 0 and sysctl_int(g, "dev.ada.1.max_inflight") == 1,
+            out, st = g.sh("sysctl dev.ada.1.openings=0")
+            T.check("openings=0 is rejected", st != 0, expected="non-zero status", got=st)
+            out, st = g.sh("sysctl dev.ada.1.openings=33")
+            T.check("openings above the NCQ slots is rejected", st != 0, expected="non-zero status", got=st)
+            out, st = g.sh("sysctl dev.ada.1.openings=1")
+            T.check("openings=1 is accepted", st == 0 and sysctl_int(g, "dev.ada.1.openings") == 1,
                     expected="status 0 and the value 1", got="status %d: %s" % (st, out.strip()))
             out, st = g.sh("dd if=/dev/ada0 of=/dev/ada1 bs=1m skip=32 seek=40 count=8")
             T.check("dd with one command in flight", st == 0 and "8+0 records out" in out,
                     expected="status 0, 8+0 records out", got="status %d: %s" % (st, out.strip()))
-            g.sh("sysctl dev.ada.1.max_inflight=32")
+            g.sh("sysctl dev.ada.1.openings=32")
 
             out, st = g.sh("dd if=/dev/ada1 of=/dev/null bs=1m count=8")
             T.check("dd reads 8 MB of ada1", st == 0 and "8+0 records in" in out,
@@ -157,7 +159,7 @@ def integrity_boot(paths):
     T.check("host: the sectors around them were not touched",
             d1[100000 * 512:100001 * 512] == bytes(512) and d1[100006 * 512:100007 * 512] == bytes(512),
             expected="zeros", got="data")
-    T.check("host: the max_inflight=1 copy (ada0 32-40 MB -> ada1 40-48 MB)",
+    T.check("host: the openings=1 copy (ada0 32-40 MB -> ada1 40-48 MB)",
             d1[40 * MB:48 * MB] == d0[32 * MB:40 * MB], expected="equal", got="different")
     T.check("host: ada1 16-40 MB (not written) still zero", d1[16 * MB:40 * MB] == bytes(24 * MB),
             expected="zeros", got="data")

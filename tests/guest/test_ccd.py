@@ -169,8 +169,8 @@ def equal_boot():
             out, st = g.sh("iostat -x -w 1 -c 2 ccd0")
             rows = [l.split() for l in out.splitlines() if l.startswith("ccd0")]
             T.check("iostat -x -w 1 -c 2 prints two extended reports",
-                    st == 0 and "r/s w/s kr/s kw/s qlen %b" in " ".join(out.split()) and len(rows) == 2 and
-                    all(len(r) == 7 for r in rows), expected="2 rows of 7 columns", got=out)
+                    st == 0 and "r/s w/s kr/s kw/s wait actv qlen %b" in " ".join(out.split()) and
+                    len(rows) == 2 and all(len(r) == 9 for r in rows), expected="2 rows of 9 columns", got=out)
             check_fails(g, "iostat nosuch", "iostat of an unknown drive", "no such drive")
 
             out, st = g.sh("sleep 4 < /dev/ccd0 & sleep 1; ccdconfig -u ccd0")

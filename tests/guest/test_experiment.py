@@ -82,7 +82,8 @@ def check_samples(path, interval_s):
 
 def failed_runs(folder):
     """Why each failed run of an experiment folder failed: its error and the end of its console,
-    where a timeout's ^P dump is (tools/wdrun.py), so a failure in CI can be read from the log."""
+    where a timeout's ^P dump is (tools/wdrun/errors.py, GuestTimeout), so a failure in CI can
+    be read from the log."""
     why = []
     for path in sorted(folder.glob("runs/*/run.json")):
         r = json.loads(path.read_text())

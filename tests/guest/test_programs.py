@@ -129,7 +129,7 @@ def files(g):
         regex=r"\A-rw-r--r--  1 root  wheel  \d+ \w{3} [ \d]\d (\d\d:\d\d| \d{4}) /etc/rc\n\Z")
     run(g, "ls: -l of a directory has a total line", "ls -l /etc", regex=r"\Atotal \d+\n")
     run(g, "ls: several operands", "ls /etc/rc /sbin /etc/motd",
-        out="/etc/motd\n/etc/rc\n\n/sbin:\nfsck\ninit\nmount\nnewfs\numount\n")
+        out="/etc/motd\n/etc/rc\n\n/sbin:\ncamcontrol\nfsck\ninit\nmount\nnewfs\numount\n")
     run(g, "ls: missing operand", "ls /nosuch", status=1, out="ls: /nosuch: No such file or directory\n")
     usage(g, "ls", "ls -Z")
 

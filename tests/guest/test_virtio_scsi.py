@@ -5,7 +5,7 @@ virtio-scsi-pci with several scsi-hd targets.
 Boot 1: data integrity and queueing with indirect descriptors. The host fills disk 0 with a
 seeded pseudo-random pattern; the guest copies parts of /dev/da0 to /dev/da1 with dd, and the
 host compares the images after power-off. The devstat high-water mark and dev.da.1.max_active
-show many commands in flight during a 1 MB dd; dev.da.1.max_inflight is range-checked and
+show many commands in flight during a 1 MB dd; dev.da.1.openings is range-checked and
 obeyed. A 3 TB sparse disk on target 5 needs READ CAPACITY(16) and READ/WRITE(16): a write past
 LBA 2^32 is checked from the host.
 Boot 2: chained descriptors (indirect_desc=off) and request splitting (max_sectors=16, so a
@@ -135,15 +135,15 @@ def integrity_boot(paths, big):
             dd_ok(g, "dd of 5 single sectors at odd offsets",
                   "dd if=/dev/da0 of=/dev/da1 bs=512 skip=3 seek=100001 count=5 conv=notrunc", 5)
 
-            out, st = g.sh("sysctl dev.da.1.max_inflight=0")
-            T.check("max_inflight=0 is rejected", st != 0, expected="non-zero status", got=st)
-            out, st = g.sh("sysctl dev.da.1.max_inflight=257")
-            T.check("max_inflight above the queue is rejected", st != 0, expected="non-zero status", got=st)
-            out, st = g.sh("sysctl dev.da.1.max_inflight=1")
-            T.check("max_inflight=1 is accepted", st == 0 and sysctl_int(g, "dev.da.1.max_inflight") == 1,
+            out, st = g.sh("sysctl dev.da.1.openings=0")
+            T.check("openings=0 is rejected", st != 0, expected="non-zero status", got=st)
+            out, st = g.sh("sysctl dev.da.1.openings=257")
+            T.check("openings above the queue is rejected", st != 0, expected="non-zero status", got=st)
+            out, st = g.sh("sysctl dev.da.1.openings=1")
+            T.check("openings=1 is accepted", st == 0 and sysctl_int(g, "dev.da.1.openings") == 1,
                     expected="status 0 and the value 1", got="status %d: %s" % (st, out.strip()))
             dd_ok(g, "dd with one command in flight", "dd if=/dev/da0 of=/dev/da1 bs=1m skip=32 seek=40 count=8", 8)
-            g.sh("sysctl dev.da.1.max_inflight=128")
+            g.sh("sysctl dev.da.1.openings=128")
 
             dd_ok(g, "WRITE(16) past LBA 2^32 on the 3 TB disk",
                   "dd if=/dev/da0 of=/dev/da2 bs=64k count=4 seek=%d" % BIG_SEEK_64K, 4)
@@ -165,7 +165,7 @@ def integrity_boot(paths, big):
     T.check("host: the sectors around them were not touched",
             d1[100000 * 512:100001 * 512] == bytes(512) and d1[100006 * 512:100007 * 512] == bytes(512),
             expected="zeros", got="data")
-    T.check("host: the max_inflight=1 copy (da0 32-40 MB -> da1 40-48 MB)",
+    T.check("host: the openings=1 copy (da0 32-40 MB -> da1 40-48 MB)",
             d1[40 * MB:48 * MB] == d0[32 * MB:40 * MB], expected="equal", got="different")
     T.check("host: the 3 TB disk holds da0's first 256 KB past LBA 2^32", far == d0[:256 * 1024],
             expected="equal", got="different")
@@ -180,8 +180,8 @@ def chained_boot(paths):
             T.check("without INDIRECT_DESC: chained descriptors, 85 commands",
                     "chained descriptors: 85 commands in flight" in g.console,
                     expected="... chained descriptors: 85 commands in flight", got=console_lines(g, "vtscsi0:"))
-            T.check("max_sectors=16 gives 8 KB commands", "da1: up to 85 commands in flight, 8 KB per command"
-                    in g.console, expected="da1: up to 85 commands in flight, 8 KB per command",
+            T.check("max_sectors=16 gives 8 KB commands", "da1: 85 tagged openings, 8 KB per command"
+                    in g.console, expected="da1: 85 tagged openings, 8 KB per command",
                     got=console_lines(g, "da1:"))
             dd_ok(g, "dd copies 8 MB through split, chained commands",
                   "dd if=/dev/da0 of=/dev/da1 bs=1m skip=8 seek=16 count=8", 8)

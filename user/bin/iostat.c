@@ -7,12 +7,14 @@
  * interval of `wait` seconds (default 1 when -c is given); `count` reports in all (default 1
  * without -w, unlimited with it).
  *   -x  extended statistics, one line per drive: r/s w/s kr/s kw/s (reads, writes and
- *       kilobytes per second), qlen (requests in flight now) and %b (percentage of the time
- *       the drive had at least one request outstanding).
+ *       kilobytes per second), wait and actv (the mean number of requests waiting in the disk
+ *       queue and at the device over the interval: the host's queue and the drive's tagged
+ *       commands apart, docs/storage.md "The disk queue"), qlen (requests outstanding now) and
+ *       %b (percentage of the time the drive had at least one request outstanding).
  *   -d  drives only. iostat never prints the cpu columns (vmstat shows kern.cp_time), so -d
  *       changes nothing; it is accepted for scripts.
  * The counters are the block layer's sysctls kern.devstat.<drive>.{reads,writes,bytes_read,
- * bytes_written,busy_ns,queue_depth} (kernel/dev/disk.c).
+ * bytes_written,busy_ns,queue_depth,depth_ns,active_ns} (kernel/dev/disk.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +29,7 @@
 #define PREFIX    "kern.devstat."
 
 struct sample {
-	long long reads, writes, rbytes, wbytes, busy_ns, qlen;
+	long long reads, writes, rbytes, wbytes, busy_ns, qlen, depth_ns, active_ns;
 };
 
 struct drive {
@@ -65,7 +67,9 @@ static int sample(struct drive *d)
 	    read_quad(d->name, "bytes_read", &s->rbytes) < 0 ||
 	    read_quad(d->name, "bytes_written", &s->wbytes) < 0 ||
 	    read_quad(d->name, "busy_ns", &s->busy_ns) < 0 ||
-	    read_quad(d->name, "queue_depth", &s->qlen) < 0)
+	    read_quad(d->name, "queue_depth", &s->qlen) < 0 ||
+	    read_quad(d->name, "depth_ns", &s->depth_ns) < 0 ||
+	    read_quad(d->name, "active_ns", &s->active_ns) < 0)
 		return -1;
 	return 0;
 }
@@ -134,7 +138,8 @@ static void header(void)
 
 	if (xflag) {
 		printf("%28s\n", "extended device statistics");
-		printf("%-8s %7s %7s %9s %9s %4s %4s\n", "device", "r/s", "w/s", "kr/s", "kw/s", "qlen", "%b");
+		printf("%-8s %7s %7s %9s %9s %6s %6s %4s %4s\n", "device", "r/s", "w/s", "kr/s", "kw/s", "wait",
+		       "actv", "qlen", "%b");
 		return;
 	}
 	for (i = 0; i < ndrives; i++) {
@@ -165,6 +170,8 @@ static void report(long long ns)
 			put0((c->writes - p->writes) * 1000000, us, 7);
 			put2((c->rbytes - p->rbytes) / 1024 * 1000000, us, 9);
 			put2((c->wbytes - p->wbytes) / 1024 * 1000000, us, 9);
+			put2((c->depth_ns - p->depth_ns) - (c->active_ns - p->active_ns), ns, 6);
+			put2(c->active_ns - p->active_ns, ns, 6);
 			printf(" %4lld", c->qlen);
 			put0((c->busy_ns - p->busy_ns) * 100, ns, 3);
 			putchar('\n');

@@ -57,6 +57,28 @@ struct kinfo_proc {
 	uint64_t ki_wbytes;           /* bytes written with write(2) so far (Linux's /proc/PID/io wchar) */
 };
 
+/*
+ * vfs.syncio.events: the last SYNCIO_RING synchronous I/O waits of user processes, oldest first
+ * (kernel/vfs/vfs_syncio.c; the syncio(8) tool prints them).
+ */
+#define SYNCIO_METAREAD  0            /* a read of a file system block: bitmap, inode, indirect */
+#define SYNCIO_METAWRITE 1            /* a synchronous write of one (a new indirect block, ...) */
+#define SYNCIO_DATAREAD  2            /* a read of file data the process waited for */
+#define SYNCIO_DATAWRITE 3            /* a synchronous write of file data (O_SYNC) */
+#define SYNCIO_FSYNC     4            /* a whole fsync(2) */
+#define SYNCIO_NKINDS    5
+#define SYNCIO_KIND_NAMES { "metaread", "metawrite", "dataread", "datawrite", "fsync" }
+#define SYNCIO_RING      1024
+struct syncio_event {
+	uint64_t se_seq;              /* 1, 2, ... in the order the waits ended */
+	uint64_t se_start_us;         /* CLOCK_MONOTONIC (us) when the process began to wait */
+	uint32_t se_wait_us;          /* how long it waited */
+	int32_t  se_qahead;           /* requests outstanding at the disk when the I/O arrived (the
+	                                 most any piece found, for a striped one); -1 for fsync */
+	int32_t  se_kind;             /* SYNCIO_* */
+	int32_t  se_pid;
+};
+
 /* vm.swap_info: an array of these, one per swap device (FreeBSD's struct xswdev). */
 struct xswdev {
 	char     xsw_name[16];        /* the disk */

@@ -109,6 +109,9 @@ def shell(g):
     run(g, "sh: #! script",
         "echo '#!/bin/sh' > /tmp/s2; echo 'echo shebang $1' >> /tmp/s2; /tmp/s2 x", out="shebang x\n")
     run(g, "sh: killed child reports 128+signal", "sh -c 'kill -9 $$'; echo $?", contains=["137\n"])
+    # FreeBSD's sh names the signal with its sys_siglist text (bin/sh/jobs.c, dowait)
+    run(g, "sh: a child killed by SIGBUS is reported as 'Bus error', $? 138", "sh -c 'kill -BUS $$'; echo $?",
+        contains=["Bus error\n", "138\n"])
 
 
 def key_check(g, name, keys, want=(), absent=(), prompt=True, seconds=1.0):

@@ -6,7 +6,8 @@ same way. `import wdrun` gives every name below; the modules, in the order a boo
 goes through them:
 
   errors.py  WdrunError and its kinds (config, build, disks, the guest's three).
-  config.py  VMConfig, its checks, tools/run's options; ROOT, BUILD, the presets.
+  presets.py the design presets, read out of kernel/kern/main.c's table; GRUB's menu.
+  config.py  VMConfig, its checks, tools/run's options; ROOT, BUILD.
   build.py   ensure_built(): make, and the ISO a GRUB boot needs (custom_iso).
   disks.py   DiskSet: images, scratch folders, disk-model servers, block nodes.
   qemu.py    qemu_argv(): the QEMU command line.
@@ -41,9 +42,9 @@ Interface:
     vm.wait(secs)         read what the guest prints for secs seconds, at a prompt
                           (a background job's output); GuestPanic if it panics.
     vm.crash()            power loss: SIGKILL to QEMU at once (only the writes QEMU
-                          completed survive, as measured and recorded in the project's shared
-                          notes, qemu-facts.md §6, outside this repository), then read the
-                          rest of the console. Nothing else can be done with the VM.
+                          completed survive, as tests/guest/test_crash.py relies on and
+                          checks: docs/reliability.md), then read the rest of the console.
+                          Nothing else can be done with the VM.
     vm.console            everything the guest printed so far ("\r\n" -> "\n").
     vm.disks              its DiskSet (image paths, stats files).
     vm.type_lines(queue)  type lines into the booted guest as a person would,

@@ -21,7 +21,7 @@ from .config import EXIT_GUEST_FAILED, ROOT
 from .disks import DiskSet
 from .errors import ConfigError, GuestError, GuestExited, GuestPanic, GuestTimeout, WdrunError
 
-PROMPT = "# "                   # the root shell prompt (team brief)
+PROMPT = "# "                   # the root shell's prompt (user/bin/sh.c)
 PROMPT_QUIET = 0.3              # seconds of silence after "# " before it counts as the prompt
 MARKER_CMD = 'echo "@@RC=$?@@"'
 MARKER_RE = re.compile(r"@@RC=(\d+)@@\n")
@@ -39,7 +39,7 @@ PANIC_GRACE = 3.0               # seconds to keep reading after a panic (trap fr
 
 INPUT_CHUNK = 16                # bytes written to the serial port at a time...
 INPUT_PAUSE = 0.01              # ...and the pause between chunks
-MAX_LINE = 4095                 # the tty's canonical line limit (team brief)
+MAX_LINE = 4095                 # the console's line limit: INBUF (4096) less the newline (console.c)
 
 INPUT_IDLE = 2.0                # piped input: seconds of guest silence after which the next line is typed ahead
 

@@ -54,9 +54,12 @@ int exitcode(int status, int report)
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	sig = WTERMSIG(status);
-	if (report && sig != SIGINT && sig != SIGPIPE)
-		fprintf(stderr, "sh: process killed by signal %s (%d)\n",
-		        sig < NSIG && sys_signame[sig] ? sys_signame[sig] : "?", sig);
+	if (report && sig != SIGINT && sig != SIGPIPE) {      /* "Bus error", as FreeBSD's sh says it */
+		if (sig < NSIG && sys_siglist[sig])
+			fprintf(stderr, "%s\n", sys_siglist[sig]);
+		else
+			fprintf(stderr, "Signal %d\n", sig);
+	}
 	return 128 + sig;
 }
 

@@ -5,7 +5,7 @@ Each check runs one shell command line in the guest (tests/lib/wdtest.py) and co
 the output (stdout and stderr both reach the console) and $? with what FreeBSD's program
 would give. Programs print a usage line and exit non-zero on a bad option, and report
 errors as `prog: operand: strerror` on stderr.
-tests/run: timeout=600 about=48
+tests/run: timeout=600 about=60
 """
 import os
 import re

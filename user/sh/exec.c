@@ -26,8 +26,9 @@
  * set -e (POSIX 2.14, set): a simple command, pipeline or subshell that fails ends a
  * non-interactive shell, except where its status is tested: the condition of if, while and
  * until, the left of && and ||, and after ! (e_tested counts those we are inside of).
- * FreeBSD's sh(1) ignores -e in an interactive shell too (bin/sh/sh.1, "-e errexit"), so a
- * mistyped command cannot end the console's shell.
+ * FreeBSD's sh ignores -e in an interactive shell too ("in non-interactive mode": bin/sh/sh.1,
+ * "-e errexit", freebsd-src commit b4f7fd79a518), so a failed command cannot end the console's
+ * shell.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -34,8 +34,8 @@ from pathlib import Path
 import wdrun
 from wdbench import MiB
 
-PRESETS = ("stable42", "patched")
-SEED_BPS = {"stable42": 46676295, "patched": 57530722}     # Dillon's post: dd's bytes/sec
+PRESETS = wdrun.DESIGNS                                     # kernel/kern/main.c's presets[]
+SEED_BPS = {"stable42": 46676295, "patched": 57530722}     # Dillon's post (docs/history.md): dd's bytes/sec
 SEED_SIZE_MB = 1536                                         # bs=32k count=49152
 # Wait messages counted in every sample (processes asleep on each): the buffer cache's and the
 # VM's (FreeBSD's names), the disks', and wdrain's own.

@@ -282,7 +282,7 @@ def trust_rows(results):
         rows.append([r["id"], bps(r["file"]["Bps"]), opt(idle, "%.1f"),
                      "%s (%s)" % (opt(late.get("late_pct"), "%.2f"), opt(late.get("replies"), "%d")) if late else "-",
                      opt(host.get("load1_mean"), "%.1f"), opt(host.get("qemu_pct"), "%.0f"),
-                     opt(host.get("others_pct"), "%.0f"), "; ".join(r.get("suspect", [])) or "ok"])
+                     opt(host.get("servers_pct"), "%.0f"), opt(host.get("others_pct"), "%.0f"), "; ".join(r.get("suspect", [])) or "ok"])
     return rows
 
 
@@ -349,13 +349,13 @@ def table_text(plan, gs, results):
     rows = trust_rows(results)
     if rows:
         lines += columns(["trial", "file dd B/s", "guest idle %", "late % (replies)", "host load", "QEMU %",
-                          "others %", "trusted?"], rows)
+                          "models %", "others %", "trusted?"], rows)
         lines += [""] + note("during each file dd: guest idle = %s over the dd's time and CPUs (below %g%%: "
                              "CPU-bound, the dd measured the emulated CPU); late = the disk models' replies sent "
                              "more than 1 ms after their due time, of all replies (above %g%%: the host held the "
-                             "disks up; docs/diskmodel.md); host load = the 1-minute load average, QEMU and "
-                             "others = CPU use in %% of one host CPU by QEMU and by everything but QEMU and the "
-                             "disk models" % (trust.IDLE_NS, trust.IDLE_PCT_MIN, trust.LATE_PCT_MAX))
+                             "disks up; docs/diskmodel.md); host load = the 1-minute load average, QEMU, models and "
+                             "others = CPU use in %% of one host CPU by QEMU, by the disk-model servers and by "
+                             "everything else" % (trust.IDLE_NS, trust.IDLE_PCT_MIN, trust.LATE_PCT_MAX))
         lines += [""]
     rows = [[lab(g), opt(g["laundered"], "%d"), opt(g["paged_out"], "%d"), opt(g["bd_flushes"], "%d")] +
             [opt(g["blocked_s"][b], "%.1f") + ("" if g["sleeps"][b] is None else " (%d)" % g["sleeps"][b])
@@ -411,7 +411,7 @@ RESULT_COLS = ["id", "preset", "trial", "point", "status", "file_bytes", "file_s
               ["queue.%s" % k for k in QUEUE_KEYS] + \
               ["syncio.%s.%s" % (k, x) for k in SYNCIO_KINDS for x in ("n", "total_s", "p99_ms", "max_ms")] + \
               ["samples", "samples_late", "guest_idle_pct", "replies", "late_replies", "late_pct", "max_late_ms",
-               "host_load1", "host_busy_pct", "host_qemu_pct", "host_others_pct", "suspect", "elapsed_s", "error"]
+               "host_load1", "host_busy_pct", "host_qemu_pct", "host_servers_pct", "host_others_pct", "suspect", "elapsed_s", "error"]
 
 
 def result_row(r):
@@ -439,7 +439,8 @@ def result_row(r):
     row.update({"replies": late.get("replies"), "late_replies": late.get("late_replies"),
                 "late_pct": late.get("late_pct"), "max_late_ms": late_max_ms(r),
                 "host_load1": host.get("load1_mean"), "host_busy_pct": host.get("busy_pct"),
-                "host_qemu_pct": host.get("qemu_pct"), "host_others_pct": host.get("others_pct")})
+                "host_qemu_pct": host.get("qemu_pct"), "host_servers_pct": host.get("servers_pct"),
+                "host_others_pct": host.get("others_pct")})
     for b in BLOCKED:
         secs, sleeps, _ = blocked_time(samp, b)
         row["blocked_s." + b] = None if secs is None else round(secs, 3)

@@ -27,7 +27,7 @@ H. Host-side, no VM: --sweep's axes parsed into the plan (a sysctl, disk.<param>
    per value, each value in effect (the sysctl in the guest, the model's tags in its statistics),
    groups.csv with one row per point, a sweep plot per axis.
 """
-# tests/run: timeout=600 about=43
+# tests/run: timeout=600 about=50
 import csv
 import json
 import os

@@ -304,19 +304,17 @@ def syncio_block(gs, lab):
     """The synchronous I/O the file dd itself waited for, per kind that occurred."""
     rows = []
     for g in gs:
-        for k in SYNCIO_KINDS:
-            d = (g["syncio"] or {}).get(k)
-            if d and d["n"]:
-                rows.append([lab(g), k, opt(d["n"], "%g"), opt(d["total_s"], "%.2f"),
-                             "/".join(opt(d[x], "%.1f") for x in ("p50_ms", "p99_ms", "max_ms")),
-                             opt(d["qahead"], "%.1f")])
+        for k in SYNCIO_KINDS if g["syncio"] else ():
+            d = g["syncio"][k]
+            rows.append([lab(g), k, opt(d["n"], "%g"), opt(d["total_s"], "%.2f") if d["n"] else "-",
+                         "/".join(opt(d[x], "%.1f") for x in ("p50_ms", "p99_ms", "max_ms")) if d["n"] else "-",
+                         opt(d["qahead"], "%.1f") if d["n"] else "-"])
     if not rows:
         return []
     return columns(["synchronous I/O of the dd", "kind", "waits", "waited s", "ms p50/p99/max", "qahead"], rows) + \
         [""] + note("the waits of the file dd's own process for a synchronous I/O (syncio -e; docs/bufcache.md "
                     "\"Synchronous I/O\"): waits and seconds waited per trial (median), the wait's percentiles "
-                    "over all trials' waits, qahead: the mean requests already at the disk when the I/O arrived; "
-                    "kinds with no wait are left out") + [""]
+                    "over all trials' waits, qahead: the mean requests already at the disk when the I/O arrived") + [""]
 
 
 def table_text(plan, gs, results):

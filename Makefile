@@ -131,12 +131,16 @@ $(BUILD)/kernel.elf: $(KOBJS) kernel/kernel.ld tools/ksyms.sh
 -include labs/labs.mk
 
 # ---- ISO --------------------------------------------------------------------------------------
+# GRUB's menu: one entry per design preset of kernel/kern/main.c (tools/wdrun/presets.py).
 iso: $(BUILD)/wdrain.iso
-$(BUILD)/wdrain.iso: $(BUILD)/kernel.elf $(BUILD)/root.img tools/grub.cfg
+$(BUILD)/grub.cfg: kernel/kern/main.c tools/wdrun/presets.py tools/mkgrubcfg
+	@mkdir -p $(BUILD)
+	tools/mkgrubcfg > $@.tmp && mv $@.tmp $@
+$(BUILD)/wdrain.iso: $(BUILD)/kernel.elf $(BUILD)/root.img $(BUILD)/grub.cfg
 	@rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
 	cp $(BUILD)/kernel.elf $(BUILD)/iso/boot/kernel.elf
 	cp $(BUILD)/root.img $(BUILD)/iso/boot/root.img
-	cp tools/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
+	cp $(BUILD)/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/iso 2>$(BUILD)/grub-mkrescue.log || (cat $(BUILD)/grub-mkrescue.log; false)
 
 # ---- running ----------------------------------------------------------------------------------

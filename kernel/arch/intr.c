@@ -5,8 +5,8 @@
  *       trigger/polarity (ACPI 6.x §5.2.12.5); without an override an ISA IRQ is edge/active-high
  *       on the GSI of the same number.
  *   PCI INTx (intr_establish_level(line, true, ...), or any line >= 16): the line register value is
- *       the GSI (SeaBIOS on pc: IOAPIC pin = line, measured on this project's machines; the
- *       project's shared notes, qemu-facts.md §1, outside this repository), level/active-low
+ *       the GSI (on pc SeaBIOS routes the PCI pins to IRQs 10/11 and the IOAPIC pin is the
+ *       line: [@seabios-pciinit] in docs/sources.md; each boot logs the line), level/active-low
  *       (PCI Local Bus spec 3.0 §2.2.6).
  *   MSI (intr_establish_msi): a vector from T_MSI0..T_MSI0+NMSI-1; message address 0xFEE00000 with
  *       the destination LAPIC id in bits 19:12, data = the vector, fixed delivery, edge

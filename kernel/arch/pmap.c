@@ -341,8 +341,9 @@ bool pmap_is_modified(vm_page_t m)
  * test_vm_swap). So those shootdowns are batched: owed CPUs collect in tlb_lazy and are shot
  * down with the next shootdown of any kind, or after TLB_LAZY_BATCH pages (a CR3 load at a
  * context switch also settles them). FreeBSD 4's lineage went further: DragonFly's
- * pmap_ts_referenced (from RELENG_4, index id 44316408614) clears PG_A with no invalidation at
- * all; later FreeBSD i386 pmap.c (index id 20970766) invalidates each page.
+ * pmap_ts_referenced (RELENG_4's pmap.c 1.250.2.18, [@fbsd-pmap-r4]) clears PG_A with no
+ * invalidation at all; a later FreeBSD i386 pmap.c invalidates each page ([@fbsd-pmap-later];
+ * the keys are in docs/sources.md).
  */
 static int clear_bits(vm_page_t m, pt_entry_t bits)
 {

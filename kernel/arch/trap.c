@@ -124,24 +124,29 @@ static void clock_catch_up(void)
 /*
  * An exception in user mode. A page fault goes to vm_fault first (demand paging, copy on
  * write); one it cannot resolve, and every other exception, kills the process with a console
- * line naming it ("pid 12 (prog): segmentation fault at 0x00000000, eip 0x00400123").
+ * line naming it ("pid 12 (prog): segmentation fault at 0x00000000, eip 0x00400123"). A fault
+ * on a mapped page wholly past the end of its file is a bus error (SIGBUS), as POSIX's mmap()
+ * asks; any other unresolved fault is a segmentation fault (SIGSEGV).
  */
 static void user_exception(struct trapframe *tf)
 {
 	struct proc *p = curproc;
 	uint32_t addr = tf->trapno == T_PGFLT ? rcr2() : 0;   /* before anything can fault again */
+	int sig = signal_for_trap(tf->trapno);
 	sti();                             /* resolving a fault may sleep */
 	if (tf->trapno == T_PGFLT) {
 		int error = vm_fault(p, addr, (tf->err & 2) ? VM_PROT_WRITE : VM_PROT_READ);
 		if (error == 0 || error == EINTR)
 			return;                    /* resolved, or killed meanwhile (it exits on return) */
-		kprintf("pid %d (%s): segmentation fault at 0x%08x, eip 0x%08x\n", p->p_pid, p->p_comm,
+		sig = error == ENXIO ? SIGBUS : SIGSEGV;
+		kprintf("pid %d (%s): %s at 0x%08x, eip 0x%08x\n", p->p_pid, p->p_comm,
+		        sig == SIGBUS ? "bus error (past the end of the mapped file)" : "segmentation fault",
 		        addr, tf->eip);
 	} else {
 		kprintf("pid %d (%s): %s at eip %08x, killed\n", p->p_pid, p->p_comm, trap_name(tf->trapno),
 		        tf->eip);
 	}
-	proc_kill(p->p_pid, signal_for_trap(tf->trapno));
+	proc_kill(p->p_pid, sig);
 }
 
 void trap(struct trapframe *tf)

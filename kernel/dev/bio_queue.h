@@ -1,7 +1,7 @@
 /*
  * bio_queue: a disk's queue of requests waiting for the device, in one-way elevator order
- * (FreeBSD 4's bufqdisksort, sys/kern/subr_disklabel.c, with bufq_remove in sys/sys/buf.h;
- * docs/storage.md "The disk queue"). Pure code: no kernel headers, so
+ * (FreeBSD 4's bufqdisksort, sys/kern/subr_disklabel.c, with bufq_remove in sys/sys/buf.h:
+ * [@fbsd-bufqdisksort]; docs/storage.md "The disk queue"). Pure code: no kernel headers, so
  * tests/unit/test_bio_queue.c compiles bio_queue.c directly.
  *
  * The queue sorts by a key (the request's byte offset on the disk). It holds at most two

@@ -43,7 +43,7 @@
 
 /*
  * The most tagged commands FreeBSD 4's CAM gave a disk that did not say otherwise (the default
- * entry of cam_xpt.c's quirk table: mintags 2, maxtags 255); xpt_start_tags opened
+ * entry of cam_xpt.c's quirk table: mintags 2, maxtags 255; [@fbsd-cam_xpt]); xpt_start_tags opened
  * min(maxtags, the host adapter's max_tagged_dev_openings). The drivers start d_openings so.
  */
 #define CAM_MAXTAGS 255

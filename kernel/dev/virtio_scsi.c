@@ -44,9 +44,13 @@
  * READY, ABORTED COMMAND, BUSY, TASK SET FULL and the transport's BUSY/RESET/ABORTED/TRANSPORT
  * FAILURE responses are retried up to VTSCSI_RETRIES times; everything else, or running out of
  * retries, fails the bio with EIO (ENXIO for a target that went away). A watchdog callout runs
- * once a second while commands are out and reports any the device has not answered within
- * hw.vtscsi.timeout seconds; it cannot take the command back (only a device reset could), but the
- * hang is no longer silent.
+ * once a second while commands are out (vtscsi_watchdog). If the device has answered nothing
+ * since its last run, it recovers what the driver's side of the ring can (vtscsi_recover): it
+ * takes answers left in the used ring with no interrupt seen, or else rings the doorbell again
+ * (hw.vtscsi.rekicks counts those); a lost doorbell once stopped an experiment's write for 30 s.
+ * And it reports, once each, the commands the device has not answered within hw.vtscsi.timeout
+ * seconds, with the ring's state. It cannot take a command back (the device owns its buffers;
+ * only a device reset could), but no hang is silent and a lost kick does not last.
  *
  * Locking: each adapter's sc_lock (spinlock) protects its virtqueue, its requests and every one of
  * its disks' queues and counters. disk_iodone is always called with no lock held. Lock order:
@@ -803,8 +807,8 @@ static void vtscsi_poll_release(struct vtscsi_softc *sc, struct vtscsi_req *r)
 
 /*
  * A scan command with retries past UNIT ATTENTION and NOT READY (every LUN reports a UNIT
- * ATTENTION for its power-on first, as measured under QEMU 7.2: the project's shared notes,
- * qemu-facts.md §1, outside this repository). 0, ENXIO (no such target, silently), EIO
+ * ATTENTION first: QEMU 7.2 leaves one pending at each reset, power-on included;
+ * [@qemu-scsi-disk] in docs/sources.md). 0, ENXIO (no such target, silently), EIO
  * (reported), or VTSCSI_NOANSWER (reported; the device must be reset).
  */
 static int vtscsi_scan_cmd(struct vtscsi_softc *sc, int target, const uint8_t *cdb, int cdblen,

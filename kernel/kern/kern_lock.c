@@ -98,8 +98,29 @@ void sleeplock_init(struct sleeplock *sl, const char *name)
 	sl->name = name;
 	sl->locked = false;
 	sl->pid = 0;
+	sl->tickets = 0;
+	sl->served = 0;
 }
 
+/* The lock is the current process's now: note it (lk held). */
+static void sleeplock_own(struct sleeplock *sl)
+{
+	struct proc *p = curproc;
+
+	sl->pid = p ? p->p_pid : 0;
+	if (p)
+		p->p_sleeplocks++;
+}
+
+/*
+ * Take sl, sleeping until it is ours. A free lock is taken at once (a free lock has no
+ * waiters: a release with waiters hands it over instead of freeing it). Otherwise the process
+ * draws the next ticket and sleeps until a release has served every ticket up to its own, i.e.
+ * handed the lock to it; then it is already marked locked on this process's behalf. Waiters
+ * are thus served in arrival order, and no one can slip in between a release and the waiter's
+ * run: that is what keeps a process that releases and re-takes the lock in a loop (a writer,
+ * one system call after another) from starving the others on one CPU.
+ */
 void sleeplock_acquire(struct sleeplock *sl)
 {
 	struct proc *p = curproc;
@@ -109,27 +130,34 @@ void sleeplock_acquire(struct sleeplock *sl)
 	if (sl->locked && p != NULL && sl->pid == p->p_pid)
 		panic("sleeplock %s: acquired again by process %d, which holds it", sl->name, p->p_pid);
 #endif
-	while (sl->locked)
-		msleep(sl, &sl->lk, 0, sl->name, 0);
-	sl->locked = true;
-	sl->pid = p ? p->p_pid : 0;
-	if (p)
-		p->p_sleeplocks++;
+	if (!sl->locked) {
+		sl->locked = true;
+	} else {
+		uint32_t ticket = sl->tickets++;
+		while ((int32_t)(sl->served - ticket) <= 0)    /* wraps safely: fewer than 2^31 waiters */
+			msleep(sl, &sl->lk, 0, sl->name, 0);
+	}
+	sleeplock_own(sl);
 	spin_unlock(&sl->lk);
 }
 
+/* Take sl only if it is free (so never ahead of a waiter); never sleeps. */
 bool sleeplock_tryacquire(struct sleeplock *sl)
 {
 	spin_lock(&sl->lk);
 	bool got = !sl->locked;
 	if (got) {
 		sl->locked = true;
-		sl->pid = curproc ? curproc->p_pid : 0;
+		sleeplock_own(sl);
 	}
 	spin_unlock(&sl->lk);
 	return got;
 }
 
+/*
+ * Release sl: with waiters, serve the next ticket (the lock stays locked, now the longest
+ * waiter's, and every waiter wakes to see whose turn it is); without, free it.
+ */
 void sleeplock_release(struct sleeplock *sl)
 {
 	struct proc *p = curproc;
@@ -142,9 +170,13 @@ void sleeplock_release(struct sleeplock *sl)
 #endif
 	if (p)
 		p->p_sleeplocks--;
-	sl->locked = false;
 	sl->pid = 0;
-	wakeup(sl);
+	if (sl->served != sl->tickets) {
+		sl->served++;
+		wakeup(sl);
+	} else {
+		sl->locked = false;
+	}
 	spin_unlock(&sl->lk);
 }
 

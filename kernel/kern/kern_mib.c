@@ -11,7 +11,8 @@
  *                guest whose root is md0 has 48 MB less of it than the same guest with its root on
  *                a disk. FreeBSD's is ctob(physmem): the pages getmemsize() counts, which skips
  *                everything from the kernel's load address to `first`, the end of the kernel and
- *                of what the loader put after it (i386 machdep.c, index ids 2176173, 28634671).
+ *                of what the loader put after it (i386 machdep.c's getmemsize; docs/sources.md
+ *                [@fbsd-getmemsize], and [@fbsd-machdep-pc98-1.3] for the two sysctls).
  *   hw.usermem   bytes of hw.physmem not wired by the kernel, now. FreeBSD computes
  *                ctob(physmem - cnt.v_wire_count) (same source), its kernel's malloc pages being
  *                wired pages too; wdrain counts kmalloc's pages apart (v_kmem_count), so it takes

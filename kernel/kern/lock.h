@@ -6,7 +6,12 @@
  *       to do calls spin_pause every so often: interrupts get in, and a CPU spinning for the lock
  *       gets it first (the lock itself is not fair).
  *   struct sleeplock - a lock that may be held across sleeps (disk I/O): a waiter sleeps with the
- *       lock's name as its wait message, so `ps` shows what it waits for.
+ *       lock's name as its wait message, so `ps` shows what it waits for. It is fair: waiters are
+ *       served first come, first served, and a release with waiters hands the lock straight to
+ *       the longest waiter, so the releaser cannot take it back before that waiter has run (it
+ *       queues behind it). Every vnode/inode lock, the file offset lock and the pipe, devfs,
+ *       ccd and wdfs mount locks are sleep locks, so none of them can starve a process
+ *       (docs/kernel.md "Sleep locks").
  * Interrupt nesting: spin_lock/spin_unlock keep a per-CPU count (xv6's pushcli/popcli); interrupts
  * come back on only when the outermost lock is released and they were on before.
  * INVARIANTS (the default build; FreeBSD's option of that name): a sleep lock taken again by its
@@ -37,10 +42,12 @@ void pushcli(void);
 void popcli(void);
 
 struct sleeplock {
-	bool            locked;
+	bool            locked;    /* held, or handed to a waiter that has not run yet */
 	struct spinlock lk;        /* protects this structure */
 	const char     *name;      /* also the wait message, so keep it short (<= 7 chars shows in full) */
-	int             pid;       /* holder */
+	int             pid;       /* holder; 0 while handed over and not yet taken */
+	uint32_t        tickets;   /* waiters so far: the next waiter's ticket */
+	uint32_t        served;    /* waiters handed the lock so far: tickets below it have had their turn */
 };
 
 void sleeplock_init(struct sleeplock *sl, const char *name);

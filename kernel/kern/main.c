@@ -43,16 +43,42 @@
 
 #define WDRAIN_VERSION "wdrain 0.1"
 
+/*
+ * The design presets: the one list of them. Each is a name (design=NAME on the kernel command
+ * line, `sysctl kern.design`), a title for GRUB's menu, and the sysctl settings it stands for,
+ * applied at boot before the command line's own name=value words (so those override them).
+ * The host side reads this table out of this file (tools/wdrun/presets.py): GRUB's menu
+ * (build/grub.cfg: an entry per preset, DEFAULT_DESIGN's the default), tools/run's --design,
+ * the experiment's presets; so a preset is added here and nowhere else. Keep each field one
+ * string literal and a name shorter than design[]. docs/bufcache.md and docs/vm.md describe
+ * the designs; tests/guest/test_presets.py checks that the tools agree with this table.
+ */
+#define DEFAULT_DESIGN  "patched"        /* a boot without design=, and GRUB's default entry */
+#define PRESET_SETTINGS 4
+
+static const struct preset {
+	const char *design;
+	const char *title;
+	struct { const char *name, *value; } set[PRESET_SETTINGS];
+} presets[] = {
+	{ "stable42", "4.2-STABLE: speedup buf_daemon + two-pass pageout",
+	  { { "vfs.bufdaemon_design", "speedup" }, { "vm.pageout_design", "twopass" },
+	    { "vm.max_launder", "32" } } },
+	{ "patched", "Dec 2000 patch: runningbuf buf_daemon + one-pass pageout",
+	  { { "vfs.bufdaemon_design", "runningbuf" }, { "vm.pageout_design", "onepass" },
+	    { "vm.max_launder", "0" } } },
+};
+
 static struct cmdline bootcmd;
 static char bootargs[CMDLINE_MAX];
-static char design[16] = "patched";
+static char design[16] = DEFAULT_DESIGN;
 static char ostype[] = "wdrain";
 static char osrelease[] = "0.1";
 static int hz = HZ;
 
 SYSCTL_STRING(kern, bootargs, CTLFLAG_RD, bootargs, sizeof(bootargs), "Kernel command line");
 SYSCTL_STRING(kern, design, CTLFLAG_RD, design, sizeof(design),
-              "Design preset chosen at boot (patched or stable42)");
+              "Design preset chosen at boot (design=NAME; the presets are in kern/main.c)");
 SYSCTL_STRING(kern, ostype, CTLFLAG_RD, ostype, sizeof(ostype), "Operating system type");
 SYSCTL_STRING(kern, osrelease, CTLFLAG_RD, osrelease, sizeof(osrelease), "Operating system release");
 SYSCTL_INT(kern, hz, CTLFLAG_RD, &hz, "Scheduler clock ticks per second");
@@ -113,38 +139,34 @@ static void boot_set(const char *name, const char *value)
 		kprintf("boot: bad value for %s: \"%s\"\n", name, value);
 }
 
-/*
- * The design presets (CONTRACT.md "Presets"): the sysctl settings each preset stands for,
- * applied at boot before the explicit name=value words, so those override them.
- * docs/bufcache.md and docs/vm.md describe the designs.
- */
-static const struct preset {
-	const char *design, *name, *value;
-} presets[] = {
-	{ "stable42", "vfs.bufdaemon_design", "speedup" },
-	{ "stable42", "vm.pageout_design", "twopass" },
-	{ "stable42", "vm.max_launder", "32" },
-	{ "patched", "vfs.bufdaemon_design", "runningbuf" },
-	{ "patched", "vm.pageout_design", "onepass" },
-	{ "patched", "vm.max_launder", "0" },
-};
-
-static void apply_preset(const char *d)
+static const struct preset *preset_find(const char *d)
 {
 	for (size_t i = 0; i < nitems(presets); i++)
 		if (strcmp(presets[i].design, d) == 0)
-			boot_set(presets[i].name, presets[i].value);
+			return &presets[i];
+	return NULL;
+}
+
+static void apply_preset(const struct preset *p)
+{
+	KASSERT(p != NULL, "apply_preset: DEFAULT_DESIGN is not in presets[]");
+	for (int i = 0; i < PRESET_SETTINGS && p->set[i].name != NULL; i++)
+		boot_set(p->set[i].name, p->set[i].value);
 }
 
 /* design=... (its preset), then the sysctl tunables (words with a dot: vfs.maxbdrun=8). */
 static void apply_bootargs(void)
 {
 	const char *d = cmdline_get(&bootcmd, "design");
-	if (d && strcmp(d, "patched") != 0 && strcmp(d, "stable42") != 0)
-		kprintf("boot: unknown design \"%s\" (known: patched, stable42); using %s\n", d, design);
-	else if (d)
+	if (d && preset_find(d) == NULL) {
+		kprintf("boot: unknown design \"%s\" (known:", d);
+		for (size_t i = 0; i < nitems(presets); i++)
+			kprintf(" %s", presets[i].design);
+		kprintf("); using %s\n", design);
+	} else if (d) {
 		strlcpy(design, d, sizeof(design));
-	apply_preset(design);
+	}
+	apply_preset(preset_find(design));
 	for (int i = 0; i < bootcmd.nargs; i++) {
 		const struct bootarg *a = &bootcmd.args[i];
 		if (strchr(a->key, '.'))
@@ -198,6 +220,7 @@ void userinit(void)
 	if (p == NULL)
 		panic("userinit: no process slot");
 	p->p_pid = 1;                          /* never handed out by proc_alloc */
+	p->p_pgid = 1;                         /* everyone's group until a shell makes job groups */
 	strlcpy(p->p_comm, "init", sizeof(p->p_comm));
 	p->p_flag = P_SYSTEM;
 	p->p_context->eip = (uint32_t)start_init;  /* returns into trapret (see proc_alloc) */

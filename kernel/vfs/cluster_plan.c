@@ -1,8 +1,8 @@
 /*
  * cluster_plan.c - write clustering's decisions (interface: cluster_plan.h). Follows FreeBSD 4's
- * cluster_write (sys/kern/vfs_cluster.c: $Id 1.37 of 1996, index id 111601112, and RELENG_4's
- * 1.92.2.9, id 29185945427) in the form 4.2 called it, cluster_write(bp, filesize) from
- * ffs_write (ufs_readwrite.c 1.47, id 86019997): no seqcount argument, so a completed cluster is
+ * cluster_write (sys/kern/vfs_cluster.c: $Id 1.37 of 1996, and RELENG_4's 1.92.2.9) in the
+ * form 4.2 called it, cluster_write(bp, filesize) from ffs_write (ufs_readwrite.c 1.47; all
+ * three in docs/sources.md): no seqcount argument, so a completed cluster is
  * always written at once ("write-behind"). Two simplifications, said in docs/bufcache.md: wdfs
  * never reallocates blocks to make a file contiguous (FFS's VOP_REALLOCBLKS), so a break in the
  * sequence always pushes the cluster built so far; and the caller passes the device's largest

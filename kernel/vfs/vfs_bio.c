@@ -2,9 +2,9 @@
  * vfs_bio.c - the buffer cache, FreeBSD 4.x's vfs_bio.c in miniature (interface: vfs/buf.h;
  * the buf_daemon's designs: vfs/vfs_bufdaemon.c; clustering: vfs/vfs_cluster.c; the chapter:
  * docs/bufcache.md). Checked against FreeBSD's sys/kern/vfs_bio.c right after the December
- * 2000 patch (index id 1319455).
+ * 2000 patch ([@fbsd-vfs_bio-2001] in docs/sources.md).
  *
- * nbuf headers (sized from memory as FreeBSD 4's i386 machdep.c does) cache blocks of vnodes.
+ * nbuf headers (sized from memory as FreeBSD's cpu_startup of 2000 does) cache blocks of vnodes.
  * Each header is in exactly one place: busy (B_BUSY, owned by a thread or by an I/O in flight,
  * on no queue) or on one of the queues:
  *   QUEUE_CLEAN     valid or invalid data, not dirty: reusable, least recently released first;
@@ -222,7 +222,7 @@ static void bundirty(struct buf *bp)
 	bd_buffer_cleaned();
 }
 
-/* buf_dirty_count_severe: too many dirty buffers (FreeBSD 4.3, id 1319455). */
+/* buf_dirty_count_severe: too many dirty buffers (FreeBSD 4.3, [@fbsd-vfs_bio-2001]). */
 bool buf_dirty_count_severe(void)
 {
 	return numdirtybuffers >= hidirtybuffers;
@@ -925,9 +925,9 @@ static void bufdaemon_thread(void *arg __unused)
 }
 
 /*
- * bufinit: size the cache from physical memory (design-notes §1.1), set the tunables' defaults
- * (FreeBSD's bufinit in id 1319455), put every header on QUEUE_EMPTY and start the "bufdaemon"
- * thread.
+ * bufinit: size the cache from physical memory (vfs_bufstat.c), set the tunables' defaults
+ * (FreeBSD's bufinit, [@fbsd-vfs_bio-2001]), put every header on QUEUE_EMPTY and start the
+ * "bufdaemon" thread.
  */
 void bufinit(void)
 {

@@ -1,8 +1,8 @@
 /*
  * vfs_bio_vmio.c - VMIO buffers: a regular file's buffers are made of the file's own pages
  * (FreeBSD 4.x vfs_bio.c: allocbuf, vfs_busy_pages, biodone's page loop, vfs_clean_pages,
- * vfs_bio_clrbuf, vfs_vmio_release; checked against index id 1319455). docs/bufcache.md "VMIO",
- * CONTRACT.md "VMIO buffers". Interface: vfs/buf_internal.h (the vmio_* calls) and vfs/buf.h
+ * vfs_bio_clrbuf, vfs_vmio_release; checked against [@fbsd-vfs_bio-2001] in docs/sources.md).
+ * docs/bufcache.md "VMIO". Interface: vfs/buf_internal.h (the vmio_* calls) and vfs/buf.h
  * (buf_uiomove, buf_zero, vfs_bio_clrbuf).
  *
  * A VMIO buffer of (vp, lblkno) holds the pages of vp->v_object at pindex

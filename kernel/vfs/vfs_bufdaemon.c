@@ -92,9 +92,10 @@ void runningbufwakeup(int bytes)
 }
 
 /*
- * waitrunningbufspace (FreeBSD 4.3, id 1319455): while more than hirunningspace bytes of writes
- * are in flight, sleep "wdrain" until they drain to lorunningspace. It waits for earlier writes
- * only: the caller's own write is already issued, and is not made synchronous.
+ * waitrunningbufspace (FreeBSD 4.3, docs/sources.md [@fbsd-vfs_bio-2001]): while more than
+ * hirunningspace bytes of writes are in flight, sleep "wdrain" until they drain to
+ * lorunningspace. It waits for earlier writes only: the caller's own write is already issued,
+ * and is not made synchronous.
  */
 void waitrunningbufspace(void)
 {
@@ -199,8 +200,8 @@ void bwillwrite(void)
  * December 2000 patch removed ("I ripped out the dynamic speedup / slowdown code because it
  * just wasn't working", the seed's post).
  *
- * Checked against the -current sys/kern/vfs_bio.c of late 2000, before the patch (the text in
- * dmgerman/unix-history-token; docs/sources.md "vfs_bio.c, late 2000"): the loop, bd_flushto /
+ * Checked against the -current sys/kern/vfs_bio.c of late 2000, before the patch
+ * ([@fbsd-vfs_bio-2000]): the loop, bd_flushto /
  * bd_flushinc / bd_interval and their arithmetic (the 5-of-numdirty window, the -10, the
  * hidirty/20+1 cap, 5 s scaled by bd_flushto/hidirty with a 100 ms floor), maxbdrun =
  * nswbuf / 4 (at least 4; vfs_bufstat.c), bdirty's bd_wakeup(hidirtybuffers), and bwillwrite's
@@ -276,8 +277,8 @@ static int cleaned_level_speedup(void)
 /*
  * buf_daemon_runningbuf: the buf_daemon of the December 2000 patch (the seed: posted for
  * -stable on 2000-12-15, committed to -current on 2000-12-26 as "This implements a better
- * launder limiting solution..."). Checked against FreeBSD's sys/kern/vfs_bio.c right after the
- * commit (index id 1319455); nothing here is reconstructed.
+ * launder limiting solution...", [@fbsd-2b6b0df712]). Checked against FreeBSD's
+ * sys/kern/vfs_bio.c right after the commit ([@fbsd-vfs_bio-2001]); nothing here is reconstructed.
  *
  * Once armed (bd_wakeup set bd_request), flush one (clustered) buffer at a time until
  * numdirtybuffers <= lodirtybuffers; after each, wait while more than hirunningspace bytes of
@@ -319,7 +320,7 @@ static int dirtied_level_runningbuf(void)
 	return (lodirtybuffers + hidirtybuffers) / 2;
 }
 
-/* The patch's bwillwrite (id 1319455): block at hidirtybuffers, kicking the daemon at once. */
+/* The patch's bwillwrite ([@fbsd-vfs_bio-2001]): block at hidirtybuffers, kicking the daemon at once. */
 static void bwillwrite_runningbuf(void)
 {
 	if (numdirtybuffers >= hidirtybuffers)

@@ -11,8 +11,8 @@
  *   vfs.bufdaemon.*          the buf_daemon's counters and the speedup design's state (RO)
  *   vfs.bio.*                reads and writes by kind, getnewbuf sleeps (RO)
  *   vfs.cluster.*            clustered writes and reads, and the write sizes (RO)
- * bufparam_init() sizes the cache and sets the tunables' defaults (FreeBSD's bufinit, index id
- * 1319455), bufstat_init() registers the counters; bufinit calls both. The variables are
+ * bufparam_init() sizes the cache and sets the tunables' defaults (FreeBSD's bufinit,
+ * [@fbsd-vfs_bio-2001] in docs/sources.md), bufstat_init() registers the counters; bufinit calls both. The variables are
  * protected by bufcache_lock (a sysctl write takes it).
  */
 #include "kern/types.h"
@@ -121,7 +121,7 @@ int hibufspace(void)
 }
 
 /*
- * nbuf from physical memory, as FreeBSD 4's i386 machdep.c (index id 52534778): 50, plus a
+ * nbuf from physical memory, as FreeBSD's cpu_startup of 2000 ([@fbsd-machdep-2000]): 50, plus a
  * quarter of the first 64 MB as 16 KB buffers (factor = 4 * BKVASIZE / PAGE_SIZE), plus 1/20
  * of the rest. 64 MB -> 1010 buffers, 128 MB -> about 1480.
  */
@@ -139,11 +139,11 @@ static int nbuf_for_memory(int pages)
 
 /*
  * bufparam_init: size the cache from physical memory (docs/bufcache.md "Sizing") and set the
- * tunables' defaults as FreeBSD's bufinit does (sys/kern/vfs_bio.c, docs/sources.md):
+ * tunables' defaults as FreeBSD's bufinit does ([@fbsd-vfs_bio-2001]):
  * hidirtybuffers = nbuf / 4 + 20, halved while that many 16 KB buffers exceed 3/4 of
  * hibufspace; lodirtybuffers = hidirtybuffers / 2; hirunningspace 1 MB, lorunningspace half of
- * it. nswbuf = max(min(nbuf / 4, 64), 16) as FreeBSD 4's i386 machdep.c, and maxbdrun =
- * nswbuf / 4, at least 4, as the late-2000 bufinit has it (16 from 64 MB up). A value given on
+ * it. nswbuf = max(min(nbuf / 4, 64), 16) as FreeBSD 4's machdep.c ([@fbsd-machdep-2000]), and maxbdrun =
+ * nswbuf / 4, at least 4, as the late-2000 bufinit has it ([@fbsd-vfs_bio-2000]) (16 from 64 MB up). A value given on
  * the kernel command line replaces its default before the values derived from it are computed.
  */
 void bufparam_init(void)

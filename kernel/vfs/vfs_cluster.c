@@ -1,8 +1,8 @@
 /*
  * vfs_cluster.c - clustered reads and writes of file blocks, FreeBSD 4's sys/kern/vfs_cluster.c
- * (checked against RELENG_4's revision 1.92.2.9 as DragonFly BSD carries it, and the late-2000
- * -current text in dmgerman/unix-history-token; docs/sources.md; the decisions are pure
- * functions in vfs/cluster_plan.c). docs/bufcache.md.
+ * (checked against RELENG_4's revision 1.92.2.9 [@fbsd-vfs_cluster-r4] and the 1996 revision
+ * 1.37 [@fbsd-vfs_cluster-1.37]; the decisions are pure functions in vfs/cluster_plan.c).
+ * docs/bufcache.md, docs/sources.md.
  *
  * A cluster is one disk request for a run of file blocks that are contiguous on disk, up to
  * the device's largest request (d_maxio, at most MAXPHYS = 128 KB). Its data is the page list
@@ -24,8 +24,8 @@
  * credited when it completes, and the design's wait after an async write applies to it.
  *
  * The I/O headers of clusters come from a fixed pool of nswbuf / 2 (FreeBSD 4's
- * cluster_pbuf_freecnt, set in vm_pager.c's vm_pager_bufferinit; nswbuf from i386 machdep.c:
- * max(min(nbuf / 4, 64), 16), so 32 headers from 64 MB up). As in FreeBSD 4's cluster_wbuild,
+ * cluster_pbuf_freecnt, set in vm_pager.c's vm_pager_bufferinit; nswbuf from machdep.c
+ * [@fbsd-machdep-2000]: max(min(nbuf / 4, 64), 16), so 32 headers from 64 MB up). As in FreeBSD 4's cluster_wbuild,
  * a writer that finds the pool empty sleeps until a cluster completes (getpbuf, wait message
  * "wswbuf0"; vfs.cluster.sleeps_wswbuf0 and wswbuf0_ns count it), and is served in the order
  * it came (vfs/pbuf_pool.c). Only the 1996 revision 1.37 wrote the blocks one by one when no

@@ -102,7 +102,7 @@ struct vop_vector {
 	/* Buffer I/O: map bp->b_lblkno to b_blkno and hand it to the disk (or complete it). */
 	int (*vop_strategy)(struct vnode *vp, struct buf *bp);
 	int (*vop_bmap)(struct vnode *vp, daddr_t lblkno, daddr_t *blknop);
-	/* Pages of vp->v_object (CONTRACT.md "The vnode pager"). getpages: make the busy page
+	/* Pages of vp->v_object (docs/vm.md "The vnode pager"). getpages: make the busy page
 	 * m[reqpage] valid from the file (holes and past EOF zeroed), and those of m[0..count)
 	 * (consecutive pindexes) that one read brings with it; the rest stay not valid, for the
 	 * caller to free; no vnode lock held; NULL:

@@ -9,6 +9,11 @@
  * A page found below the first object is copied into the first object on a write (copy on
  * write) and mapped read-only on a read, so the first write comes back here. An entry that
  * still needs its copy gets its shadow object on the first write (vm_object_shadow).
+ * A page wholly past the end of the file a mapping shows is not there to fault in, shared or
+ * private, unless a private copy of it was made before the file shrank: the fault fails with
+ * ENXIO and the process gets SIGBUS (POSIX.1-2017 mmap(); FreeBSD 4's vm_fault() fails such a
+ * pindex >= object->size with KERN_PROTECTION_FAILURE, which its trap_pfault turns into SIGBUS).
+ * The part of the last page past EOF is zeros (vnode_pager_setsize, the file system's getpages).
  * A page-in brings the faulting page's neighbours with it when the pager can read them in the
  * same request (fault_cluster). The pages stay on the page queues (active), mapped by the pmap,
  * not wired.
@@ -213,8 +218,8 @@ static int fault_vmspace(struct vmspace *vm, vaddr_t va, vm_prot_t fault_type, b
 		if (r == RETRY)
 			continue;
 		vm_prot_t prot = e->protection;
-		if (r == NEXT && first->type == OBJT_VNODE)
-			return EFAULT;                         /* a shared file mapping past EOF */
+		if (r == NEXT && obj->type == OBJT_VNODE)
+			return ENXIO;                          /* a whole page past the end of the file */
 		if (r == NEXT) {                           /* end of the chain: demand zero */
 			m = fault_page_alloc(first, first_pindex, true);
 			if (m == NULL && proc_killed())

@@ -3,8 +3,10 @@
  * (VM_PROT_READ or VM_PROT_WRITE): find the map entry, walk its object's shadow chain for the
  * page (paging it in from the file or swap), copy it on write when it belongs to a backing
  * object, or zero-fill a new one, and map it. Returns 0, or EFAULT when va is not mapped or
- * the access is not allowed (the trap handler then kills the process), EIO when the page
- * could not be read, or EINTR when the process was killed while it waited for memory. Sleeps. Counts minor (no I/O) and major (page-in) faults in the process.
+ * the access is not allowed (the trap handler then kills the process with SIGSEGV), ENXIO when
+ * the page lies wholly past the end of the file the mapping shows (SIGBUS), EIO when the page
+ * could not be read, or EINTR when the process was killed while it waited for memory. Sleeps.
+ * Counts minor (no I/O) and major (page-in) faults in the process.
  * vm_fault_hold(vm, va, fault_type): the page at va in address space vm (not necessarily the
  * current one: exec builds the new image with it), faulted in if need be and held
  * (vm_page_unhold when done), or NULL if va is not mapped for that access.

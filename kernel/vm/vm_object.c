@@ -241,8 +241,8 @@ int vm_object_page_clean(vm_object_t obj, vm_pindex_t start, vm_pindex_t end, in
 	if (obj->type != OBJT_VNODE)
 		return 0;
 	struct vnode *vp = obj->handle;
-	vm_page_t run[16];
-	int rtvals[16], error = 0;
+	vm_page_t run[VM_PAGEOUT_PAGE_COUNT];
+	int rtvals[VM_PAGEOUT_PAGE_COUNT], error = 0;
 	int max = MIN(vm_pageout_page_count, (int)nitems(run));
 	sleeplock_acquire(&vp->v_lock);
 	vm_pindex_t pi = start;

@@ -1,7 +1,8 @@
 /*
  * Resident pages and the page queues (see vm_page.h). Follows FreeBSD 4.x vm/vm_page.c in its
- * functions and their contracts (the 4.x text is not in the index; checked against the 5.0-era
- * vm_page.h, index id 54777466, and design-notes §1.4), written for wdrain: one spinlock instead
+ * functions and their contracts (the 4.x vm_page.c was not read; checked against the vm_page.h
+ * and vm_pageout.c of 2000, [@fbsd-vm_page.h-2000] and [@fbsd-vm_pageout-2000] in
+ * docs/sources.md), written for wdrain: one spinlock instead
  * of spl levels, no page colours, the free queue is the buddy allocator of vm_phys.c.
  */
 #include "vm/vm_page.h"
@@ -436,7 +437,7 @@ static bool vm_page_reclaimable(vm_page_t m)
  * enough pages are free - memory cut up by single-page allocations (file pages after a long
  * read). Finds the first aligned run of reclaimable pages and frees its cache and clean inactive
  * pages, which the buddy system merges into one block. FreeBSD's contigmalloc1 (vm/vm_page.c,
- * index id 2343627) does the same for physically contiguous memory: a run of PQ_FREE and
+ * [@fbsd-contigmalloc]) does the same for physically contiguous memory: a run of PQ_FREE and
  * PQ_CACHE pages, after caching clean inactive pages. Without it a kmalloc of two pages or more
  * (a kernel stack, exec's argument buffer) could wait in VM_WAIT forever with a thousand pages
  * free: nothing the pagedaemon does joins them. False if no run qualifies. Lock held.

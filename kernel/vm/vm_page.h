@@ -1,6 +1,6 @@
 /*
  * Resident pages: one struct vm_page per 4 KB frame of RAM (FreeBSD's vm_page_t), the page
- * queues and the page-level interface of the VM <-> buffer cache contract (CONTRACT.md).
+ * queues and the page-level interface the buffer cache uses (docs/bufcache.md "VMIO").
  *
  * Every managed page is in exactly one of these states (the page-accounting invariant, checked
  * by the sysctl vm.stats.vm.v_page_check, see vm_meter.c):
@@ -14,7 +14,7 @@
  *   transient    PQ_NONE, neither: just allocated (busy) and not yet queued, or being freed
  * So free + cache + inactive + active + wired + kmem + transient = v_page_count.
  *
- * Interface (CONTRACT.md "Pages"). Each call takes vm_page_queue_lock itself: callers hold no VM
+ * Interface. Each call takes vm_page_queue_lock itself: callers hold no VM
  * lock. Calls marked (ok in interrupt) take only that spinlock and never sleep.
  *   vm_page_alloc(obj, pindex, req)  a busy page at (obj, pindex) on no queue, or NULL (never
  *                                    sleeps). req: VM_ALLOC_NORMAL / _SYSTEM / _INTERRUPT. NULL
@@ -48,7 +48,7 @@
 #include "vm/vm.h"
 #include <sys/queue.h>
 
-/* Page queues (FreeBSD 4.x vm_page.h, index id 54777466; without its 32 colours). */
+/* Page queues (FreeBSD's vm_page.h of 2000, [@fbsd-vm_page.h-2000]; without its 32 colours). */
 enum pqueue { PQ_NONE, PQ_FREE, PQ_CACHE, PQ_INACTIVE, PQ_ACTIVE, PQ_COUNT };
 
 TAILQ_HEAD(pglist, vm_page);
@@ -240,7 +240,7 @@ void      vm_page_protect_locked(vm_page_t m, vm_prot_t prot);
 void      vm_page_test_dirty_locked(vm_page_t m);
 void      vm_page_object_init(void);            /* the page hash (vm_object_init) */
 
-/* Free-memory tests (design-notes §1.4; FreeBSD 4.x vm_page.h / vmmeter.h), all on free+cache. */
+/* Free-memory tests (FreeBSD 4.x vm_page.h / vmmeter.h; docs/vm.md "The targets"), on free+cache. */
 static inline u_int vm_page_avail(void)
 {
 	return vmcnt.v_free_count + vmcnt.v_cache_count;

@@ -9,10 +9,11 @@
  *      with a dirty page and in how often they walk the queue; everything else is step 1;
  *   4. vm_pageout_scan(): shortage, the design's scan, the active scan, cache-to-free refill,
  *      and the last resort (kill the largest process); then the daemon's loop.
- * Sources (design-notes §1.4-§1.8, §2.3): 5.0-CURRENT vm_pageout.c of late 2000 (index id
- * 74978068) and later 4.x/5.x versions with the Dec-2000 laundering logic (6429510, 1948099),
- * a DragonFly version based on RELENG_4 (3002930720). The 4.2-RELEASE text was not found: the
- * two-pass scan is a reconstruction (marked where it is defined).
+ * Sources (keys of docs/sources.md): FreeBSD's vm_pageout.c of late 2000, just before the patch
+ * [@fbsd-vm_pageout-2000], for everything both designs share; RELENG_4's 1.151.2.15
+ * [@fbsd-vm_pageout-r4] and a -current text of 2002 [@fbsd-vm_pageout-2002] for the patch's
+ * one-pass scan. The 4.2-RELEASE text was not found: the two-pass scan is a reconstruction
+ * (marked where it is defined). docs/vm.md "The pageout daemon" lists the deviations.
  *
  * Locking: the scans run with vm_page_queue_lock held and drop it to launder (the pager may
  * sleep) and for a moment every SCAN_BATCH pages (scan_next), so that no walk keeps interrupts
@@ -34,7 +35,7 @@
 #include <sys/signal.h>
 
 int vm_pages_needed;                  /* a scan was asked for (vm_page_queue_lock) */
-int vm_pageout_page_count = 16;
+int vm_pageout_page_count = VM_PAGEOUT_PAGE_COUNT;
 int vm_pageout_deficit;               /* allocations that failed since the last scan */
 int vm_max_launder = 32;
 int vm_pageout_design = PAGEOUT_ONEPASS;
@@ -43,16 +44,17 @@ struct proc *pageproc;
 static int vm_pageout_stats_interval = 5;   /* seconds */
 
 #define MAXBSIZE_PAGES (2 * 65536 / PAGE_SIZE)   /* 2 * MAXBSIZE (64 KB) in pages */
+#define OOM_STUCK_SCANS  (2 * 10)                /* 10 s of scans, two a second (HZ/2 apart) */
 #define PQ_L2_SIZE     32                        /* FreeBSD 4's page colours, kept in the sum */
 #define LAUNDER_UNCAPPED 10000                   /* FreeBSD's "effectively unlimited" */
 
 /* ---- boot-time targets ------------------------------------------------------------------------- */
 
 /*
- * The targets as FreeBSD 4.x's vm_pageout() computes them at boot (design-notes §1.4, checked
- * against index id 74978068). `pages` stands for the free count when the daemon starts; wdrain
- * passes the managed page count (the notes' 64 MB / 128 MB tables use 16384 / 32768). The
- * launder budget is 32 pages, 16 on machines of at most 1800 pages.
+ * The targets as FreeBSD's vm_pageout() computes them at boot [@fbsd-vm_pageout-2000]. `pages`
+ * stands for the free count when the daemon starts; wdrain passes the managed page count
+ * (docs/vm.md "The targets" tabulates 64 MB and 128 MB: 16384 and 32768 pages). The launder
+ * budget is 32 pages, 16 on machines of at most 1800 pages.
  */
 void vm_pageout_targets(struct vmmeter *cnt, u_int pages)
 {
@@ -107,7 +109,7 @@ static bool cluster_candidate(vm_page_t p)
 static int vm_pageout_flush(vm_page_t *mc, int count)
 {
 	vm_object_t obj = mc[0]->object;
-	int rtvals[2 * 16], done = 0;
+	int rtvals[VM_PAGEOUT_PAGE_COUNT], done = 0;
 	pmap_tlb_defer();                           /* one shootdown for the cluster, not one a page */
 	for (int i = 0; i < count; i++) {
 		mc[i]->busy++;
@@ -132,15 +134,17 @@ static int vm_pageout_flush(vm_page_t *mc, int count)
 
 /*
  * Launder m together with its dirty inactive neighbours of the same object, up to
- * vm_pageout_page_count pages (FreeBSD's vm_pageout_clean, design-notes §1.7): scan backward
- * first and stop at a cluster-aligned boundary, then forward, then backward again if room is
- * left. Returns the pages laundered (0: none could be).
+ * vm_pageout_page_count pages (FreeBSD's vm_pageout_clean, [@fbsd-vm_pageout-2000]): scan
+ * backward first and stop at a cluster-aligned boundary, then forward, then backward again if
+ * room is left. mc[] is twice the largest cluster, as FreeBSD's: m sits in the middle, at
+ * mc[max], and the cluster grows down from there and up. Returns the pages laundered (0: none
+ * could be).
  */
 int vm_pageout_clean(vm_page_t m)
 {
 	vm_object_t obj = m->object;
 	int max = vm_pageout_page_count;
-	vm_page_t mc[2 * 16];
+	vm_page_t mc[2 * VM_PAGEOUT_PAGE_COUNT];
 	int base = max, n = 1;
 	vm_pindex_t pindex = m->pindex;
 	vm_pindex_t ib = 1, is = 1;
@@ -181,7 +185,7 @@ enum page_verdict {
 };
 
 /*
- * The per-page rules both inactive scans share (design-notes §1.6): a held page goes to the
+ * The per-page rules both inactive scans share ([@fbsd-vm_pageout-2000]): a held page goes to the
  * tail, a busy one is skipped (both count toward addl_page_shortage: pages we could not look at);
  * a referenced page is reactivated with its act_count raised by its references plus ACT_ADVANCE
  * (references are ignored when its object has no references left); the pmap's modified bits are
@@ -241,10 +245,12 @@ struct scan {
 };
 
 /*
- * Launder the dirty inactive page m, for either design (design-notes §1.6): an anonymous page
- * with swap full is reactivated instead; a file page needs its vnode's lock, taken with a
- * try-lock (a writer holding it may itself wait for memory: never sleep behind it), and is
- * requeued when the vnode is busy (vnodes_skipped). A marker after m keeps the scan's place
+ * Launder the dirty inactive page m, for either design: an anonymous page with swap full is
+ * reactivated instead; a file page needs its vnode's lock, taken with a try-lock (a writer
+ * holding it may itself wait for memory: never sleep behind it), and is requeued when the vnode
+ * is busy (vnodes_skipped). That is the late-2000 rule both presets date from
+ * [@fbsd-vm_pageout-2000]; by 2002 FreeBSD waited a bounded time for the lock and left the page
+ * in place instead [@fbsd-vm_pageout-2002] (docs/vm.md, "Deviations"). A marker after m keeps the scan's place
  * while the lock is dropped for the I/O; *next is where the scan goes on. Returns the pages
  * laundered (each launder operation takes one off the budget, as FreeBSD's --maxlaunder).
  */
@@ -318,8 +324,8 @@ static vm_page_t scan_next(int q, vm_page_t next, int *walked)
 /* ---- 2. the active queue ----------------------------------------------------------------------- */
 
 /*
- * Age the active queue and deactivate up to `shortage` pages (design-notes §1.8, the same in
- * both designs): a busy or held page goes to the tail; a referenced page of a referenced object
+ * Age the active queue and deactivate up to `shortage` pages ([@fbsd-vm_pageout-2000], the
+ * same in both designs): a busy or held page goes to the tail; a referenced page of a referenced object
  * gains ACT_ADVANCE + its references (up to ACT_MAX) and goes to the tail; any other loses
  * ACT_DECLINE and, at 0 (or when its object is unreferenced), is deactivated: cached at once if
  * clean and its object is unreferenced. The page count bounds the walk.
@@ -419,12 +425,13 @@ static int launder_budget(void)
 
 /*
  * vm_pageout_scan_twopass: FreeBSD 4.2-RELEASE / 4.2-STABLE (November-December 2000).
- * RECONSTRUCTED: the 4.2 text of vm_pageout.c is not in the index. What is checked: the per-page
- * rules (vm_pageout_page, from index id 74978068), max_page_launder's boot value of 32 (16 at
- * <= 1800 pages; same file), and Dillon's own description of 4.x's two passes (linux-mm,
- * 2000-05-24, "launder_loop", design-notes §1.5). What is recalled, not checked: the heuristic
- * that one third of the inactive queue is clean, and the budget min(inactive_target,
- * max_page_launder) counted in clusters.
+ * RECONSTRUCTED: the 4.2 text of vm_pageout.c was not found (docs/sources.md,
+ * "Reconstructions"). What is checked: the per-page rules (vm_pageout_page) and
+ * max_page_launder's boot value of 32 (16 at <= 1800 pages), both in [@fbsd-vm_pageout-2000];
+ * that 4.2 had two passes, the first leaving dirty pages alone ([@dillon-post]); and Dillon's
+ * description of the two passes and of `launder_loop` [@dillon-linux-mm-2000]. What is
+ * recalled, not checked: the heuristic that one third of the inactive queue is clean, and the
+ * budget min(inactive_target, max_page_launder) counted in clusters.
  *
  * Pass 1: if a third of the inactive queue is likely to cover the shortage with clean pages,
  * do not launder at all (maxlaunder 0); dirty pages are LEFT IN PLACE. Otherwise launder from
@@ -470,9 +477,10 @@ rescan:;
 }
 
 /*
- * vm_pageout_scan_onepass: FreeBSD 5.0-CURRENT after Matt Dillon's commit of 2000-12-26 (the
- * same code went to RELENG_4 for 4.3). Checked against the later 4.x/5.x vm_pageout.c that keep
- * this logic (index ids 6429510, 1948099) and a DragonFly copy of RELENG_4 (3002930720).
+ * vm_pageout_scan_onepass: FreeBSD 5.0-CURRENT after Matt Dillon's commit of 2000-12-26
+ * [@fbsd-2b6b0df712] (the same code is in RELENG_4). Checked against RELENG_4's 1.151.2.15
+ * [@fbsd-vm_pageout-r4] and a -current text of 2002 [@fbsd-vm_pageout-2002] that keep this
+ * logic; the text of the commit itself was not read.
  *
  * One walk of the inactive queue. A dirty page met for the first time in pass 0 is marked
  * PG_WINATCFLS and sent to the tail (no I/O): dirty pages get "extra priority", clean pages are
@@ -517,8 +525,9 @@ static void vm_pageout_scan_onepass(struct scan *s, int pass)
 static pid_t oom_victim;              /* the process last killed, until it is gone */
 
 /*
- * Out of memory and of swap (FreeBSD's test after vm_pageout_scan, in the variant that also
- * requires free memory to be short: index id 6429510 keeps it under #if 0), and — wdrain's
+ * Out of memory and of swap (FreeBSD's test after vm_pageout_scan in late 2000, which also
+ * requires free memory to be short [@fbsd-vm_pageout-2000]; by 2002 it was under #if 0,
+ * [@fbsd-vm_pageout-2002]), and — wdrain's
  * addition — nothing else can help: no page on the active or inactive queue could ever be
  * reclaimed (all are dirty anonymous pages with nowhere to go), or the scans have got nowhere
  * (reclaimed, laundered, found I/O in flight: nothing) for 10 s. Without that, dirty file pages
@@ -546,7 +555,7 @@ static void vm_pageout_oom(bool progress)
 	swap_pager_stats(&total, &used);
 	if (!((total - used < 64 || swap_pager_full) && vm_page_count_min()))
 		return;
-	if (stuck_scans < 2 * 10 && reclaimable_pages())
+	if (stuck_scans < OOM_STUCK_SCANS && reclaimable_pages())
 		return;
 	if (oom_victim != 0 && proc_alive(oom_victim))
 		return;
@@ -578,8 +587,8 @@ static void vm_pageout_cache_refill(void)
  * inactive scan reclaims toward it; the active scan then deactivates enough to refill the
  * inactive queue toward v_inactive_target (plus the pages the inactive scan could not look at);
  * if dirty file pages were passed over because their vnode was locked and memory is at its
- * minimum, the syncer is told to hurry (FreeBSD's speedup_syncer call, index id 6429510); the
- * free queue is refilled from the cache; and if memory and swap are both gone and the scan
+ * minimum, the syncer is told to hurry (FreeBSD's speedup_syncer call, [@fbsd-vm_pageout-r4]);
+ * the free queue is refilled from the cache; and if memory and swap are both gone and the scan
  * got nowhere, a process is killed. Lock held.
  */
 void vm_pageout_scan(int pass)
@@ -605,8 +614,8 @@ void vm_pageout_scan(int pass)
 }
 
 /*
- * The daemon's loop (FreeBSD's vm_pageout(), design-notes §1.4 and §2.3): while memory stays
- * short it scans again, `pass` counting the rescans, sleeping hz/2 between scans from pass 2
+ * The daemon's loop (FreeBSD's vm_pageout() as of 2002, [@fbsd-vm_pageout-2002]): while memory
+ * stays short it scans again, `pass` counting the rescans, sleeping hz/2 between scans from pass 2
  * on; VM_WAIT sleepers are woken as soon as memory is above v_free_min. When memory is fine it
  * sleeps up to vm_pageout_stats_interval (5 s) for a wakeup, `pass` primed to 1 if it had gone
  * past 1, else 0; a timeout runs the statistics pass instead of a scan.

@@ -26,6 +26,8 @@
 struct proc;
 
 extern int vm_pages_needed;           /* a scan was asked for */
+#define VM_PAGEOUT_PAGE_COUNT 16      /* the most pages in a pageout cluster (FreeBSD's name) */
+
 extern int vm_pageout_page_count;     /* pages in a pageout cluster (16, or 8 below 2000 pages) */
 extern int vm_pageout_deficit;        /* allocations that failed since the last scan */
 extern int vm_pageout_design;         /* PAGEOUT_* (vm.pageout_design) */

@@ -6,8 +6,8 @@ Each crash point (10 here, 100 under make stress; seed N replays crash N): a fre
 in the background (its promises go to the second serial port, a file on the host) (user/bin/crashload.c: churns small files with creates, writes, renames, unlinks,
 mkdir and rmdir; writes files in keep/ that it fsyncs; appends to big with an fsync every fourth
 append and an occasional sync), and after a random 0.3-2.0 s SIGKILL to QEMU, which keeps only
-the writes it had completed (measured on this project's machines; the project's shared notes,
-qemu-facts.md §6, outside this repository). Configurations alternate between 1 CPU
+the writes it had completed (what this test relies on and checks: every promised byte must be
+there; docs/reliability.md). Configurations alternate between 1 CPU
 (patched) and 2 CPUs (stable42). Then on the host:
 - `fsck -n` reports only damage that docs/fs.md says a crash may leave (bitmaps, link counts
   too high, unreferenced or unlinked inodes, blocks past the end of a file, stale block counts,

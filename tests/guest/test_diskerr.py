@@ -5,8 +5,7 @@ One boot with the root file system on da0 and a ccd stripe (da1, da2, interleave
 wdfs, both made on the host so the test knows where each file's first block lies: the root
 image is build/rootfs plus /errtest/, the stripe's file system is laid over the two components
 with tools/destripe --from. Errors are injected (tools/run's --inject-read-error and
---inject-write-error, QEMU's blkdebug; the project's shared notes, qemu-facts.md §3, outside
-this repository) at the first sector of chosen
+--inject-write-error, QEMU's blkdebug: docs/sources.md [@qemu-blkdebug]) at the first sector of chosen
 files: on the root disk, on stripe member da1 and on stripe member da2, for reads and for
 writes, persistent and one-shot. For each:
 - persistent read error: `cat` of the file fails with "Input/output error", the console names

@@ -2,7 +2,7 @@
 
 In a 32 MB guest (root on a disk) and a 128 MB guest with 2 CPUs:
 - `sysctl vm.stats.vm` lists the counters and targets, and the targets are the ones
-  design-notes §1.4 computes from the managed page count;
+  FreeBSD's vm_pageout() computes from the managed page count (docs/vm.md "The targets");
 - the page-accounting check (vm.stats.vm.v_page_check) holds after boot, after processes
   forked, grew and exited, and after files were written, read and removed;
 - memory comes back: after a warm-up run (which leaves the programs' text cached), running
@@ -33,7 +33,8 @@ def sysctl_int(g, name):
 
 
 def expected_targets(pages):
-    """design-notes §1.4 (FreeBSD 4.x vm_pageout()), for `pages` managed pages."""
+    """FreeBSD's vm_pageout() of 2000 (docs/sources.md [@fbsd-vm_pageout-2000]), for `pages`
+    managed pages."""
     count = 8 if pages < 2000 else 16
     free_min = 4 + (pages - 1024) // 200
     reserved = count + 34 + pages // 768 + 32
@@ -64,7 +65,7 @@ for mem, smp, disks in ((32, 1, 1), (128, 2, 0)):
         pages = sysctl_int(g, "vm.stats.vm.v_page_count")
         exp = expected_targets(pages or 0)
         got = {k: sysctl_int(g, "vm.stats.vm." + k) for k in exp}
-        T.check("%s: targets computed from %s managed pages as in design-notes 1.4" % (tag, pages),
+        T.check("%s: targets computed from %s managed pages as FreeBSD's vm_pageout()" % (tag, pages),
                 got == exp, expected=exp, got=got)
         check_page_accounting(g, tag, "after boot")
 

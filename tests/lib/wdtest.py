@@ -18,8 +18,10 @@ Guest(mem=128, smp=1, design=None, args='', timeout=60, iso=False, verbose=False
     the disk keywords are tools/run's options (README.md, docs/testing.md):
     inject=['1:20480', 'da2:100:once'] is --inject-write-error, inject_read the
     read form. design=None boots the default preset (patched). g.sh(cmdline,
-    timeout=60) returns (output, status); g.console is everything the guest
-    printed. WDTEST_VERBOSE=1 in the environment copies the console to stderr.
+    timeout=60) returns (output, status); g.keys(data, prompt=True, seconds=1)
+    types raw keys (arrows, ^C) at the shell's line editor and returns what the
+    guest printed, waiting for the prompt or, without it, for `seconds`;
+    g.console is everything the guest printed. WDTEST_VERBOSE=1 in the environment copies the console to stderr.
     Disks: g.disk_images[j] is data disk j's image (a Path), g.disk_names[j]
     its guest name (da1...), g.root_image the root disk's image (None for md0),
     g.disk_dir the folder, g.disk_stats() the disk model's statistics per data
@@ -191,6 +193,13 @@ class Guest:
         out, status = self.vm.run(cmdline, timeout)
         self.doing = None
         return out, status
+
+    def keys(self, data, prompt=True, seconds=1.0, timeout=60):
+        """Type raw keys at the shell's prompt (wdrun.VM.keys); what the guest printed."""
+        self.doing = "typing %r" % data
+        out = self.vm.keys(data, prompt, seconds, timeout)
+        self.doing = None
+        return out
 
     @property
     def console(self):

@@ -137,8 +137,8 @@ static void test_capacity(void)
 static void test_sense(void)
 {
 	struct scsi_sense s;
-	/* QEMU's answer to a failed write: ABORTED COMMAND, 00/06 (measured with blkdebug; the
-	 * project's shared notes, qemu-facts.md §3, outside this repository). */
+	/* QEMU's answer to a failed write: ABORTED COMMAND, 00/06 (QEMU 7.2's sense_code_IO_ERROR,
+	 * [@qemu-scsi-sense] in docs/sources.md; test_diskerr.py sees it through blkdebug). */
 	uint8_t fixed[18] = { 0x70, 0, 0x0b, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0x00, 0x06, 0, 0, 0, 0 };
 	uint8_t ua[18] = { 0xf0, 0, 0x06, 0x00, 0x00, 0x12, 0x34, 10, 0, 0, 0, 0, 0x29, 0x00, 0, 0, 0, 0 };
 	uint8_t desc[8] = { 0x72, 0x03, 0x11, 0x00, 0, 0, 0, 0 };

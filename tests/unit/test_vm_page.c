@@ -3,7 +3,7 @@
  * compiled from the kernel's own vm_phys.c, vm_page.c, vm_object.c, vnode_pager.c, vm_meter.c
  * and vm_pageout.c (its targets) over a synthetic page array.
  *
- * - the boot targets for the notes' 64 MB and 128 MB machines (design-notes §5);
+ * - the boot targets for 64 MB and 128 MB machines (docs/vm.md "The targets");
  * - buddy runs are aligned and merge back; the free lists agree with v_free_count;
  * - vm_page_alloc's levels (NORMAL stops at v_free_reserved, SYSTEM at v_interrupt_free_min,
  *   INTERRUPT takes the last page), FREE before CACHE, a cache page leaving its object;
@@ -37,7 +37,7 @@ int proc_kill(pid_t pid, int sig) { return 0; }
 static void test_targets(void)
 {
 	struct vmmeter c = { 0 };
-	vm_pageout_targets(&c, 16384);                 /* 64 MB (design-notes §5) */
+	vm_pageout_targets(&c, 16384);                 /* 64 MB (docs/vm.md "The targets") */
 	check_int("targets_64mb_free_reserved", c.v_free_reserved, 103);
 	check_int("targets_64mb_free_min", c.v_free_min, 183);
 	check_int("targets_64mb_free_severe", c.v_free_severe, 143);

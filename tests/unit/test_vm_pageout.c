@@ -6,8 +6,8 @@
  * which pages it caches, reactivates, requeues (and in which order the queue is left), which it
  * launders, in which order and within which budget. The scenarios are written per design, so
  * running twopass's expectations against onepass (or the other way) fails.
- *   twopass  FreeBSD 4.2-STABLE, reconstructed (design-notes §1.5, §5 "OLD pageout")
- *   onepass  the December 2000 patch (design-notes §2.3, §5 "NEW pageout")
+ *   twopass  FreeBSD 4.2-STABLE, reconstructed (docs/sources.md, "Reconstructions")
+ *   onepass  the December 2000 patch (docs/vm.md "The two inactive scans")
  */
 #include "vm_host.h"
 
@@ -376,7 +376,7 @@ static void scenario_locked_vnode(int design)
 }
 
 /*
- * Scenario 7: clustering (vm_pageout_clean, design-notes §1.7). Object pages 0..47 all dirty
+ * Scenario 7: clustering (vm_pageout_clean, docs/vm.md "The pageout daemon"). Object pages 0..47 all dirty
  * and inactive, except a wired page 17 and a busy page 26. Laundering page 20 takes 18..25:
  * backward to the wired page, forward to the busy one. Laundering page 37 takes 32..47: backward
  * only to the 16-page boundary at 32, then forward to the 16-page limit.

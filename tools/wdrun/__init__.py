@@ -6,7 +6,8 @@ same way. `import wdrun` gives every name below; the modules, in the order a boo
 goes through them:
 
   errors.py  WdrunError and its kinds (config, build, disks, the guest's three).
-  config.py  VMConfig, its checks, tools/run's options; ROOT, BUILD, the presets.
+  presets.py the design presets, read out of kernel/kern/main.c's table; GRUB's menu.
+  config.py  VMConfig, its checks, tools/run's options; ROOT, BUILD.
   build.py   ensure_built(): make, and the ISO a GRUB boot needs (custom_iso).
   disks.py   DiskSet: images, scratch folders, disk-model servers, block nodes.
   qemu.py    qemu_argv(): the QEMU command line.
@@ -31,15 +32,19 @@ Interface:
                           console as it arrives; -v makes it stderr):
     vm.boot()             start QEMU, wait for the shell prompt "# ";
                           vm.boot_seconds is how long that took (-v prints it).
-    vm.run(cmd, timeout)  run one shell command line; returns (output, status).
+    vm.run(cmd, timeout)  run one shell command line; returns (output, status);
+                          vm.last_end says how it ended (below).
+    vm.keys(data, prompt=True, seconds=1)
+                          type raw keys (arrows, ^C, ^D) at the shell's line
+                          editor; wait for the prompt (or read for `seconds`).
     vm.poweroff()         `poweroff` in the guest, wait for QEMU to exit.
     vm.kill()             stop QEMU now (safe to call any time, many times).
     vm.wait(secs)         read what the guest prints for secs seconds, at a prompt
                           (a background job's output); GuestPanic if it panics.
     vm.crash()            power loss: SIGKILL to QEMU at once (only the writes QEMU
-                          completed survive, as measured and recorded in the project's shared
-                          notes, qemu-facts.md §6, outside this repository), then read the
-                          rest of the console. Nothing else can be done with the VM.
+                          completed survive, as tests/guest/test_crash.py relies on and
+                          checks: docs/reliability.md), then read the rest of the console.
+                          Nothing else can be done with the VM.
     vm.console            everything the guest printed so far ("\r\n" -> "\n").
     vm.disks              its DiskSet (image paths, stats files).
     vm.type_lines(queue)  type lines into the booted guest as a person would,
@@ -56,10 +61,19 @@ Interface:
 Protocol with the guest shell: after the prompt, the command line is sent as
 one line followed by `; echo "@@RC=$?@@"`, written in small paced chunks
 (INPUT_CHUNK bytes, INPUT_PAUSE seconds apart) because the guest's serial
-input path is small. The tty echoes the line back; that echo is removed. The
-output is what comes between the echo and the `@@RC=N@@` marker; N is the
-status. Then the harness waits for the next prompt. A line that starts with
-"panic:" anywhere in the console means the kernel panicked.
+input path is small. The shell's line editor echoes the line back; that echo
+is removed. The output is what comes between the echo and the `@@RC=N@@`
+marker; N is the status (vm.last_end "marker"). Then the harness waits for
+the next prompt. Two other endings come without the marker, and are noticed
+at once instead of after the timeout: the shell printed a message ("sh: ...")
+and its "# " prompt again, because it rejected the line (a syntax error) or
+gave it up (an error such as $((1/0))): status 2, "rejected"; a line left
+unfinished (an open quote, `for` without `done`) brings the "> " prompt, to
+which the harness types ^D so the shell reports what is missing. Or the line
+ended the shell (`exit 3`, `exec`): init reports `init: /bin/sh exited with
+status 3` and starts a new shell; the status is that one, "exit", and the VM
+is used on at the new prompt. A line that starts with "panic:" anywhere in
+the console means the kernel panicked.
 
 Every wait for the guest has a deadline (interactive sessions wait for their
 person, or for piped input as slowly as it comes); QEMU is started in its own

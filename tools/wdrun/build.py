@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 
+from . import presets
 from .config import BUILD, DEFAULT_DESIGN, ROOT
 from .errors import BuildError, ConfigError
 
@@ -49,11 +50,11 @@ def ensure_built(cfg):
 
 
 def grub_cfg_for(text, design, args, menu=False, module=True):
-    """tools/grub.cfg rewritten so the menu entry that passes design=`design`
-    boots at once, with `args` appended to its multiboot line. With menu=True
-    (an interactive boot) the menu stays: that entry becomes the default, the
-    timeout is kept, and every entry gets `args`. module=False drops the
-    root image module lines (the root is on a disk: no md0)."""
+    """GRUB's menu (`text`: presets.grub_cfg()) rewritten so the entry that
+    passes design=`design` boots at once, with `args` appended to its multiboot
+    line. With menu=True (an interactive boot) the menu stays: that entry
+    becomes the default, the timeout is kept, and every entry gets `args`.
+    module=False drops the root image module lines (the root is on a disk: no md0)."""
     if not module:
         text = re.sub(r"^[ \t]*module2?[ \t][^\n]*\n", "", text, flags=re.M)
     entries = list(re.finditer(r"^[ \t]*menuentry\b.*?^[ \t]*\}", text, re.M | re.S))
@@ -61,7 +62,7 @@ def grub_cfg_for(text, design, args, menu=False, module=True):
     hits = [i for i, e in enumerate(entries) if word.search(e.group(0))]
     if not hits:
         have = sorted(set(re.findall(r"(?<!\S)design=(\S+)", text)))
-        raise ConfigError("tools/grub.cfg has no menu entry passing design=%s (it has: %s)"
+        raise ConfigError("GRUB's menu has no entry passing design=%s (the presets of kernel/kern/main.c: %s)"
                           % (design, ", ".join(have) or "none"))
     if menu:
         if args:
@@ -84,16 +85,13 @@ def custom_iso(cfg):
     when the root is on a disk (GRUB then reads only the kernel, and the guest
     keeps the 48 MB md0 would take). Rebuilt only when its inputs are newer;
     written atomically."""
-    src = ROOT / "tools" / "grub.cfg"
-    if not src.exists():
-        raise BuildError("tools/grub.cfg does not exist")
     module = cfg.root_kind() == "md"
-    text = grub_cfg_for(src.read_text(), cfg.design, cfg.kernel_args(), menu=cfg.interactive, module=module)
+    text = grub_cfg_for(presets.grub_cfg(), cfg.design, cfg.kernel_args(), menu=cfg.interactive, module=module)
     tag = "%s-%s" % (cfg.design, hashlib.sha1(text.encode()).hexdigest()[:8])
     rundir = BUILD / "run"
     iso = rundir / (tag + ".iso")
     files = ["kernel.elf", "root.img"] if module else ["kernel.elf"]
-    inputs = [src] + [BUILD / name for name in files]
+    inputs = [BUILD / name for name in files]     # the menu's text is in the tag
     if iso.exists() and all(iso.stat().st_mtime >= f.stat().st_mtime for f in inputs if f.exists()):
         return iso
     tree = rundir / ("iso-" + tag)

@@ -14,12 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ConfigError
+from .presets import DEFAULT as DEFAULT_DESIGN, NAMES as DESIGNS  # noqa: F401 (kernel/kern/main.c's table)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BUILD = ROOT / "build"
-
-DEFAULT_DESIGN = "patched"      # GRUB's default menu entry and the kernel's default preset
-DESIGNS = ("patched", "stable42")
 
 EXIT_GUEST_FAILED = 125         # tools/run: panic, timeout, QEMU died, build failed
 EXIT_USAGE = 2

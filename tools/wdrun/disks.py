@@ -323,8 +323,8 @@ class DiskSet:
         rules = self.inject.get(unit)
         if not rules:
             return []
-        # raw emits read_aio/write_aio on its file child; errno 5 = EIO (the project's shared
-        # notes, qemu-facts.md §3, outside this repository).
+        # raw emits read_aio/write_aio on its file child; errno 5 = EIO (QEMU 7.2's
+        # block/raw-format.c and qapi/block-core.json: docs/sources.md [@qemu-blkdebug]).
         inject = [{"event": "%s_aio" % op, "errno": 5, "sector": sector, "once": once} for op, sector, once in rules]
         return _blockdev({"driver": "blkdebug", "node-name": name, "image": below, "inject-error": inject})
 
@@ -345,8 +345,8 @@ class DiskSet:
         top = "r%d" % j
         if self.cfg.throttle:
             bps = int(round(self.cfg.throttle * MB))
-            # A throttle filter node; its own group, so each disk gets the whole limit
-            # (the project's shared notes, qemu-facts.md §2, outside this repository).
+            # A throttle filter node; its own group, so each disk gets the whole limit (the
+            # drives of one group share it: docs/sources.md [@qemu-throttle]).
             args += ["-object", json.dumps({"qom-type": "throttle-group", "id": "tg%d" % j,
                                             "limits": {"bps-read": bps, "bps-write": bps}})]
             args += _blockdev({"driver": "throttle", "node-name": "t%d" % j, "throttle-group": "tg%d" % j,

@@ -14,8 +14,8 @@
  * says so with -v: one /etc/ccd.conf then serves every machine tools/run makes - the seed's stripe
  * over da1 da2 (--bus scsi) and over ada1 ada2 (--bus ahci), and none without data disks. This
  * is wdrain's: FreeBSD's do_all hands every line to do_single, whose checkdev() stat()s each
- * component and fails the line ("da1: No such file or directory", exit 1; sbin/ccdconfig.c,
- * index id 68799603). A component that exists but cannot be used still fails the line.
+ * component and fails the line ("da1: No such file or directory", exit 1; [@fbsd-ccdconfig] in
+ * docs/sources.md). A component that exists but cannot be used still fails the line.
  * The kernel is asked through the control device /dev/ccd (sys/ccdvar.h).
  */
 #include <stdio.h>

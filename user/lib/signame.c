@@ -1,4 +1,4 @@
-/* signame.c: signal names (FreeBSD's sys_signame) and their parsing for kill(1) (user/libc). */
+/* signame.c: signal names and descriptions (FreeBSD's sys_signame, sys_siglist) and name parsing for kill(1) (user/libc). */
 #include <signal.h>
 #include <string.h>
 #include <stdlib.h>
@@ -9,6 +9,15 @@ const char *const sys_signame[NSIG] = {
 	[SIGTRAP] = "trap", [SIGABRT] = "abrt", [SIGFPE] = "fpe",   [SIGKILL] = "kill",
 	[SIGBUS] = "bus",   [SIGSEGV] = "segv", [SIGPIPE] = "pipe", [SIGALRM] = "alrm",
 	[SIGTERM] = "term",
+};
+
+/* What each signal means, in FreeBSD's words (lib/libc/gen/siglist.c): what sh prints for a killed process. */
+const char *const sys_siglist[NSIG] = {
+	[SIGHUP] = "Hangup",          [SIGINT] = "Interrupt",     [SIGQUIT] = "Quit",
+	[SIGILL] = "Illegal instruction", [SIGTRAP] = "Trace/BPT trap", [SIGABRT] = "Abort trap",
+	[SIGFPE] = "Floating point exception", [SIGKILL] = "Killed", [SIGBUS] = "Bus error",
+	[SIGSEGV] = "Segmentation fault", [SIGPIPE] = "Broken pipe", [SIGALRM] = "Alarm clock",
+	[SIGTERM] = "Terminated",
 };
 
 int signame_to_num(const char *name)

@@ -4,7 +4,7 @@
  * and takes the file's v_lock.
  *
  * Data goes through buffers on the file's own vnode, keyed by logical block, as FFS 4.x's
- * ffs_read/ffs_write (ufs_readwrite.c 1.47, index id 86019997) do it: VOP_READ reads them with
+ * ffs_read/ffs_write (ufs_readwrite.c 1.47) do it: VOP_READ reads them with
  * cluster_read (read-ahead for a sequential reader; bread on an MNT_NOCLUSTERR mount), VOP_WRITE
  * allocates the block (wdfs_balloc), records its disk address in the buffer and fills it; a
  * block written in full goes to cluster_write (delayed until its run is complete, then written

@@ -91,11 +91,11 @@ def marker_syntax():
             T.check("markers: refused with the file and line: " + what, str(e).startswith("bad.c:"),
                     expected="bad.c:N: ...", got=str(e))
     try:
-        markers.scan("notes.md", "a\n" + m("BEGIN") + "\n")
-        T.check("markers: refused in a file without a comment style (.md)", False, expected="a MarkerError",
+        markers.scan("notes.rst", "a\n" + m("BEGIN") + "\n")
+        T.check("markers: refused in a file without a comment style (.rst)", False, expected="a MarkerError",
                 got="accepted")
     except markers.MarkerError:
-        T.check("markers: refused in a file without a comment style (.md)", True)
+        T.check("markers: refused in a file without a comment style (.rst)", True)
 
 
 def tree_check():

@@ -339,7 +339,8 @@ class Lab:
 
     def _parse(self, argv):
         ap = argparse.ArgumentParser(prog="labs/%s/grade" % self.name,
-                                     description="The grader of lab %s (labs/%s/README.md)." % (self.name, self.name))
+                                     description="The grader of lab %s: its README.md in labs/%s says what it checks."
+                                     % (self.name, self.name))
         ap.add_argument("tests", nargs="*", metavar="TEST", help="test ids or words of titles (default: all)")
         ap.add_argument("--quick", action="store_true", help="performance tests: one trial, band not graded")
         ap.add_argument("--results", metavar="FILE", help="write Gradescope's results.json there")

@@ -11,9 +11,8 @@ from .tree import LabError, ROOT
 def cmd_list(ns):
     for lab in tree.labs(ROOT):
         d = tree.run_grader(ROOT, lab, ["--describe"])
-        print("%s (%g points%s): labs/%s/README.md" % (lab, d["max_score"],
-                                                       ", needs the reference kernel" if d["reference_kernel"] else "",
-                                                       lab))
+        print("%s (%g points%s): its handout is README.md in labs/%s" % (lab, d["max_score"],
+              ", needs the reference kernel" if d["reference_kernel"] else "", lab))
         for t in d["tests"]:
             print("  %-14s %3g  %s" % (t["id"], t["points"], t["title"]))
     return 0

@@ -523,8 +523,12 @@ int bwrite(struct buf *bp)
 	}
 	spin_lock(&bufcache_lock);
 	buf_write_begin(bp);
+	/* LAB bufdaemon BEGIN */
 	bp->b_runningbufspace = bp->b_bufsize;
 	runningbufspace += bp->b_runningbufspace;
+	/* LAB bufdaemon STUB */
+	// /* Charge the write's bytes to runningbufspace here (biodone gives b_runningbufspace back). */
+	/* LAB bufdaemon END */
 	async = (bp->b_flags & B_ASYNC) != 0;
 	spin_unlock(&bufcache_lock);
 
@@ -695,8 +699,12 @@ void biodone(struct buf *bp)
 		/* LAB tour BEGIN */
 		bstats.writes_done++;
 		/* LAB tour END */
+		/* LAB bufdaemon BEGIN */
 		runningbufwakeup(bp->b_runningbufspace);
 		bp->b_runningbufspace = 0;
+		/* LAB bufdaemon STUB */
+		// /* Give the write's bytes back to runningbufspace here (runningbufwakeup). */
+		/* LAB bufdaemon END */
 		if (bp->b_error != 0 || (bp->b_flags & B_ERROR))
 			count_write_error(bp->b_vp, bp->b_error != 0 ? bp->b_error : EIO);
 		if (--bp->b_vp->v_numoutput == 0)

@@ -82,6 +82,7 @@ void numdirtywakeup(int level)
 /* runningbufwakeup: a write of `bytes` completed; wake wdrain waiters at lorunningspace. */
 void runningbufwakeup(int bytes)
 {
+	/* LAB bufdaemon BEGIN */
 	if (bytes == 0)
 		return;
 	runningbufspace -= bytes;
@@ -89,6 +90,9 @@ void runningbufwakeup(int bytes)
 		runningbufreq = 0;
 		bufq_wakeup(&runningbufreq);
 	}
+	/* LAB bufdaemon STUB */
+	// /* The bytes go back to runningbufspace, and the wdrain sleepers go at lorunningspace. */
+	/* LAB bufdaemon END */
 }
 
 /*
@@ -99,6 +103,7 @@ void runningbufwakeup(int bytes)
  */
 void waitrunningbufspace(void)
 {
+	/* LAB bufdaemon BEGIN */
 	uint64_t t0;
 
 	bufq_lock();
@@ -112,6 +117,9 @@ void waitrunningbufspace(void)
 		bdstats.wdrain_ns += bd_nanouptime() - t0;
 	}
 	bufq_unlock();
+	/* LAB bufdaemon STUB */
+	// /* Returns at once: nothing limits the bytes of writes in flight yet. */
+	/* LAB bufdaemon END */
 }
 
 /*
@@ -292,6 +300,7 @@ static void buf_daemon_runningbuf(void)
 {
 	const struct bd_design *me = &bd_designs[BD_RUNNINGBUF];
 
+	/* LAB bufdaemon BEGIN */
 	while (bd_current == me) {
 		bdstats.runningbuf_loops++;
 		while (numdirtybuffers > lodirtybuffers) {
@@ -312,6 +321,22 @@ static void buf_daemon_runningbuf(void)
 		}
 		bufq_unlock();
 	}
+	/* LAB bufdaemon STUB */
+	// /*
+	//  * A naive daemon, so that the handout works (labs/bufdaemon/README.md): once asked, it
+	//  * flushes down to lodirtybuffers as fast as it can and sleeps a second. Nothing limits
+	//  * the bytes in flight, and writers blocked in flswai wait for the drain to end.
+	//  */
+	// while (bd_current == me) {
+	// 	bdstats.runningbuf_loops++;
+	// 	while (numdirtybuffers > lodirtybuffers && flushbufqueues() != 0)
+	// 		;
+	// 	bufq_lock();
+	// 	bd_request = 0;
+	// 	bd_sleep("psleep", bd_hz, &bdstats.sleeps_psleep);
+	// 	bufq_unlock();
+	// }
+	/* LAB bufdaemon END */
 }
 
 /* The patch's bdirty and bdwrite: bd_wakeup at the lo/hi midpoint. */

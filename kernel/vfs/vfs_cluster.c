@@ -148,11 +148,15 @@ static void cluster_done(struct bio *bio)
 	struct cluster_io *cl = bio->bio_caller1;
 	int error = bio->bio_error != 0 ? bio->bio_error : bio->bio_resid != 0 ? EIO : 0;
 
+	/* LAB bufdaemon BEGIN */
 	if (bio->bio_cmd == BIO_WRITE) {
 		spin_lock(&bufcache_lock);
 		runningbufwakeup(cl->cl_bytes);
 		spin_unlock(&bufcache_lock);
 	}
+	/* LAB bufdaemon STUB */
+	// /* A cluster write is done: give its bytes back to runningbufspace here. */
+	/* LAB bufdaemon END */
 	for (int i = 0; i < cl->cl_nbufs; i++) {
 		cl->cl_bufs[i]->b_error = error;
 		cl->cl_bufs[i]->b_resid = error != 0 ? cl->cl_bufs[i]->b_bcount : 0;
@@ -224,7 +228,11 @@ static int cluster_issue_write(struct vnode *vp, struct buf **bufs, int n, struc
 		bytes += tbp->b_bufsize;
 	}
 	cl->cl_bytes = bytes;
+	/* LAB bufdaemon BEGIN */
 	runningbufspace += bytes;
+	/* LAB bufdaemon STUB */
+	// /* Charge the cluster's bytes to runningbufspace here (cluster_done gives them back). */
+	/* LAB bufdaemon END */
 	spin_unlock(&bufcache_lock);
 	for (int i = 0; i < n; i++)
 		if (bufs[i]->b_flags & B_VMIO)

@@ -32,7 +32,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wdtest import Guest, TestSet, pattern  # noqa: E402
+from wdtest import Guest, TestSet, pattern, sampled  # noqa: E402
 import reltest  # noqa: E402
 import wdfs  # noqa: E402
 import wdrun  # noqa: E402
@@ -124,14 +124,7 @@ def boot1(g, tag, design):
         n, b = d["kern.devstat.%s.writes" % c], d["kern.devstat.%s.bytes_written" % c]
         T.check("%s: average write request on component %s >= 64 KB" % (prefix, c), n > 0 and b / n >= 65536,
                 expected=">= 65536 bytes", got="%d writes, %d bytes: %.0f" % (n, b, b / n if n else 0))
-    samples = []
-    col = None
-    for line in out.splitlines():
-        f = line.strip().split(",")
-        if col is None and "vfs.runningbufspace" in f:
-            col = f.index("vfs.runningbufspace")
-        elif col is not None and len(f) > col and f[col].isdigit():
-            samples.append(int(f[col]))
+    samples = sampled(out, "vfs.runningbufspace")
     peak = max(samples or [0])
     limit = after["vfs.hirunningspace"] + CLUSTER
     if design == "patched":

@@ -41,6 +41,10 @@ pattern(seed, offset, length)
     of a raw device or file, from tools/destripe's independent implementation: a host check of
     a disk image or a file read back.
 
+sampled(text, name)
+    the values of counter `name` in sampler(1)'s CSV lines (the header line names the columns),
+    in order; [] if the text has no such column.
+
 TestSet(name)
     check(name, cond, expected=None, got=None)  prints `PASS name` or
         `FAIL name: expected X, got Y` (values on one line, truncated).
@@ -89,6 +93,18 @@ def pattern(seed, offset, length):
     if seed not in _pattern_tables:
         _pattern_tables[seed] = _destripe.pattern_table(seed)
     return _destripe.pattern(_pattern_tables[seed], seed, offset, length)
+
+
+def sampled(text, name):
+    """Counter `name`'s integer values from sampler's CSV output in `text`."""
+    col, values = None, []
+    for line in text.splitlines():
+        f = line.strip().split(",")
+        if col is None and name in f:
+            col = f.index(name)
+        elif col is not None and len(f) > col and f[col].lstrip("-").isdigit():
+            values.append(int(f[col]))
+    return values
 
 
 class TestSet:

@@ -13,7 +13,8 @@
  * Sysctls: vfs.perdevice.auto, vfs.perdevice.target_ms (read-write), vfs.perdevice.maxspace
  * (read-only), and for each disk vfs.perdevice.<disk>.{runningbufspace, hirunningspace,
  * lorunningspace, bandwidth, charged, sleeps, wait_ns, skips, samples}. A disk's hi/lo read as
- * the budget in effect; they can be set only while vfs.perdevice.auto is 0 (EPERM otherwise).
+ * the budget in effect; they are read-only while vfs.perdevice.auto is 1 (EPERM: the kernel
+ * sizes them), settable while it is 0.
  *
  * Locking: bufcache_lock protects every struct rundev, perdevice_auto and perdevice_target_ms
  * (a sysctl write takes it).
@@ -78,8 +79,9 @@ static int sysctl_perdevice_target(struct sysctl_req *req)
 SYSCTL_PROC(vfs_perdevice_target_ms, "vfs.perdevice.target_ms", CTLTYPE_INT | CTLFLAG_RW, NULL, 0,
             sysctl_perdevice_target, "I",
             "perdevice design: queueing delay (ms) a self-sized budget holds at the measured rate");
-SYSCTL_INT(vfs, perdevice_maxspace, CTLFLAG_RD, &perdevice_maxspace,
-           "perdevice design: most bytes a self-sized budget allows (cluster headers x MAXPHYS)");
+SYSCTL_DECL_OID(sysctl_vfs_perdevice_maxspace, "vfs.perdevice.maxspace", CTLTYPE_INT | CTLFLAG_RD,
+                &perdevice_maxspace, 0, NULL, "I",
+                "perdevice design: most bytes a self-sized budget allows (cluster headers x MAXPHYS)");
 
 /* ---- charging ------------------------------------------------------------------------------ */
 

@@ -404,7 +404,7 @@ static void perdevice_wait_drain(unsigned gen);
  *     hold up another's writeback. wdrain keeps one daemon; when the oldest dirty buffer is
  *     bound for a full disk, it flushes the oldest one bound for disks with room instead of
  *     sleeping, and sleeps only when every dirty buffer it could take is bound for a full disk.
- *   - From Linux 3.1-3.2's IO-less throttling [@linux-ioless] [@linux-page-writeback]: a
+ *   - From Linux 3.2's IO-less throttling [@linux-ioless] [@linux-page-writeback]: a
  *     device's write bandwidth measured from its completions (200 ms windows, a 3 s memory:
  *     vfs/rundev.h), and a writer held back in proportion to what its device can absorb.
  *   - From DragonFly [@dragonfly-vfs_bio]: fairness among the writers held back - its

@@ -10,7 +10,7 @@ import wdrun
 from wdbench import MiB, block_size
 
 from . import batch, plots, report
-from .plan import PRESETS, PROBE_MODES, SEED_SIZE_MB, WMESGS, Options, ensure_root_image, load_plan, make_plan
+from .plan import LAYOUTS, PRESETS, PROBE_MODES, SEED_SIZE_MB, WMESGS, Options, ensure_root_image, load_plan, make_plan
 
 QUICK = {"trials": 1, "size_mb": 64, "name": "quick"}
 NAME_RE = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
@@ -54,10 +54,14 @@ def parser():
     m.add_argument("--mem", type=int, metavar="MB", help="guest memory (default 128)")
     m.add_argument("--smp", type=int, metavar="N", help="guest CPUs (default 1)")
     m.add_argument("--bus", choices=sorted(wdrun.BUSES), help="disk controller (default scsi: virtio-scsi)")
-    m.add_argument("--disks", type=int, metavar="N", help="disks in the ccd stripe (default 2)")
+    m.add_argument("--disks", type=int, metavar="N", help="data disks (default 2)")
+    m.add_argument("--layout", choices=LAYOUTS,
+                   help="stripe (default): the seed's, one file system on ccd0 over the data disks and one dd; "
+                        "separate: a file system and a dd on each data disk, all dd's at once (no raw ceiling)")
     d = m.add_mutually_exclusive_group()
-    d.add_argument("--disk-model", metavar="PRESET[,p=v...]",
-                   help="modelled disks, tools/diskmodel (default scsi10k; %s)" % ", ".join(wdrun.DISK_MODEL_PRESETS))
+    d.add_argument("--disk-model", metavar="PRESET[,PRESET...][,p=v...]",
+                   help="modelled disks, tools/diskmodel (default scsi10k; %s); one preset per disk in order, "
+                        "e.g. scsi10k,ide7200" % ", ".join(wdrun.DISK_MODEL_PRESETS))
     d.add_argument("--throttle", type=float, metavar="MBPS", help="QEMU-throttled disks instead, MBPS x 10^6 B/s each")
     s = ap.add_argument_group("measurement")
     s.add_argument("--interval", type=int, dest="interval_ms", metavar="MS", help="sampling interval (default 100)")
@@ -105,8 +109,8 @@ def options_from(ap, ns):
     if ns.quick:
         for k, v in QUICK.items():
             setattr(o, k, v)
-    for k in ("trials", "size_mb", "bs", "raw_bs", "mem", "smp", "bus", "disks", "interval_ms", "probe_ms",
-              "timeout", "name"):
+    for k in ("trials", "size_mb", "bs", "raw_bs", "mem", "smp", "bus", "disks", "layout", "interval_ms",
+              "probe_ms", "timeout", "name"):
         v = getattr(ns, k)
         if v is not None:
             setattr(o, k, v)
@@ -123,7 +127,7 @@ def options_from(ap, ns):
         o.throttle, o.disk_model = ns.throttle, None
     elif ns.disk_model is not None:
         o.disk_model = ns.disk_model
-    o.raw, o.samples, o.setup, o.verbose = not ns.no_raw, not ns.no_samples, ns.setup, ns.verbose
+    o.raw, o.samples, o.setup, o.verbose = not ns.no_raw and o.layout == "stripe", not ns.no_samples, ns.setup, ns.verbose
     if ns.probe is not None:
         o.probe = ns.probe
     o.sets = parse_assignments(ap, ns.set, "--set", False)

@@ -10,11 +10,13 @@ since the file dd started:
   ...-running.png                       vfs.runningbufspace in KB, with lo/hirunningspace
   ...-vm.png                            free/cache/inactive pages, with the VM's targets
   ...-queue.png                         requests outstanding per disk (kern.devstat.*.queue_depth)
+  ...-perdevice.png                     write bytes in flight per disk (vfs.perdevice.<disk>.
+                                        runningbufspace, KB) with each disk's budget (dashed)
   ...-blocked.png                       processes asleep per wait message (flswai, wdrain,
-                                        newbuf always; any other that was ever non-zero)
+                                        wdrdev, newbuf always; any other that was ever non-zero)
   ...-probe.png                         latprobe's latencies (ms, log scale)
 Both presets on the same axes, one plot per metric: plot-[<point>-]compare-<metric>.png for
-rate, dirty, running, free, blocked (flswai + wdrain + newbuf) and each probe latency.
+rate, dirty, running, free, blocked (flswai + wdrain + wdrdev + newbuf) and each probe latency.
 With sweeps: plot-sweep-<sysctl>.png, the file dd's MB/s (median, min-max bars) against the
 swept value, one line per preset (and per value of the other swept sysctls).
 A plot whose counters this kernel does not have (yet) is skipped and listed as such.
@@ -31,7 +33,8 @@ from . import series
 from .plan import point_tag
 
 VM = "vm.stats.vm."
-BLOCKED = ("flswai", "wdrain", "newbuf")
+BLOCKED = ("flswai", "wdrain", "wdrdev", "newbuf")
+PERDEVICE = "vfs.perdevice."
 PROBES = (("stat_us", "stat"), ("read_us", "read 4 KB"), ("write_us", "create+write+fsync"))
 
 # name: (title, y label, [(column, title, scale)], [(column of a level, title, scale)])
@@ -130,6 +133,7 @@ class Drawer:
             self.draw(prefix + metric, head(prefix + metric + ".png", "%s: %s" % (label, title), ylabel)
                       + "plot " + ", \\\n     ".join(parts) + "\n")
         self.queues(prefix, csvname, label)
+        self.perdevice(prefix, csvname, label)
         self.blocked(prefix, csvname, label)
         self.probe(prefix, run_id, label)
 
@@ -146,6 +150,26 @@ class Drawer:
                  for h in names]
         self.draw(prefix + "queue", head(prefix + "queue.png", "%s: requests outstanding per disk" % label,
                                          "requests") + "plot " + ", \\\n     ".join(parts) + "\n")
+
+    def perdevice(self, prefix, csvname, label):
+        """Write bytes in flight charged to each disk that had any, and its budget (every design
+        counts them; only perdevice waits on them: docs/bufcache.md "The perdevice design")."""
+        header, rows = self.table(csvname)
+        names = [h for h in header if h.startswith(PERDEVICE) and h.endswith(".runningbufspace")
+                 and any(series.column(header, rows, h))]
+        if not names:
+            self.skip(prefix + "perdevice", "no per-disk write counts in the samples")
+            return
+        parts = []
+        for h in names:
+            disk = h[len(PERDEVICE):-len(".runningbufspace")]
+            parts.append("%s using \"t_s\":%s with steps lw 2 title %s" % (q(csvname), col(h, 1 / 1024), q(disk)))
+            hi = PERDEVICE + disk + ".hirunningspace"
+            if self.has(csvname, hi):
+                parts.append("%s using \"t_s\":%s with lines dt 2 title %s" % (q(csvname), col(hi, 1 / 1024),
+                                                                              q(disk + " budget")))
+        self.draw(prefix + "perdevice", head(prefix + "perdevice.png", "%s: write I/O in flight per disk" % label,
+                                             "KB") + "plot " + ", \\\n     ".join(parts) + "\n")
 
     def blocked(self, prefix, csvname, label):
         header, rows = self.table(csvname)

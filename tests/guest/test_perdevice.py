@@ -41,13 +41,6 @@ PD = "vfs.perdevice."
 T = TestSet("perdevice")
 
 
-def ints(g, names):
-    out, st = g.sh("sysctl -n " + " ".join(names))
-    vals = out.split()
-    if st != 0 or len(vals) != len(names) or not all(v.lstrip("-").isdigit() for v in vals):
-        return None
-    return dict(zip(names, map(int, vals)))
-
 
 def sampled_write(g, path, seed):
     """pattern write of SIZE bytes under the sampler: (status, [sample dicts])."""
@@ -87,9 +80,9 @@ def check_auto(g):
     names = [PD + x for x in ("auto", "target_ms", "maxspace")] + \
             [PD + d + "." + f for d in COMPONENTS for f in ("charged", "samples", "bandwidth", "hirunningspace",
                                                                "lorunningspace")]
-    before = ints(g, names)
+    before = g.sysctl_ints(names)
     st, samples = sampled_write(g, "/data1/auto", 1)
-    v = ints(g, names)
+    v = g.sysctl_ints(names)
     T.check("self-sized: a %d MB pattern write under the sampler" % (SIZE >> 20),
             st == 0 and len(samples) >= 20 and before is not None and v is not None,
             expected="status 0, 20+ samples", got="status %d, %d samples" % (st, len(samples)))
@@ -134,10 +127,10 @@ def check_fixed(g):
 
 def moved(g, counters, setup):
     """Run a 4 MB dd after `setup`; how much each counter moved."""
-    before = ints(g, counters)
+    before = g.sysctl_ints(counters)
     out, st = g.sh("%s && dd if=/dev/zero of=/data1/switch bs=64k count=64 2>/dev/null && sleep 1; rm -f /data1/switch"
                    % setup)
-    after = ints(g, counters)
+    after = g.sysctl_ints(counters)
     if st != 0 or before is None or after is None:
         return None, out
     return {c: after[c] - before[c] for c in counters}, out

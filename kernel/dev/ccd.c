@@ -320,21 +320,16 @@ static int ccd_diskmap(struct disk *dp, uint64_t off, uint64_t len, struct disk_
                        int max)
 {
 	struct ccd_softc *sc = dp->d_softc;
-	uint64_t bytes[CCD_MAXDISKS] = { 0 };
-	uint64_t bn = off / DEV_BSIZE, end = howmany(off + len, DEV_BSIZE), run;
-	struct ccd_loc loc;
+	uint64_t share[CCD_MAXDISKS], bn = off / DEV_BSIZE;
 	int n = 0;
 
-	if (!sc->sc_configured || max < sc->sc_ndisks)
+	if (!sc->sc_configured || max < sc->sc_ndisks ||
+	    !ccd_map_share(&sc->sc_geom, bn, howmany(off + len, DEV_BSIZE) - bn, share))
 		return 0;
-	while (bn < end && ccd_map_sector(&sc->sc_geom, bn, &loc)) {
-		run = MIN(loc.cl_run, end - bn);
-		bytes[loc.cl_disk] += run * DEV_BSIZE;
-		bn += run;
-	}
 	for (int i = 0; i < sc->sc_ndisks; i++)
-		if (bytes[i] > 0)
-			pieces[n++] = (struct disk_piece){ sc->sc_comp[i].cc_disk, (uint32_t)bytes[i] };
+		if (share[i] > 0)
+			pieces[n++] = (struct disk_piece){ sc->sc_comp[i].cc_disk,
+			                                   (uint32_t)(share[i] * DEV_BSIZE) };
 	return n;
 }
 

@@ -167,6 +167,25 @@ size_t ccd_map_range(const struct ccd_geom *g, uint64_t bn, uint64_t nsect,
 	return n;
 }
 
+bool ccd_map_share(const struct ccd_geom *g, uint64_t bn, uint64_t nsect, uint64_t *share)
+{
+	struct ccd_loc loc;
+	uint64_t end = bn + nsect, run;
+	int i;
+
+	for (i = 0; i < g->cg_ndisks; i++)
+		share[i] = 0;
+	if (nsect == 0 || bn >= g->cg_size || nsect > g->cg_size - bn)
+		return false;
+	while (bn < end) {
+		ccd_map_sector(g, bn, &loc);
+		run = loc.cl_run < end - bn ? loc.cl_run : end - bn;
+		share[loc.cl_disk] += run;
+		bn += run;
+	}
+	return true;
+}
+
 /* Striping inverse: the row holding component unit u, and the component's place in it. */
 static bool unmap_stripe(const struct ccd_geom *g, int disk, uint64_t cs, uint64_t *bn)
 {

@@ -19,6 +19,13 @@
 #   make bench-raw   raw dd bandwidth to throttled disks (docs/bench-raw.md), BENCHOPTS=...
 #   make bench-vm    memhog at 2x and 4x RAM with swap on a modelled disk, both pageout designs
 #                    (docs/vm.md), BENCHOPTS=...
+#   make lab         LAB=name DEST=dir: a lab's student tree (a new git repository; labs/README.md)
+#   make grade       build, then run a lab's grader (LAB=name; in a handout, its own lab);
+#                    the last line is "Score: n/m"
+#   make handin      in a lab's handout: handin-LAB.tar.gz of your last commit, to hand in
+#   make gradescope  LAB=name: build/gradescope-LAB.zip, the lab's Gradescope autograder
+#   make test-labs   every lab's grader in full, on the full tree and a handout, with make handin,
+#                    tools/lab grade-all and the Gradescope zip (CI runs it after test)
 #   make userland    only the programs and the staged root tree build/rootfs/ (docs/userland.md)
 #   make fs-tools    only the host's mkfs and fsck, build/host/
 #   make clean       remove build/, make qemu's kept disks included
@@ -43,6 +50,9 @@
 #   ROOTFS_SIZE=48m  the size of build/root.img (mkfs -s; a new size needs make clean)
 #   TEST_JOBS=N      test files make test runs at once (default: the host's cores, at most 2)
 #   BENCHOPTS='...'  more options for tools/bench-raw or tools/bench-vm (their -h)
+#   LAB=name DEST=dir  the lab of make lab, grade, gradescope; make lab's new folder
+#   GRADEFLAGS='...'   make grade: the grader's tests and options (labs/NAME/grade -h):
+#                    GRADEFLAGS=speed runs one test, GRADEFLAGS=--quick one trial per performance test
 #
 # make experiment's variables (each one tools/experiment flag; MEM SMP BUS DISKS DISKMODEL
 # THROTTLE above apply too, DISKS=0 meaning its default of 2):
@@ -118,6 +128,7 @@ $(BUILD)/kernel.elf: $(KOBJS) kernel/kernel.ld tools/ksyms.sh
 -include tools/fs.mk
 -include tests/tests.mk
 -include tools/experiment.mk
+-include labs/labs.mk
 
 # ---- ISO --------------------------------------------------------------------------------------
 # GRUB's menu: one entry per design preset of kernel/kern/main.c (tools/wdrun/presets.py).

@@ -1,7 +1,7 @@
 # user.mk: the userland (included by the top Makefile, which defines CC, LD, BUILD, WARN).
 #   $(BUILD)/user/libc.a        the libc subset (user/lib), linked into every program
 #   $(BUILD)/user/<prog>        each program: user/bin/<prog>.c, user/sbin/<prog>.c, user/usertests/*.c;
-#                               sh also links user/bin/test.c (its test and [ builtins)
+#                               sh is user/sh/*.c plus user/bin/test.c (its test and [ builtins)
 #   $(BUILD)/rootfs/...         the staged root tree (bin/, sbin/, etc/, tmp/); tools/fs.mk adds
 #                               sbin/newfs and sbin/fsck
 #   $(ROOTFS_STAMP)             touched when the staged tree is complete; root.img depends on it
@@ -30,7 +30,7 @@ UETC     := $(sort $(notdir $(wildcard user/etc/*)))
 
 ROOTFS       := $(BUILD)/rootfs
 ROOTFS_STAMP := $(BUILD)/rootfs.stamp   # outside the tree, so it is not copied into the image
-ROOTFS_FILES := $(addprefix $(ROOTFS)/bin/,$(UBINS) $(UBINLINKS) usertests) $(addprefix $(ROOTFS)/sbin/,$(USBINS)) \
+ROOTFS_FILES := $(addprefix $(ROOTFS)/bin/,$(UBINS) sh $(UBINLINKS) usertests) $(addprefix $(ROOTFS)/sbin/,$(USBINS)) \
                 $(addprefix $(ROOTFS)/etc/,$(UETC))
 
 $(UBUILD)/lib/%.o: user/lib/%.c
@@ -66,12 +66,21 @@ $(UBUILD)/%: $(UBUILD)/obj/%.o $(UCRT0) $(ULIBC) user/user.ld
 $(UBUILD)/usertests: $(UTESTOBJS) $(UCRT0) $(ULIBC) user/user.ld
 	$(ULINK)
 
-# sh's test and [ builtins: user/bin/test.c again, without its main
+# sh: one folder of sources (user/sh/sh.h lists them), and its test and [ builtins:
+# user/bin/test.c again, without its main
+USHSRCS := $(sort $(wildcard user/sh/*.c))
+USHOBJS := $(patsubst user/sh/%.c,$(UBUILD)/obj/sh/%.o,$(USHSRCS)) $(UBUILD)/obj/test_builtin.o
+
+$(UBUILD)/obj/sh/%.o: user/sh/%.c
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -c -o $@ $<
+
 $(UBUILD)/obj/test_builtin.o: user/bin/test.c
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -DSH_BUILTIN -c -o $@ $<
 
-$(UBUILD)/sh: $(UBUILD)/obj/test_builtin.o
+$(UBUILD)/sh: $(USHOBJS) $(UCRT0) $(ULIBC) user/user.ld
+	$(ULINK)
 
 $(ROOTFS)/bin/%: $(UBUILD)/%
 	@mkdir -p $(@D)
@@ -97,6 +106,6 @@ userland: $(ROOTFS_STAMP)
 all: $(ROOTFS_STAMP)
 
 .PHONY: userland
-.SECONDARY: $(addprefix $(UBUILD)/,$(UBINS) $(USBINS) usertests) $(patsubst %,$(UBUILD)/obj/%.o,$(UBINS) $(USBINS))
+.SECONDARY: $(addprefix $(UBUILD)/,$(UBINS) $(USBINS) sh usertests) $(USHOBJS) $(patsubst %,$(UBUILD)/obj/%.o,$(UBINS) $(USBINS))
 
 -include $(shell find $(UBUILD) -name '*.d' 2>/dev/null)

@@ -192,13 +192,15 @@ static void ccd_req_done(struct ccd_req *cr)
 static void ccd_iodone(struct bio *cbp)
 {
 	struct ccd_req *cr = cbp->bio_caller1;
-	int error = cbp->bio_error != 0 ? cbp->bio_error : cbp->bio_resid != 0 ? EIO : 0;
-	int none = 0, seen = __atomic_load_n(&cr->cr_qahead, __ATOMIC_RELAXED);
+	int seen = __atomic_load_n(&cr->cr_qahead, __ATOMIC_RELAXED);
 
 	while (cbp->bio_qahead > seen &&
 	       !__atomic_compare_exchange_n(&cr->cr_qahead, &seen, cbp->bio_qahead, false,
 	                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
+	/* LAB stripe BEGIN */
+	int error = cbp->bio_error != 0 ? cbp->bio_error : cbp->bio_resid != 0 ? EIO : 0;
+	int none = 0;
 
 	if (error != 0 && __atomic_compare_exchange_n(&cr->cr_error, &none, error, false,
 	                                              __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
@@ -207,6 +209,14 @@ static void ccd_iodone(struct bio *cbp)
 		        (unsigned long long)cbp->bio_offset, cbp->bio_length);
 	if (__atomic_sub_fetch(&cr->cr_pending, 1, __ATOMIC_ACQ_REL) == 0)
 		ccd_req_done(cr);
+	/* LAB stripe STUB */
+	// /*
+	//  * Not right yet (labs/stripe/README.md): a child's error is lost, and two children
+	//  * completing at once on two CPUs can both see the count reach 0, or neither.
+	//  */
+	// if (--cr->cr_pending == 0)
+	//	ccd_req_done(cr);
+	/* LAB stripe END */
 }
 
 /* How many children request bp needs: one per component for a flush, else one per piece. */

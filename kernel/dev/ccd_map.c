@@ -9,10 +9,15 @@
  * ii_ndisk. With equal-sized (or CCDF_UNIFORM) components there is one row, plain RAID-0.
  * Interleave 0 lays the components end to end.
  *
+ * Lab stripe (labs/stripe/README.md): the striping half of this file (the interleave table,
+ * map_stripe, ccd_map_range, unmap_stripe) is what its students write; concatenation is
+ * their worked example.
+ *
  * No locking: a geometry is built once and only read afterwards.
  */
 #include "dev/ccd_map.h"
 
+/* LAB stripe BEGIN */
 /* Units of component i (stripe mode). */
 static uint64_t comp_units(const struct ccd_geom *g, int i)
 {
@@ -52,6 +57,16 @@ static void ccd_interleave(struct ccd_geom *g)
 		done = next;
 	}
 }
+/* LAB stripe STUB */
+// /*
+//  * Build the interleave table (FreeBSD's ccdinterleave) in g->cg_itab[0 .. g->cg_nrows): one
+//  * row for each run of stripe units laid over the same components (labs/stripe/README.md).
+//  */
+// static void ccd_interleave(struct ccd_geom *g)
+// {
+// 	g->cg_nrows = 0;
+// }
+/* LAB stripe END */
 
 /* The start of each component in a concatenation. */
 static void ccd_concat(struct ccd_geom *g)
@@ -117,8 +132,9 @@ static void map_concat(const struct ccd_geom *g, uint64_t bn, struct ccd_loc *lo
 	loc->cl_run = g->cg_cstart[i] + g->cg_csize[i] - bn;
 }
 
+/* LAB stripe BEGIN */
 /* Striping: find the row of unit bn / ileave, then the component and unit within it. */
-static void map_stripe(const struct ccd_geom *g, uint64_t bn, struct ccd_loc *loc)
+static bool map_stripe(const struct ccd_geom *g, uint64_t bn, struct ccd_loc *loc)
 {
 	uint64_t unit = bn / g->cg_ileave, cboff = bn % g->cg_ileave, off;
 	const struct ccd_itab *row = &g->cg_itab[0];
@@ -130,22 +146,30 @@ static void map_stripe(const struct ccd_geom *g, uint64_t bn, struct ccd_loc *lo
 	loc->cl_disk = row->ii_index[off % row->ii_ndisk];
 	loc->cl_sector = (row->ii_startoff + off / row->ii_ndisk) * g->cg_ileave + cboff + CCD_OFFSET;
 	loc->cl_run = g->cg_ileave - cboff;
+	return true;
 }
+/* LAB stripe STUB */
+// /* Striping: where ccd sector bn (< cg_size) lives; false until this is written. */
+// static bool map_stripe(const struct ccd_geom *g, uint64_t bn, struct ccd_loc *loc)
+// {
+// 	return false;
+// }
+/* LAB stripe END */
 
 bool ccd_map_sector(const struct ccd_geom *g, uint64_t bn, struct ccd_loc *loc)
 {
 	if (bn >= g->cg_size)
 		return false;
-	if (g->cg_ileave == 0)
-		map_concat(g, bn, loc);
-	else
-		map_stripe(g, bn, loc);
+	if (g->cg_ileave != 0)
+		return map_stripe(g, bn, loc);
+	map_concat(g, bn, loc);
 	return true;
 }
 
 size_t ccd_map_range(const struct ccd_geom *g, uint64_t bn, uint64_t nsect,
                      struct ccd_piece *pieces, size_t max)
 {
+	/* LAB stripe BEGIN */
 	struct ccd_loc loc;
 	uint64_t skip = 0, len;
 	size_t n = 0;
@@ -165,8 +189,15 @@ size_t ccd_map_range(const struct ccd_geom *g, uint64_t bn, uint64_t nsect,
 		skip += len;
 	}
 	return n;
+	/* LAB stripe STUB */
+	// return 0;        /* the pieces of [bn, bn + nsect): see ccd_map.h */
+	/* LAB stripe END */
 }
 
+/*
+ * Each component's share of a range. It trusts only what ccd_map_sector answers (a mapping
+ * that says nothing, as in lab stripe's handout, makes it answer false, not loop).
+ */
 bool ccd_map_share(const struct ccd_geom *g, uint64_t bn, uint64_t nsect, uint64_t *share)
 {
 	struct ccd_loc loc;
@@ -178,7 +209,12 @@ bool ccd_map_share(const struct ccd_geom *g, uint64_t bn, uint64_t nsect, uint64
 	if (nsect == 0 || bn >= g->cg_size || nsect > g->cg_size - bn)
 		return false;
 	while (bn < end) {
-		ccd_map_sector(g, bn, &loc);
+		if (!ccd_map_sector(g, bn, &loc) || loc.cl_run == 0 || loc.cl_disk < 0 ||
+		    loc.cl_disk >= g->cg_ndisks) {
+			for (i = 0; i < g->cg_ndisks; i++)
+				share[i] = 0;
+			return false;
+		}
 		run = loc.cl_run < end - bn ? loc.cl_run : end - bn;
 		share[loc.cl_disk] += run;
 		bn += run;
@@ -186,6 +222,7 @@ bool ccd_map_share(const struct ccd_geom *g, uint64_t bn, uint64_t nsect, uint64
 	return true;
 }
 
+/* LAB stripe BEGIN */
 /* Striping inverse: the row holding component unit u, and the component's place in it. */
 static bool unmap_stripe(const struct ccd_geom *g, int disk, uint64_t cs, uint64_t *bn)
 {
@@ -207,6 +244,13 @@ static bool unmap_stripe(const struct ccd_geom *g, int disk, uint64_t cs, uint64
 	}
 	return false;
 }
+/* LAB stripe STUB */
+// /* Striping inverse: the ccd sector at usable sector cs of component disk, in *bn. */
+// static bool unmap_stripe(const struct ccd_geom *g, int disk, uint64_t cs, uint64_t *bn)
+// {
+// 	return false;
+// }
+/* LAB stripe END */
 
 bool ccd_unmap(const struct ccd_geom *g, int disk, uint64_t csector, uint64_t *bn)
 {

@@ -1,8 +1,13 @@
 /*
  * Console driver: 16550 UART on COM1 plus the VGA text screen (see console.h).
  * The UART's registers and set-up are in dev/ns16550.h (shared with COM2, dev/sio.c).
- * Locking: cons_lock protects the input line buffer and the tty mode; output is serialized by
- * kprintf's lock (and by cons_lock for writes from /dev/console).
+ * Locking: cons_lock protects the input line buffer, the tty mode and the foreground process
+ * group; output is serialized by kprintf's lock (and by cons_lock for writes from /dev/console).
+ *
+ * ^C in canonical mode drops the line being typed and sends SIGINT to the foreground process
+ * group (TIOCSPGRP; 0, the default, is none): an interactive shell makes each job it waits for
+ * such a group, so ^C ends the job and the shell, in no group of its own, stays. In raw mode ^C
+ * is an ordinary byte (the shell's line editor takes it).
  */
 #include "kern/types.h"
 #include "kern/klib.h"
@@ -21,6 +26,7 @@
 #include "arch/intr.h"
 #include <sys/errno.h>
 #include <sys/ioctl.h>
+#include <sys/signal.h>
 
 #define IRQ_COM1   4
 
@@ -28,8 +34,6 @@
 #define VGA_ROWS   25
 #define VGA_ATTR   0x0700   /* light grey on black */
 
-#define TTY_ECHO   0x1
-#define TTY_CANON  0x2
 #define INBUF      4096
 
 static uint16_t *vga = (uint16_t *)P2V(0xb8000);
@@ -40,6 +44,7 @@ static struct {
 	char     buf[INBUF];
 	uint32_t r, w, e;   /* read, write (end of committed input), edit index: r <= w <= e */
 	int      mode;
+	pid_t    pgid;      /* the foreground process group ^C signals; 0 = none */
 } tty = { .mode = TTY_ECHO | TTY_CANON };
 
 void cons_early_init(void)
@@ -91,8 +96,9 @@ static void echo(int c)
 		cons_putc(c);
 }
 
-/* One received character through the line discipline. cons_lock held. */
-static void tty_input(int c)
+/* One received character through the line discipline. cons_lock held. Returns the process
+ * group to send SIGINT to (after the lock is dropped: signalling takes proc_lock), or 0. */
+static pid_t tty_input(int c)
 {
 	if (!(tty.mode & TTY_CANON)) {
 		if (tty.e - tty.r < INBUF) {
@@ -101,7 +107,7 @@ static void tty_input(int c)
 			echo(c);
 			wakeup(&tty.r);
 		}
-		return;
+		return 0;
 	}
 	switch (c) {
 	case 0x7f:
@@ -110,27 +116,27 @@ static void tty_input(int c)
 			tty.e--;
 			echo('\b');
 		}
-		return;
+		return 0;
 	case 0x15:                       /* ^U: kill the line */
 		while (tty.e != tty.w) {
 			tty.e--;
 			echo('\b');
 		}
-		return;
-	case 0x03:                       /* ^C: discard the line */
+		return 0;
+	case 0x03:                       /* ^C: discard the line, interrupt the foreground job */
 		tty.e = tty.w;
 		echo('^');
 		echo('C');
 		echo('\n');
-		return;
+		return tty.pgid;
 	case '\r':
 		c = '\n';
 		break;
 	}
 	if (tty.e - tty.r >= INBUF - 1 && c != '\n' && c != 0x04)
-		return;                          /* full: only a line end may still go in */
+		return 0;                        /* full: only a line end may still go in */
 	if (tty.e - tty.r >= INBUF)
-		return;
+		return 0;
 	tty.buf[tty.e++ % INBUF] = c;
 	if (c != 0x04)
 		echo(c);
@@ -138,6 +144,7 @@ static void tty_input(int c)
 		tty.w = tty.e;
 		wakeup(&tty.r);
 	}
+	return 0;
 }
 
 /*
@@ -157,15 +164,19 @@ static void status_dump(void)
 void cons_intr(void)
 {
 	bool dump = false;
+	pid_t intr = 0;
 	spin_lock(&cons_lock);
 	while (inb(COM1 + UART_LSR) & LSR_DR) {
 		int c = inb(COM1 + UART_RBR);
+		pid_t pgid;
 		if (c == 0x10)
 			dump = true;
-		else
-			tty_input(c);
+		else if ((pgid = tty_input(c)) != 0)
+			intr = pgid;
 	}
 	spin_unlock(&cons_lock);
+	if (intr)
+		pgsignal(intr, SIGINT);
 	if (dump)
 		status_dump();
 }
@@ -232,6 +243,16 @@ static int cons_ioctl(void *arg, u_long cmd, void *data, int fflag)
 		tty.w = tty.e;
 		spin_unlock(&cons_lock);
 		wakeup(&tty.r);
+		return 0;
+	case TIOCGPGRP:
+		*(int *)data = tty.pgid;
+		return 0;
+	case TIOCSPGRP:
+		if (*(int *)data < 0)
+			return EINVAL;
+		spin_lock(&cons_lock);
+		tty.pgid = *(int *)data;
+		spin_unlock(&cons_lock);
 		return 0;
 	}
 	return ENOTTY;

@@ -1,5 +1,5 @@
 /*
- * exit(2), wait4(2) and kill(2).
+ * exit(2), wait4(2), kill(2) and pgsignal (the console's ^C to a process group).
  * An exiting process releases its files and address space at once, becomes a zombie holding only
  * its kernel stack and wait status, hands its children to init, and wakes its parent, which frees
  * the rest in wait4. Signals have only their default action: the target is marked (p_sig) and
@@ -150,6 +150,17 @@ int sys_wait4(register_t *args, register_t *rv)
 	}
 }
 
+/* Mark p with the fatal signal sig (the first one wins) and end an interruptible sleep. proc_lock held. */
+static void psignal_locked(struct proc *p, int sig)
+{
+	if (p->p_sig == 0)
+		p->p_sig = sig;
+	if (p->p_stat == PRS_SLEEPING && (p->p_slpflags & PCATCH)) {
+		p->p_slpresult = EINTR;
+		setrunnable(p);
+	}
+}
+
 int proc_kill(pid_t pid, int sig)
 {
 	if (sig < 0 || sig >= NSIG)
@@ -168,18 +179,27 @@ int proc_kill(pid_t pid, int sig)
 			break;
 		}
 		error = 0;
-		if (sig == 0)
-			break;
-		if (p->p_sig == 0)
-			p->p_sig = sig;
-		if (p->p_stat == PRS_SLEEPING && (p->p_slpflags & PCATCH)) {
-			p->p_slpresult = EINTR;
-			setrunnable(p);
-		}
+		if (sig != 0)
+			psignal_locked(p, sig);
 		break;
 	}
 	spin_unlock(&proc_lock);
 	return error;
+}
+
+/*
+ * Every live process of group pgid gets sig (FreeBSD's pgsignal). Only the console calls it,
+ * for ^C to the foreground group; kill(2) does not take groups, so a stray kill(0, SIGKILL)
+ * cannot take the caller's whole group (the console's shell among it) down.
+ */
+void pgsignal(pid_t pgid, int sig)
+{
+	spin_lock(&proc_lock);
+	for (struct proc *p = proc_table; p < &proc_table[NPROC]; p++)
+		if (p->p_pgid == pgid && (p->p_stat == PRS_RUNNABLE || p->p_stat == PRS_RUNNING ||
+		                          p->p_stat == PRS_SLEEPING) && !(p->p_flag & P_SYSTEM))
+			psignal_locked(p, sig);
+	spin_unlock(&proc_lock);
 }
 
 bool proc_killed(void)

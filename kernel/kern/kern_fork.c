@@ -36,6 +36,7 @@ int sys_fork(register_t *args, register_t *rv)
 	p->p_flag = parent->p_flag & ~P_SYSTEM;
 	spin_lock(&proc_lock);
 	p->p_pptr = parent;
+	p->p_pgid = parent->p_pgid;
 	p->p_stat = PRS_RUNNABLE;
 	spin_unlock(&proc_lock);
 	*rv = p->p_pid;

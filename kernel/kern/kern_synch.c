@@ -16,6 +16,7 @@
 #include "kern/lock.h"
 #include "kern/proc.h"
 #include "kern/sleep.h"
+#include "kern/sysctl.h"
 #include "kern/time.h"
 #include "kern/watchdog.h"
 #include "arch/cpu.h"
@@ -66,6 +67,31 @@ static struct proc *pick_next(void)
 	}
 	return NULL;
 }
+
+/*
+ * kern.cp_idle_ns: nanoseconds the CPUs have spent halted in scheduler() with nothing to run,
+ * summed over CPUs (each CPU adds its own idle_ns after each hlt). Finer than kern.cp_time's
+ * ticks, which only see the CPU's state at each 10 ms interrupt: tools/experiment's sampler
+ * reads it to tell a trial whose CPU was never idle (it measured the emulated CPU, not the
+ * disks; docs/experiments.md). Another CPU's 64-bit counter may change between the two
+ * halves of a 32-bit read, so each is read until two reads agree.
+ */
+static int sysctl_cp_idle_ns(struct sysctl_req *req)
+{
+	int64_t ns = 0;
+	for (int i = 0; i < ncpu; i++) {
+		volatile uint64_t *p = &cpus[i].idle_ns;
+		uint64_t a, b;
+		do {
+			a = *p;
+			b = *p;
+		} while (a != b);
+		ns += (int64_t)a;
+	}
+	return sysctl_handle_quad(req, &ns);
+}
+SYSCTL_PROC(kern_cp_idle_ns, "kern.cp_idle_ns", CTLTYPE_QUAD | CTLFLAG_RD, NULL, 0, sysctl_cp_idle_ns, "Q",
+            "Nanoseconds the CPUs spent idle (halted in the scheduler), summed over CPUs");
 
 void scheduler(void)
 {

@@ -39,6 +39,7 @@ static sy_call_t *const sysent[SYS_MAXSYSCALL] = {
 	[SYS_msync] = sys_msync,         [SYS_swapon] = sys_swapon,
 	[SYS_statfs] = sys_statfs,       [SYS_fstatfs] = sys_fstatfs,
 	[SYS_getfsstat] = sys_getfsstat,
+	[SYS_setpgid] = sys_setpgid,     [SYS_getpgrp] = sys_getpgrp,
 };
 
 void syscall(struct trapframe *tf)

@@ -39,6 +39,7 @@ struct proc {
 	int               p_slpresult;  /* how the sleep ended: 0, EWOULDBLOCK, EINTR */
 	uint32_t          p_slptimeout; /* tick at which a timed sleep ends, 0 = none */
 	int               p_sig;        /* pending fatal signal (0 = none) */
+	pid_t             p_pgid;       /* process group (setpgid(2)), inherited by fork; proc_lock */
 	int               p_xstat;      /* wait status for the parent */
 	char             *p_kstack;     /* bottom of the kernel stack */
 	struct trapframe *p_tf;         /* user trap frame on the kernel stack */
@@ -75,6 +76,7 @@ int          kproc_create(void (*fn)(void *), void *arg, struct proc **pp, const
 void         kproc_exit(void) __noreturn;
 void         proc_exit(int status) __noreturn; /* exit the current process with a wait status */
 int          proc_kill(pid_t pid, int sig);
+void         pgsignal(pid_t pgid, int sig);  /* sig to every process of the group (the console's ^C) */
 bool         proc_killed(void);              /* the current process has a fatal signal pending */
 void         proc_fill_kinfo(struct kinfo_proc *ki, struct proc *p);
 void         procdump(void);                 /* the process table on the console (^P) */

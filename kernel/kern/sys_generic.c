@@ -81,6 +81,8 @@ static const struct {
 	{ DIOCGMEDIASIZE,  sizeof(off_t), IOC_OUT },
 	{ TIOCGETA,        sizeof(int),   IOC_OUT },
 	{ TIOCSETA,        sizeof(int),   IOC_IN },
+	{ TIOCSPGRP,       sizeof(int),   IOC_IN },
+	{ TIOCGPGRP,       sizeof(int),   IOC_OUT },
 };
 
 /* ioctl(fd, cmd, arg) */

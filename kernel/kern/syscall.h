@@ -13,7 +13,7 @@ typedef int sy_call_t(register_t *args, register_t *rv);
 
 /* kern/kern_fork.c, kern_exit.c, kern_exec.c, kern_prot.c: processes */
 sy_call_t sys_exit, sys_fork, sys_wait4, sys_execve, sys_getpid, sys_getppid, sys_kill,
-          sys_sbrk, sys_getrusage, sys_reboot;
+          sys_sbrk, sys_getrusage, sys_reboot, sys_setpgid, sys_getpgrp;
 /* kern/kern_time.c: time */
 sy_call_t sys_gettimeofday, sys_clock_gettime, sys_nanosleep;
 /* kern/kern_sysctl.c */

@@ -82,6 +82,9 @@ struct bio_stats {
 	uint64_t bdwrites;           /* bdwrite calls */
 	uint64_t bawrites;           /* async writes issued (bawrite, bwrite with B_ASYNC) */
 	uint64_t bwrites;            /* synchronous writes */
+	/* LAB tour BEGIN */
+	uint64_t writes_done;        /* buffer writes completed: biodone, once per buffer */
+	/* LAB tour END */
 	uint64_t sleeps_newbuf;      /* getnewbuf found nothing reusable and slept */
 	uint64_t cluster_writes;     /* clustered writes issued (2 or more blocks) */
 	uint64_t cluster_write_bufs; /* buffers they carried */

@@ -699,6 +699,9 @@ void biodone(struct buf *bp)
 	KASSERT(!(bp->b_flags & B_DONE), "biodone: already done");
 	if (bp->b_flags & B_WRITEINPROG) {
 		bp->b_flags &= ~B_WRITEINPROG;
+		/* LAB tour BEGIN */
+		bstats.writes_done++;
+		/* LAB tour END */
 		runningbufwakeup(bp->b_runningbufspace);
 		rundevwakeup(&bp->b_rdcharge);
 		bp->b_runningbufspace = 0;

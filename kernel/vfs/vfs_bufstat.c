@@ -256,6 +256,9 @@ static const struct {
 	{ "vfs.bio.bdwrites", &bstats.bdwrites, "Delayed writes (bdwrite)" },
 	{ "vfs.bio.bawrites", &bstats.bawrites, "Async writes issued (bawrite, and each cluster)" },
 	{ "vfs.bio.bwrites", &bstats.bwrites, "Synchronous writes (bwrite)" },
+	/* LAB tour BEGIN */
+	{ "vfs.bio.writes_done", &bstats.writes_done, "Buffer writes completed (biodone), one per buffer" },
+	/* LAB tour END */
 	{ "vfs.bio.sleeps_newbuf", &bstats.sleeps_newbuf, "getnewbuf sleeps, wmesg newbuf" },
 	{ "vfs.bio.vmio_bogus", &bstats.vmio_bogus, "Valid pages VMIO reads skipped (bogus_page)" },
 	{ "vfs.cluster.writes", &bstats.cluster_writes, "Clustered writes (2 blocks or more)" },

@@ -490,6 +490,7 @@ rescan:;
  */
 static void vm_pageout_scan_onepass(struct scan *s, int pass)
 {
+	/* LAB pageout BEGIN */
 	s->maxlaunder = pass > 0 ? LAUNDER_UNCAPPED : launder_budget();
 	vmcnt.v_pdscans_onepass++;
 	int maxscan = (int)vmcnt.v_inactive_count, walked = 0;
@@ -514,6 +515,9 @@ static void vm_pageout_scan_onepass(struct scan *s, int pass)
 			break;
 		}
 	}
+	/* LAB pageout STUB */
+	// vm_pageout_scan_twopass(s);   /* labs/pageout: the one-pass scan instead (README) */
+	/* LAB pageout END */
 }
 
 /* ---- 4. one scan, the last resort, and the daemon ----------------------------------------------- */

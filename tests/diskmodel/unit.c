@@ -100,7 +100,7 @@ static void simulate(struct dm_disk *d, int op, uint32_t len, int qd,
         } else {
             now = tc + rtt > now ? tc + rtt : now;
             gone[ic] = 1;
-            dm_retire(d, &rq[ic]);
+            dm_retire(d, &rq[ic], rq[ic].t_done);
             retired++;
             inflight--;
             out->rot_sum += rq[ic].rot;
@@ -360,6 +360,41 @@ static void test_cache_and_flush(void)
     dm_fini(&d);
 }
 
+/* Replies the caller sends after their due time are counted as late, by
+ * how late (dm_retire); replies on time are not. */
+static void test_late_replies(void)
+{
+    static const double late_ms[10] = { 0, 0, 0, 0, 0, 0, 0.5, 5, 5, 200 };
+    struct dm_disk d;
+    struct dm_req r[10];
+    mkdisk(&d, "scsi10k", NULL);
+    for (int i = 0; i < 10; i++) {
+        memset(&r[i], 0, sizeof r[i]);
+        r[i].op = DM_WRITE;
+        r[i].len = 8192;
+        r[i].offset = (uint64_t)i * 8192;
+        dm_submit(&d, &r[i], 0);
+    }
+    while (dm_next_event(&d) != DM_NEVER)
+        dm_dispatch(&d, dm_next_event(&d));
+    for (int i = 0; i < 10; i++)
+        dm_retire(&d, &r[i], r[i].t_done + late_ms[i] / 1e3);
+    const struct dm_stats *st = &d.st;
+    CHECK("late_replies_counted", st->replies == 10 && st->late_replies == 3,
+          "expected 10 replies, 3 later than %g ms, got %llu, %llu", DM_LATE_MS,
+          (unsigned long long)st->replies, (unsigned long long)st->late_replies);
+    CHECK("late_distribution", st->late_over[0] == 4 && st->late_over[1] == 3 &&
+          st->late_over[2] == 1 && st->late_over[3] == 1,
+          "expected later than 0.1/1/10/100 ms: 4/3/1/1, got %llu/%llu/%llu/%llu",
+          (unsigned long long)st->late_over[0], (unsigned long long)st->late_over[1],
+          (unsigned long long)st->late_over[2], (unsigned long long)st->late_over[3]);
+    CHECK("late_max_and_sum", near(st->late_max, 0.2, 1e-9) &&
+          near(st->late_sum, 0.2105, 1e-9),
+          "expected max 200 ms, total 210.5 ms, got %.3f, %.3f ms",
+          st->late_max * 1e3, st->late_sum * 1e3);
+    dm_fini(&d);
+}
+
 static void test_params(void)
 {
     struct dm_params p;
@@ -391,6 +426,7 @@ int main(void)
     test_seq_rates();
     test_random();
     test_cache_and_flush();
+    test_late_replies();
     test_params();
     printf("%d passed, %d failed\n", npass, nfail);
     return nfail != 0;

@@ -4,7 +4,9 @@ Boots with 1 and 2 CPUs and both design presets through QEMU -kernel, and both p
 through the GRUB ISO; in each, checks that the kernel saw its command line
 (`sysctl kern.bootargs`), that output and exit statuses come back through the harness,
 and (once) that tools/run itself works end to end, and that a harness timeout and a
-kernel panic (`sysctl debug.kdb.panic=1`) are reported as such instead of hanging.
+kernel panic (`sysctl debug.kdb.panic=1`) are reported as such instead of hanging, and a
+line the shell rejects (status 2) or one that exits the shell (its status) without waiting
+for the timeout.
 Memory: hw.physmem in 32 MB and 1 GB guests, and hw.physmem/hw.usermem with the root on a
 disk and on md0 (what README's RAM table states). tools/run -v notes the time to the prompt.
 """
@@ -13,6 +15,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wdtest import Guest, GuestPanic, GuestTimeout, TestSet  # noqa: E402
@@ -69,6 +72,35 @@ def check_panic_reported(g, tag):
         T.check("%s: a kernel panic raises GuestPanic with the panic line" % tag,
                 "debug.kdb.panic requested" in e.panic_line,
                 expected="panic: debug.kdb.panic requested ...", got=e.panic_line)
+
+
+RUN_QUICK = 10      # seconds after the prompt: far below the 60 s timeout tools/run would wait out
+
+
+def tools_run_timed(cmdline):
+    """tools/run -v -- cmdline: (status, stdout, stderr, seconds from the shell prompt to the end)."""
+    t0 = time.monotonic()
+    r = subprocess.run([os.path.join(ROOT, "tools", "run"), "-v", "--", cmdline], stdin=subprocess.DEVNULL,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace", timeout=180)
+    total = time.monotonic() - t0
+    m = re.search(r"^tools/run: shell prompt (\d+\.\d) s after QEMU started$", r.stderr, re.M)
+    return r.returncode, r.stdout, r.stderr, total - (float(m.group(1)) if m else 0)
+
+
+def check_tools_run_endings():
+    """A line the shell rejects, or one that ends the shell, ends tools/run at once."""
+    for name, cmd, status, out, note in (
+            ("a syntax error", "echo never; done", 2, 'sh: syntax error: "done" unexpected\n',
+             "tools/run: the guest's shell gave up the command line (status 2)"),
+            ("an unfinished line", "echo 'open", 2, "> \nsh: syntax error: unterminated quoted string\n",
+             "tools/run: the guest's shell gave up the command line (status 2)"),
+            ("exit 3", "echo hi; exit 3", 3, "hi\n",
+             "tools/run: the command line ended the guest's shell (status 3)")):
+        st, stdout, stderr, secs = tools_run_timed(cmd)
+        T.check("tools/run: %s ends it at once with status %d and the shell's output" % (name, status),
+                st == status and stdout == out and note in stderr and secs < RUN_QUICK,
+                expected="status %d, %r, %r, under %d s after the prompt" % (status, out, note, RUN_QUICK),
+                got="status %d, %r, %.1f s, ...%s" % (st, stdout, secs, stderr[-200:]))
 
 
 def check_tools_run():
@@ -148,4 +180,5 @@ T.check("hw.physmem: a root on md0 costs the guest the root image's size",
         expected="%d bytes, within 1 MB" % IMAGE, got=physmem["disk"] - physmem["md"])
 
 check_tools_run()
+check_tools_run_endings()
 T.done()

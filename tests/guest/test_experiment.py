@@ -1,5 +1,9 @@
 """test_experiment: make experiment and tools/experiment end to end, with sane values, no thresholds.
 
+H. Host-side, no VM: --sweep's axes parsed into the plan (a sysctl, disk.<param>, openings, mem,
+   preset; bad values and conflicts refused with a usage error); which trials are suspect
+   (trust.assess: late disk replies over 1% of the file dd's, a guest CPU idle under 1%) and
+   that the medians leave them out, count them when all are suspect, and with --keep-suspect.
 0. make -n experiment with every variable of tools/experiment.mk: each becomes its flag.
 1. `make experiment EXPERIMENT=quick OUT=DIR` (every preset, 1 trial, 64 MiB), as CI runs it:
    make runs `tools/experiment --quick ... --out DIR` and, with tests/run's WDRAIN_NO_BUILD=1,
@@ -7,7 +11,11 @@
    table with a positive B/s for each preset, the raw ceiling and the ratio; results.csv has one
    row per trial with positive throughputs; results.json parses and agrees; manifest.txt names
    the git revision, QEMU and the host; each samples CSV has increasing times and about
-   duration / interval rows, and the disks' byte counters; the probe ran beside its own second
+   duration / interval rows, and the disks' byte counters; each run has its trust figures (the
+   guest's idle share, the disk models' replies and late ones during the file dd, the host's
+   load and CPU use, host-<id>.csv) and the table its per-trial block; the dd's synchronous I/O
+   (at least the 5 new indirect blocks 64 MiB need, written synchronously) and the data disks'
+   host and drive queues are in results.csv and the table; the probe ran beside its own second
    dd, sampled too, and its CSV has latencies; every probe read went to the root disk (its read
    count grew by at least the probes' number during that dd); every plot docs/experiments.md
    lists for a run without a sweep is a PNG file (PER_PRESET for each preset, COMPARE for all);
@@ -15,12 +23,14 @@
 2. A bad option: a usage message and exit status 2, and no folder.
 3. A trial made to fail (a --setup command that exits 1 in one preset): exit status 1, the run is FAILED in summary.txt and in
    results.csv with the reason, and the other run of the same experiment still has its result.
-4. A sweep run two at a time (-j 2): one run per value, a sweep plot.
+4. A sweep run two at a time (-j 2) over a sysctl, a disk-model parameter and the preset: one run
+   per value, each value in effect (the sysctl in the guest, the model's tags in its statistics),
+   groups.csv with one row per point, a sweep plot per axis.
 5. EXPERIMENT=mixed makes two experiments on da1 scsi10k + da2 ide7200 (make -n), and --layout
    separate runs a dd on each disk's own file system at once: each writer's B/s in results.csv
    and in the table's writer block (test_disks checks that each disk gets its own preset).
 """
-# tests/run: timeout=600 about=55
+# tests/run: timeout=600 about=65
 import csv
 import json
 import os
@@ -33,13 +43,14 @@ from pathlib import Path
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wdtest import TestSet  # noqa: E402
 import wdrun  # noqa: E402
-from wdexp.plan import PRESETS, SEED_BPS  # noqa: E402
+from wdexp import cli, report, trust  # noqa: E402
+from wdexp.plan import PRESETS, SEED_BPS, Options, make_plan  # noqa: E402
 
 EXP = str(wdrun.ROOT / "tools" / "experiment")
 # The plots docs/experiments.md ("The plots") lists: plot-<preset>-<name>.png per preset and
 # plot-compare-<name>.png for both.
-PER_PRESET = ("rate", "dirty", "running", "vm", "queue", "perdevice", "blocked", "probe")
-COMPARE = ("rate", "dirty", "running", "free", "blocked", "probe-stat", "probe-read", "probe-write")
+PER_PRESET = ("rate", "dirty", "running", "vm", "queue", "syncio", "perdevice", "blocked", "probe")
+COMPARE = ("rate", "dirty", "running", "free", "blocked", "syncio", "probe-stat", "probe-read", "probe-write")
 T = TestSet("experiment")
 tmp = Path(tempfile.mkdtemp(prefix="test_experiment-"))
 
@@ -96,6 +107,67 @@ def failed_runs(folder):
     return "\n".join(why)
 
 
+# H. host-side: the sweep's axes, and suspect trials
+def parse(*args):
+    """tools/experiment's options from args, or the usage error's text."""
+    ap = cli.parser()
+    ap.error = lambda msg: (_ for _ in ()).throw(ValueError(msg))
+    try:
+        return cli.options_from(ap, ap.parse_args(list(args)))
+    except ValueError as e:
+        return str(e)
+
+
+o = parse("--trials", "1", "--sweep", "disk.qdepth=1,8", "--sweep", "openings=2,8", "--sweep", "mem=64", "--sweep",
+          "preset=patched", "--sweep", "vfs.hirunningspace=524288")
+plan = make_plan(o, tmp / "plan", {}) if isinstance(o, Options) else None
+T.check("--sweep: disk.<param>, openings, mem, preset and a sysctl make one grid",
+        plan is not None and o.presets == ["patched"] and len(plan.runs) == 4 and plan.runs[0].point ==
+        {"disk.qdepth": "1", "openings": "2", "mem": "64", "vfs.hirunningspace": "524288"},
+        expected="4 runs of patched, points without the preset", got=o if plan is None else plan.runs[0])
+for args, want in ((("--sweep", "disk.qdepth=0,8"), "qdepth must be 1..256"),
+                   (("--sweep", "disk.colour=red"), "unknown parameter 'colour'"),
+                   (("--throttle", "30", "--sweep", "disk.qdepth=1"), "needs modelled disks"),
+                   (("--sweep", "preset=stable42,floppy"), "'floppy' is not a preset"),
+                   (("--presets", "patched", "--sweep", "preset=patched"), "give one"),
+                   (("--sweep", "openings=0"), "positive whole numbers"),
+                   (("--sweep", "mem=4"), "at least 8 MB"),
+                   (("--set", "disk.qdepth=8"), "goes in --disk-model")):
+    got = parse(*args)
+    T.check("--sweep/--set %s refused" % " ".join(args), isinstance(got, str) and want in got, expected=want, got=got)
+
+
+def fake_run(rid, preset, bps, late_pct=0.0, idle_ns=5e9, status="ok"):
+    r = {"id": rid, "preset": preset, "trial": 1, "point": {}, "status": status, "file": {"Bps": bps},
+         "disk_phases": {"file": {"replies": 1000, "late_replies": int(late_pct * 10), "late_pct": late_pct}},
+         "samples": {"file": {"duration_s": 10.0, "first": {"hw.ncpu": 1}, "delta": {"kern.cp_idle_ns": idle_ns}}}}
+    r["suspect"] = trust.assess(r)
+    return r
+
+
+runs = [fake_run("a", "stable42", 50e6), fake_run("b", "stable42", 10e6, late_pct=2.5),
+        fake_run("c", "stable42", 90e6, idle_ns=0.05e9), fake_run("d", "patched", 20e6, late_pct=1.5),
+        fake_run("e", "patched", 30e6, idle_ns=0)]
+T.check("suspect: late replies over 1% of the file dd's, and a guest idle under 1% of it",
+        [bool(r["suspect"]) for r in runs] == [False, True, True, True, True]
+        and "late replies" in runs[1]["suspect"][0] and "CPU-bound" in runs[2]["suspect"][0],
+        expected="a ok; b late; c CPU-bound; d, e suspect", got=[(r["id"], r["suspect"]) for r in runs])
+T.check("a failed run is not assessed", trust.assess(dict(runs[1], status="failed")) == [], expected=[],
+        got=trust.assess(dict(runs[1], status="failed")))
+plan = make_plan(Options(trials=3), tmp / "plan", {})
+gs = {g["preset"]: g for g in report.groups(plan, runs)}
+T.check("the median leaves the suspect trials out", gs["stable42"]["file_Bps"] == [50e6]
+        and report.trial_note(gs["stable42"]) == "2 suspect, left out",
+        expected="stable42: [50e6], '2 suspect, left out'", got=(gs["stable42"]["file_Bps"], report.trial_note(gs["stable42"])))
+T.check("a group whose trials are all suspect counts them, and says so", gs["patched"]["file_Bps"] == [20e6, 30e6]
+        and report.trial_note(gs["patched"]) == "2 suspect, counted (all are)",
+        expected="patched: both, 'counted (all are)'", got=(gs["patched"]["file_Bps"], report.trial_note(gs["patched"])))
+plan.options.keep_suspect = True
+gs = {g["preset"]: g for g in report.groups(plan, runs)}
+T.check("--keep-suspect counts the suspect trials", gs["stable42"]["file_Bps"] == [50e6, 10e6, 90e6]
+        and report.trial_note(gs["stable42"]) == "2 suspect, counted",
+        expected="all three, '2 suspect, counted'", got=(gs["stable42"]["file_Bps"], report.trial_note(gs["stable42"])))
+
 # 0. the variables' flags, without running anything
 st, out, err = make_experiment("-n", "experiment", "WDRAIN_NO_BUILD=1", "EXPERIMENT=quick", "PRESETS=patched",
                                "TRIALS=2", "SIZE=8", "BS=64k", "MEM=64", "SMP=2", "BUS=ahci", "DISKS=3",
@@ -135,6 +207,14 @@ for preset in PRESETS:
 T.check("summary: the ratio patched/stable42 beside the seed's 1.233",
         any(ln.startswith("patched/stable42") and ln.split()[-1] == "1.233" for ln in summary.splitlines()),
         expected="patched/stable42 ... 1.233", got=summary[:800])
+T.check("summary: a line per trial saying whether it can be trusted",
+        all(any(ln.startswith(p + "-1 ") and (ln.rstrip().endswith(" ok") or "suspect" in ln or "late" in ln
+                                              or "CPU-bound" in ln) for ln in summary.splitlines())
+            for p in PRESETS) and "trusted?" in summary,
+        expected="trial ... trusted? and a row per trial", got=summary[:1500])
+T.check("summary: the queues and the dd's synchronous I/O blocks",
+        "queues per data disk" in summary and "synchronous I/O of the dd" in summary and "metawrite" in summary
+        and "wswbuf0 s" in summary, expected="both blocks, wswbuf0", got=summary[-2500:])
 T.check("summary: what sampling cost (ms per sample, share of the dd's time)",
         "sampling:" in summary and "ms of CPU on average" in " ".join(summary.split()), expected="a sampling: line", got=summary[-500:])
 rows = read_csv(q / "results.csv") if (q / "results.csv").exists() else []
@@ -167,6 +247,26 @@ for r in rows:
                 all(got[k] != "" and abs(float(got[k]) - v) < 1e-3 for k, v in want.items()), expected=want, got=got)
     else:
         T.check("%s: the samples have vfs.bufdaemon.wdrain_ns" % r["id"], False, got=list(srows[0])[:20] if srows else None)
+    T.check("%s: the trust figures: guest idle share, the file dd's disk replies, the host's load" % r["id"],
+            r["guest_idle_pct"] != "" and 0 <= float(r["guest_idle_pct"]) <= 100 and int(r["replies"] or 0) > 0
+            and r["late_pct"] != "" and r["host_load1"] != "" and r["host_qemu_pct"] != ""
+            and (r["suspect"] == "") == (float(r["late_pct"]) <= 1 and float(r["guest_idle_pct"]) >= 1),
+            expected="idle %, replies > 0, late %, host load, suspect as the two say",
+            got={k: r[k] for k in ("guest_idle_pct", "replies", "late_pct", "host_load1", "host_qemu_pct", "suspect")})
+    T.check("%s: the dd waited for its new indirect blocks' synchronous writes (syncio), behind the queue" % r["id"],
+            r["syncio.metawrite.n"].isdigit() and int(r["syncio.metawrite.n"]) >= 5
+            and float(r["syncio.metawrite.max_ms"] or 0) > 0,
+            expected=">= 5 metawrite waits (64 MiB of 8 KB blocks need 5 new indirect blocks: the single, "
+                     "the double and 3 under it, 2048 pointers each)",
+            got={k: r[k] for k in r if k.startswith("syncio.metawrite")})
+    T.check("%s: the data disks' host and drive queues over the file dd" % r["id"],
+            r["queue.active"] != "" and float(r["queue.active"]) > 0 and int(r["queue.active_max"]) >= 1
+            and float(r["queue.waiting"]) >= 0 and r["blocked_s.wswbuf0"] != "",
+            expected="queue.active > 0, queue.waiting >= 0, wswbuf0's time",
+            got={k: r[k] for k in r if k.startswith("queue.") or k == "blocked_s.wswbuf0"})
+    hrows = read_csv(q / ("host-%s.csv" % r["id"])) if (q / ("host-%s.csv" % r["id"])).exists() else []
+    T.check("host-%s.csv: the host sampled through the file dd" % r["id"], any(h["phase"] == "file" for h in hrows),
+            expected="rows of phase file", got=hrows[:3])
     T.check("%s: laundered and paged-out pages and the buf_daemon's flushes are counted" % r["id"],
             all(r[k].isdigit() for k in ("laundered", "paged_out", "bd_flushes")),
             expected="three numbers", got=(r["laundered"], r["paged_out"], r["bd_flushes"]))
@@ -227,18 +327,39 @@ T.check("the failure is printed as it happens", "run 2/2 patched-1: FAILED" in e
 
 # 4. a sweep, two runs at once
 s = tmp / "sweep"
-st, out, err = experiment("--presets", "patched", "--trials", "1", "--size", "8", "--no-raw", "--probe", "off", "-j", "2",
-                          "--sweep", "vfs.hirunningspace=524288,2097152", "--out", str(s))
+st, out, err = experiment("--sweep", "preset=patched", "--trials", "1", "--size", "8", "--no-raw", "--probe", "off",
+                          "-j", "2", "--sweep", "vfs.hirunningspace=524288,2097152", "--sweep", "disk.qdepth=1",
+                          "--sweep", "openings=2", "--out", str(s))
 rows = read_csv(s / "results.csv") if (s / "results.csv").exists() else []
 T.check("sweep: one ok run per value", sorted(r["point"] for r in rows if r["status"] == "ok")
-        == ["vfs.hirunningspace=2097152", "vfs.hirunningspace=524288"], expected="2 points", got=rows)
+        == ["vfs.hirunningspace=2097152_disk.qdepth=1_openings=2", "vfs.hirunningspace=524288_disk.qdepth=1_openings=2"],
+        expected="2 points", got=rows)
+stats = [json.loads((s / "runs" / r["id"] / "run.json").read_text()).get("disk_stats", [])
+         for r in rows if (s / "runs" / r["id"] / "run.json").exists()]
+T.check("sweep: the disk models ran with the swept disk.qdepth", len(stats) == 2 and all(
+    [d.get("tags") for d in ds] == [1, 1] for ds in stats), expected="tags=1 on both disks of both runs",
+    got=[[d.get("tags") for d in ds] for ds in stats])
+runs = [json.loads((s / "runs" / r["id"] / "run.json").read_text()) for r in rows
+        if (s / "runs" / r["id"] / "run.json").exists()]
+T.check("sweep: openings=2 set on both data disks: no sample saw more than 2 requests at either drive",
+        len(runs) == 2 and all(x["phases"].get("set", {}).get("status") == 0 and
+                               sorted(x["samples"]["file"]["queues"]) == ["da1", "da2"] and
+                               max(q["active_max"] for q in x["samples"]["file"]["queues"].values()) <= 2
+                               for x in runs),
+        expected="a set phase, active <= 2 on da1 and da2 (128 openings let 12-16 through in the quick run)",
+        got=[x.get("samples", {}).get("file", {}).get("queues") for x in runs])
+grid_rows = read_csv(s / "groups.csv") if (s / "groups.csv").exists() else []
+T.check("sweep: groups.csv has a row per point with the axes' values",
+        sorted((g["preset"], g["vfs.hirunningspace"], g["disk.qdepth"]) for g in grid_rows)
+        == [("patched", "2097152", "1"), ("patched", "524288", "1")] and all(float(g["file_Bps"]) > 0 for g in grid_rows),
+        expected="patched at 524288 and 2097152, disk.qdepth 1", got=grid_rows)
 T.check("sweep: the swept value was set in the guest", st == 0 and all(
     (s / "runs" / r["id"] / "run.json").exists() and json.loads((s / "runs" / r["id"] / "run.json").read_text())
-    ["samples"]["file"]["first"].get("vfs.hirunningspace") == int(r["point"].split("=")[1]) for r in rows),
+    ["samples"]["file"]["first"].get("vfs.hirunningspace") == int(r["point"].split("_")[0].split("=")[1]) for r in rows),
     expected="vfs.hirunningspace as swept", got="%d %s" % (st, err[-300:]))
-T.check("sweep: a plot against the swept value", (s / "plot-sweep-vfs.hirunningspace.png").exists()
-        and is_png(s / "plot-sweep-vfs.hirunningspace.png"), expected="plot-sweep-vfs.hirunningspace.png",
-        got=sorted(p.name for p in s.glob("*.png")))
+want = ["plot-sweep-%s.png" % a for a in ("disk.qdepth", "preset", "vfs.hirunningspace")]
+T.check("sweep: a plot against each axis", all((s / w).exists() and is_png(s / w) for w in want), expected=want,
+        got=sorted(p.name for p in s.glob("plot-sweep*.png")))
 
 # 5. unequal disks: EXPERIMENT=mixed, and the separate layout
 st, out, err = make_experiment("-n", "experiment", "WDRAIN_NO_BUILD=1", "EXPERIMENT=mixed", "SIZE=8", "OUT=/nonexistent/m",

@@ -5,7 +5,7 @@ Each check runs one shell command line in the guest (tests/lib/wdtest.py) and co
 the output (stdout and stderr both reach the console) and $? with what FreeBSD's program
 would give. Programs print a usage line and exit non-zero on a bad option, and report
 errors as `prog: operand: strerror` on stderr.
-tests/run: timeout=600 about=48
+tests/run: timeout=600 about=60
 """
 import os
 import re
@@ -112,6 +112,53 @@ def shell(g):
     # FreeBSD's sh names the signal with its sys_siglist text (bin/sh/jobs.c, dowait)
     run(g, "sh: a child killed by SIGBUS is reported as 'Bus error', $? 138", "sh -c 'kill -BUS $$'; echo $?",
         contains=["Bus error\n", "138\n"])
+
+
+def key_check(g, name, keys, want=(), absent=(), prompt=True, seconds=1.0):
+    """Type raw keys at the prompt; check what the guest printed."""
+    got = g.keys(keys, prompt=prompt, seconds=seconds)
+    ok = all(w in got for w in want) and not any(a in got for a in absent)
+    T.check(name, ok, expected="containing %r, without %r" % (list(want), list(absent)), got=got)
+    return got
+
+
+def prompt(g):
+    """The console's shell: its state from line to line, its line editor (user/sh/edit.c),
+    ^C to the foreground job (process groups, kernel/dev/console.c), and how the harness sees
+    a rejected line or an exit (tools/wdrun/vm.py)."""
+    run(g, "sh prompt: a function stays defined for the next line", "f() { echo fn $# $1; }; x=kept", out="")
+    run(g, "sh prompt: ... and is called there", "f a b; echo $x", out="fn 2 a\nkept\n")
+    run(g, "sh prompt: a syntax error gives the line up with status 2, at once",
+        "echo never; done", status=2, out='sh: syntax error: "done" unexpected\n')
+    run(g, "sh prompt: so does an error in an expansion", "echo $((1/0)); echo never", status=2,
+        out='sh: arithmetic expression: division by zero: "1/0"\n')
+    run(g, "sh prompt: an unfinished line is ended (^D) and reported", "echo 'open", status=2,
+        contains=["sh: syntax error: unterminated quoted string\n"])
+    run(g, "sh prompt: the shell goes on after those", "echo alive; f z", out="alive\nfn 1 z\n")
+    run(g, "sh prompt: exit N ends the shell; init says so and starts another", "echo bye; exit 4", status=4,
+        out="bye\n")
+    run(g, "sh prompt: the new shell answers (without the old one's function)", "echo new; f 2>&1",
+        status=127, out="new\nsh: f: not found\n")
+    g.sh("echo hist1")
+    key_check(g, "sh prompt: up arrow recalls the last line", "\x1b[A\n", want=["hist1\n@@RC=0@@"])
+    g.keys("echo hist2\n")
+    key_check(g, "sh prompt: up twice, down once: the last line again", "\x1b[A\x1b[A\x1b[B\n",
+              want=["\nhist2\n"], absent=["@@RC=0@@"])
+    key_check(g, "sh prompt: backspace erases", "echo abX\x7fc\n", want=["\nabc\n"])
+    key_check(g, "sh prompt: ^U erases the line", "echo junk\x15echo clean\n", want=["\nclean\n"],
+              absent=["junk\n"])
+    key_check(g, "sh prompt: ^W erases a word", "echo one two\x17three\n", want=["\none three\n"])
+    key_check(g, "sh prompt: ^C drops the line", "echo dropped\x03", want=["^C\n"], absent=["dropped\n"])
+    key_check(g, "sh prompt: a quote open across lines (the > prompt)", "echo 'a\nb'\n", want=["\na\nb\n"])
+    key_check(g, "sh prompt: a long job runs", "sleep 30\n", prompt=False, seconds=1.0)
+    key_check(g, "sh prompt: ^C ends the foreground job, the prompt comes back", "\x03", want=["^C\n"])
+    run(g, "sh prompt: ... with status 130 (SIGINT)", "echo $?", out="130\n")
+    key_check(g, "sh prompt: a loop of jobs runs", "for i in 1 2 3; do sleep 5; echo loop$i; done\n",
+              prompt=False, seconds=1.0)
+    key_check(g, "sh prompt: ^C stops the whole loop", "\x03", want=["^C\n"], absent=["loop1"])
+    key_check(g, "sh prompt: a pipeline runs", "sleep 30 | cat\n", prompt=False, seconds=1.0)
+    key_check(g, "sh prompt: ^C ends every process of it", "\x03", want=["^C\n"])
+    run(g, "sh prompt: no process of the jobs is left", "ps", absent=[" sleep\n", " cat\n"])
 
 
 def files(g):
@@ -269,6 +316,7 @@ def system(g):
 
 with Guest(mem=128, smp=1) as g:
     shell(g)
+    prompt(g)
     files(g)
     dd_checks(g)
     system(g)

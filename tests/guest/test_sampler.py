@@ -7,7 +7,8 @@ Boot 2 with --serial2 FILE (COM2 = /dev/ttyd1 to a host file):
   do not exist are reported once as "#missing" and left out, string nodes once as "#const",
   a ".*" prefix expands to the nodes under it; sample times increase and their number fits
   the duration and interval; wbytes (kern.proc's ki_wbytes) ends at least at dd's byte count
-  and never decreases; wchan.nanslp counts a `sleep` it runs.
+  and never decreases; wchan.nanslp counts a `sleep` it runs, and kern.cp_idle_ns grows by most
+  of the time the sleep took (the guest's one CPU idles, but for the samples themselves).
 - sampler passes on a failing command's status and a killed one's 128+signal.
 - latprobe: -n N gives N lines with the three latencies; -p stops it when the watched
   process exits; a file of 8 blocks read 10 times reports "#wrapped"; a file smaller than a
@@ -42,7 +43,7 @@ with Guest(serial2=serial) as g:
     out, st = g.sh("sampler -l s1 -o /dev/ttyd1 -i 100 -s vfs.numdirtybuffers,vfs.nosuchnode,kern.design,"
                    "kern.devstat.md0.*,nosuch.prefix.*,kern.boottime -w nanslp,flswai dd if=/dev/zero of=/tmp/f bs=64k count=160")
     T.check("sampler exits with dd's status 0", st == 0, expected=0, got=st)
-    out, st = g.sh("sampler -l s2 -o /dev/ttyd1 -i 50 -s vfs.bufspace -w nanslp sleep 1")
+    out, st = g.sh("sampler -l s2 -o /dev/ttyd1 -i 50 -s vfs.bufspace,kern.cp_idle_ns -w nanslp sleep 1")
     T.check("sampler runs sleep 1 with status 0", st == 0, expected=0, got=st)
     out, st = g.sh("sampler -o /dev/ttyd1 -l s3 -s vfs.bufspace false")
     T.check("sampler passes on false's status 1", st == 1, expected=1, got=st)
@@ -111,6 +112,10 @@ if T.check("sampler over sleep 1 wrote samples", s2 is not None and s2.rows, exp
             expected="about %d samples over >= 0.9 s" % (span / 0.05), got="%d over %.2f s" % (n, span))
     sl = [int(r[s2.header.index("wchan.nanslp")]) for r in s2.rows]
     T.check("wchan.nanslp counts the sleeping command", max(sl) >= 1, expected=">= 1", got=sl)
+    idle = [int(r[s2.header.index("kern.cp_idle_ns")]) for r in s2.rows]
+    T.check("kern.cp_idle_ns grows by most of a sleep's time, never by more than the time itself",
+            0.5 * span <= (idle[-1] - idle[0]) / 1e9 <= span + 0.02,
+            expected="between %.2f and %.2f s" % (0.5 * span, span + 0.02), got="%.3f s" % ((idle[-1] - idle[0]) / 1e9))
 for label, status in (("s3", "1"), ("s4", "137")):
     s = streams.get(label)
     T.check("#end of %s has status=%s" % (label, status), s is not None and s.meta_dict("end").get("status") == status,

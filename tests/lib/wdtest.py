@@ -10,16 +10,19 @@
 Guest(mem=128, smp=1, design=None, args='', timeout=60, iso=False, verbose=False,
       disks=0, bus='scsi', disk_size='2g', prealloc='off', root=None, keep=False,
       disk_dir=None, throttle=0, disk_model=None, inject=(), inject_read=(), qemu_args=(),
-      serial2=None, root_image=None)
+      serial2=None, root_image=None, kernel=None)
     g.wait(secs) reads the console while a background job runs; g.crash() is power loss
-    (SIGKILL to QEMU) for crash tests. root_image is tools/run's --root-image.
+    (SIGKILL to QEMU) for crash tests. root_image is tools/run's --root-image, kernel its
+    --kernel (another kernel ELF: a lab's reference kernel).
     A context manager around tools/wdrun.VM, i.e. exactly what tools/run does;
     the disk keywords are tools/run's options (README.md, docs/testing.md):
     inject=['1:20480', 'da2:100:once'] is --inject-write-error, inject_read the
     read form. design=None boots the default preset (patched). g.sh(cmdline,
     timeout=60) returns (output, status); g.sysctl_ints(names) the integer sysctls as a
-    dict (None if any is missing); g.console is everything the guest
-    printed. WDTEST_VERBOSE=1 in the environment copies the console to stderr.
+    dict (None if any is missing); g.keys(data, prompt=True, seconds=1)
+    types raw keys (arrows, ^C) at the shell's line editor and returns what the
+    guest printed, waiting for the prompt or, without it, for `seconds`;
+    g.console is everything the guest printed. WDTEST_VERBOSE=1 in the environment copies the console to stderr.
     Disks: g.disk_images[j] is data disk j's image (a Path), g.disk_names[j]
     its guest name (da1...), g.root_image the root disk's image (None for md0),
     g.disk_dir the folder, g.disk_stats() the disk model's statistics per data
@@ -126,7 +129,7 @@ class Guest:
     def __init__(self, mem=128, smp=1, design=None, args="", timeout=60, iso=False, verbose=None,
                  disks=0, bus="scsi", disk_size="2g", prealloc="off", root=None, keep=False, disk_dir=None,
                  throttle=0, disk_model=None, inject=(), inject_read=(), qemu_args=(), serial2=None,
-                 root_image=None):
+                 root_image=None, kernel=None):
         if verbose is None:
             verbose = os.environ.get("WDTEST_VERBOSE") == "1"
         self.cfg = wdrun.VMConfig(mem=mem, smp=smp, design=design or wdrun.DEFAULT_DESIGN,
@@ -136,7 +139,8 @@ class Guest:
                                   throttle=throttle, disk_model=disk_model, inject_write=tuple(inject),
                                   inject_read=tuple(inject_read), qemu_args=tuple(qemu_args),
                                   serial2=None if serial2 is None else str(serial2),
-                                  root_image=None if root_image is None else str(root_image))
+                                  root_image=None if root_image is None else str(root_image),
+                                  kernel=None if kernel is None else str(kernel))
         wdrun.check_config(self.cfg)
         self.vm = wdrun.VM(self.cfg)
         self.doing = None            # the command line in progress, for failure reports
@@ -199,6 +203,13 @@ class Guest:
         if st != 0 or len(vals) != len(names) or not all(v.lstrip("-").isdigit() for v in vals):
             return None
         return dict(zip(names, map(int, vals)))
+
+    def keys(self, data, prompt=True, seconds=1.0, timeout=60):
+        """Type raw keys at the shell's prompt (wdrun.VM.keys); what the guest printed."""
+        self.doing = "typing %r" % data
+        out = self.vm.keys(data, prompt, seconds, timeout)
+        self.doing = None
+        return out
 
     @property
     def console(self):

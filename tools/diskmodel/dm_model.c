@@ -799,12 +799,24 @@ void dm_submit(struct dm_disk *d, struct dm_req *r, double now)
     admit_waiting(d);
 }
 
-/* dm_retire -- the caller has given r back to its client. */
-void dm_retire(struct dm_disk *d, struct dm_req *r)
+/* dm_retire -- the caller has given r back to its client at time now:
+ * count the reply, and how late it went out if the host held it up. */
+void dm_retire(struct dm_disk *d, struct dm_req *r, double now)
 {
-    (void)r;
+    static const double edge_ms[DM_NLATE] = DM_LATE_EDGES_MS;
+    double late = now > r->t_done ? now - r->t_done : 0;
+
     if (d->outstanding > 0)
         d->outstanding--;
+    d->st.replies++;
+    d->st.late_sum += late;
+    if (late > d->st.late_max)
+        d->st.late_max = late;
+    if (late > DM_LATE_MS / 1e3)
+        d->st.late_replies++;
+    for (int i = 0; i < DM_NLATE; i++)
+        if (late > edge_ms[i] / 1e3)
+            d->st.late_over[i]++;
 }
 
 /* dm_next_event -- when the actuator next needs a decision. */

@@ -37,10 +37,20 @@
  *  dm_next_event()     model time at which dm_dispatch() must be called
  *                      next (DM_NEVER if nothing to do).
  *  dm_dispatch()       the actuator is free: choose and time one job.
- *  dm_retire()         the caller has returned request r to its client.
+ *  dm_retire()         the caller has returned request r to its client at
+ *                      model time now; a reply later than r->t_done is
+ *                      counted as late (below).
  * A request is complete when r->done is set; r->t_done is then the
  * model time at which its client must see the completion.  The core
  * calls d->on_done (if set) at that moment, e.g. for tracing.
+ *
+ * Late replies.  The model decides when a reply is due; the caller can
+ * only send it then if the host gives its threads the CPU in time and
+ * the real I/O underneath (e.g. a first write into a sparse file) is
+ * done by then.  dm_retire() records how late each reply went out, so a
+ * run can say whether it measured the model or the host: late_replies
+ * counts those more than DM_LATE_MS after their due time, late_over[]
+ * those later than each of DM_LATE_EDGES_MS.
  *
  * Locking: none here.  The caller serializes all calls on one dm_disk
  * (dm_filter.c holds its disk mutex around every call).
@@ -55,6 +65,9 @@
 #define DM_SECTOR    512
 #define DM_MAXZONES  64
 #define DM_MAXTAGS   256
+#define DM_LATE_MS   1.0     /* a reply later than this (ms) is late */
+#define DM_NLATE     4       /* lateness edges, ms: 0.1 1 10 100 */
+#define DM_LATE_EDGES_MS { 0.1, 1.0, 10.0, 100.0 }
 
 enum dm_op { DM_READ, DM_WRITE, DM_FLUSH, DM_TRIM, DM_ZERO, DM_NOPS };
 enum dm_order { DM_FIFO, DM_SPTF };
@@ -131,6 +144,11 @@ struct dm_stats {
     double svc_sum;              /* start -> completion */
     double rot_sum;              /* rotational waits */
     double busy;                 /* actuator busy time */
+    /* replies, as the caller sent them (dm_retire) */
+    uint64_t replies;            /* host requests answered */
+    uint64_t late_replies;       /* answered > DM_LATE_MS after t_done */
+    uint64_t late_over[DM_NLATE];    /* answered later than each edge */
+    double late_sum, late_max;   /* lateness (>= 0), seconds */
 };
 
 struct dm_disk {
@@ -187,7 +205,7 @@ void dm_fini(struct dm_disk *d);
 void dm_submit(struct dm_disk *d, struct dm_req *r, double now);
 double dm_next_event(const struct dm_disk *d);
 int dm_dispatch(struct dm_disk *d, double now);
-void dm_retire(struct dm_disk *d, struct dm_req *r);
+void dm_retire(struct dm_disk *d, struct dm_req *r, double now);
 
 /* Model arithmetic, exported for the unit tests and the docs */
 double dm_seek_time(const struct dm_disk *d, unsigned dist);

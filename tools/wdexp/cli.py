@@ -2,6 +2,7 @@
 import argparse
 import os
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -10,7 +11,8 @@ import wdrun
 from wdbench import MiB, block_size
 
 from . import batch, plots, report
-from .plan import LAYOUTS, PRESETS, PROBE_MODES, SEED_SIZE_MB, WMESGS, Options, ensure_root_image, load_plan, make_plan
+from .plan import (AXES, DISK_AXIS, LAYOUTS, PRESETS, PROBE_MODES, SEED_SIZE_MB, WMESGS, Options, axis_kind,
+                   disk_model_of, ensure_root_image, grid, load_plan, make_plan)
 
 QUICK = {"trials": 1, "size_mb": 64, "name": "quick"}
 NAME_RE = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
@@ -48,7 +50,9 @@ def parser():
     w.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="sysctl NAME=VALUE in the guest before the workload (repeatable)")
     w.add_argument("--sweep", action="append", default=[], metavar="NAME=V1,V2,...",
-                   help="run every value of sysctl NAME; several --sweep form a grid")
+                   help="run every value of NAME: a sysctl, disk.<param> (a disk-model parameter: "
+                        "disk.qdepth, disk.wcache, disk.order...), openings (every data disk's "
+                        "dev.da.<n>.openings), mem or preset; several --sweep form a grid")
     w.add_argument("--setup", metavar="'CMD'", help="a guest shell command line run before the workload")
     m = ap.add_argument_group("machine")
     m.add_argument("--mem", type=int, metavar="MB", help="guest memory (default 128)")
@@ -63,6 +67,9 @@ def parser():
                    help="modelled disks, tools/diskmodel (default scsi10k; %s); one preset per disk in order, "
                         "e.g. scsi10k,ide7200" % ", ".join(wdrun.DISK_MODEL_PRESETS))
     d.add_argument("--throttle", type=float, metavar="MBPS", help="QEMU-throttled disks instead, MBPS x 10^6 B/s each")
+    m.add_argument("--prealloc", choices=wdrun.PREALLOC,
+                   help="the data disks' images on the host: falloc (default: allocated, so the first "
+                        "writes do not allocate), full (written with zeros first), off (sparse)")
     s = ap.add_argument_group("measurement")
     s.add_argument("--interval", type=int, dest="interval_ms", metavar="MS", help="sampling interval (default 100)")
     s.add_argument("--probe-interval", type=int, dest="probe_ms", metavar="MS", help="probe interval (default 50)")
@@ -70,6 +77,8 @@ def parser():
     s.add_argument("--probe", choices=PROBE_MODES,
                    help="separate (default): the latency probe runs beside a second dd after the measured "
                         "one (its fsyncs slow the dd); same: beside the measured dd; off: no probe")
+    s.add_argument("--keep-suspect", action="store_true",
+                   help="count suspect trials (late disk replies, a CPU-bound guest) in the medians too")
     s.add_argument("--wmesg", metavar="LIST", help="more wait messages to count (default: %s)" % ",".join(WMESGS))
     s.add_argument("--timeout", type=float, metavar="SECS", help="per dd (default: 120 s + 1 s per MB)")
     r = ap.add_argument_group("running")
@@ -91,9 +100,13 @@ def parse_assignments(ap, items, what, multi):
     out = []
     for it in items:
         name, sep, value = it.partition("=")
-        if not sep or not NAME_RE.match(name):
-            ap.error("%s '%s': give NAME=VALUE%s with a sysctl NAME such as vfs.hirunningspace"
-                     % (what, it, ",..." if multi else ""))
+        if not sep or not (NAME_RE.match(name) or (multi and name in AXES)):
+            ap.error("%s '%s': give NAME=VALUE%s with a sysctl NAME such as vfs.hirunningspace%s"
+                     % (what, it, ",..." if multi else "",
+                        ", disk.<param>, or one of %s" % ", ".join(AXES) if multi else ""))
+        if not multi and name.startswith(DISK_AXIS):
+            ap.error("%s %s: a disk-model parameter goes in --disk-model (e.g. scsi10k,%s=%s), or sweep it "
+                     "with --sweep" % (what, it, name[len(DISK_AXIS):], value))
         values = value.split(",") if multi else [value]
         for v in values:
             if not VALUE_RE.match(v):
@@ -110,7 +123,7 @@ def options_from(ap, ns):
         for k, v in QUICK.items():
             setattr(o, k, v)
     for k in ("trials", "size_mb", "bs", "raw_bs", "mem", "smp", "bus", "disks", "layout", "interval_ms",
-              "probe_ms", "timeout", "name"):
+              "probe_ms", "timeout", "name", "prealloc"):
         v = getattr(ns, k)
         if v is not None:
             setattr(o, k, v)
@@ -128,12 +141,15 @@ def options_from(ap, ns):
     elif ns.disk_model is not None:
         o.disk_model = ns.disk_model
     o.raw, o.samples, o.setup, o.verbose = not ns.no_raw and o.layout == "stripe", not ns.no_samples, ns.setup, ns.verbose
+    o.keep_suspect = ns.keep_suspect
     if ns.probe is not None:
         o.probe = ns.probe
     o.sets = parse_assignments(ap, ns.set, "--set", False)
     o.sweeps = parse_assignments(ap, ns.sweep, "--sweep", True)
     if set(n for n, _ in o.sets) & set(n for n, _ in o.sweeps):
         ap.error("--set and --sweep name the same sysctl")
+    for name, values in o.sweeps:
+        check_axis(ap, o, ns, name, values)
     if ns.wmesg:
         for w in ns.wmesg.split(","):
             if not re.fullmatch(r"[a-z0-9_]{1,8}", w):
@@ -142,6 +158,43 @@ def options_from(ap, ns):
                 o.wmesgs.append(w)
     check(ap, o, ns)
     return o
+
+
+def check_axis(ap, o, ns, name, values):
+    """A --sweep axis that is not a sysctl: its values, and what it must not meet."""
+    kind = axis_kind(name)
+    if kind == "preset":
+        if ns.presets is not None:
+            ap.error("--sweep preset and --presets both choose the presets: give one")
+        for p in values:
+            if p not in wdrun.DESIGNS:
+                ap.error("--sweep preset: '%s' is not a preset (they are: %s)" % (p, ", ".join(wdrun.DESIGNS)))
+        if len(set(values)) != len(values):
+            ap.error("--sweep preset: give each preset once")
+        o.presets = list(values)
+    elif kind in ("mem", "openings"):
+        if not all(v.isdigit() and int(v) > 0 for v in values):
+            ap.error("--sweep %s: the values are positive whole numbers%s" % (name, " of MB" if kind == "mem" else ""))
+        if kind == "mem" and ns.mem is not None:
+            ap.error("--sweep mem and --mem both set the guest's RAM: give one")
+    elif kind == "disk":
+        if not o.disk_model:
+            ap.error("--sweep %s: a disk-model parameter needs modelled disks (--disk-model), not --throttle" % name)
+        key = name[len(DISK_AXIS):]
+        if any(p.split("=", 1)[0] == key for p in o.disk_model.split(",")[1:]):
+            ap.error("--sweep %s: --disk-model %s sets %s already" % (name, o.disk_model, key))
+
+
+def check_disk_models(ap, o):
+    """Every disk model the sweep boots, checked by the model itself (tools/diskmodel/serve --check)."""
+    if not any(axis_kind(n) == "disk" for n, _ in o.sweeps):
+        return
+    for spec in sorted({disk_model_of(o, p) for p in grid(o.sweeps)}):
+        preset, *params = spec.split(",")
+        r = subprocess.run([str(wdrun.SERVE), "--check", preset] + params, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+        if r.returncode != 0:
+            ap.error("--sweep: the disk model %s: %s" % (spec, r.stderr.strip().replace("nbdkit: error: ", "")))
 
 
 def check(ap, o, ns):
@@ -166,9 +219,16 @@ def check(ap, o, ns):
         ap.error("--name '%s': letters, digits, '_', '.', '-'" % o.name)
     try:
         wdrun.check_config(wdrun.VMConfig(mem=o.mem, smp=o.smp, bus=o.bus, disks=o.disks, throttle=o.throttle,
-                                          disk_model=o.disk_model))
+                                          disk_model=o.disk_model, prealloc=o.prealloc))
     except wdrun.ConfigError as e:
         ap.error(e.message)
+    for name, values in o.sweeps:
+        for v in values if name == "mem" else []:
+            try:
+                wdrun.check_config(wdrun.VMConfig(mem=int(v), smp=o.smp, bus=o.bus, disks=o.disks))
+            except wdrun.ConfigError as e:
+                ap.error("--sweep mem=%s: %s" % (v, e.message))
+    check_disk_models(ap, o)
 
 
 def log(text):

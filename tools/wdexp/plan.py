@@ -5,11 +5,18 @@
                         presets times the trials, in trial-major order (trial 1 of every
                         point and preset first, so a slow drift of the host touches all of
                         them alike); the root image.
+  axis_kind(name)       what a --sweep axis is: "sysctl" (set in the guest), "disk" (disk.<param>:
+                        a disk-model parameter, so each point boots with its own model servers),
+                        "openings" (every data disk's dev.<da|ada>.<n>.openings in the guest),
+                        "mem" (the guest's RAM) or "preset" (the presets themselves).
   Plan.save(), load_plan(dir)
-  Run                   one run: id, preset, trial, point ({sysctl: value}), index.
+  Run                   one run: id, preset, trial, point ({axis: value}, every swept axis but
+                        preset), index.
                         Its files: samples-<id>.csv (the file dd), samples-<id>-raw.csv (the
                         raw ceiling dd), samples-<id>-smooth.csv (the dd beside the probe),
-                        probe-<id>.csv, runs/<id>/ (run.json, console.log, serial2.txt).
+                        syncio-<id>[-raw|-smooth].csv (the synchronous I/O waits during each dd),
+                        probe-<id>.csv, host-<id>.csv, runs/<id>/ (run.json, console.log,
+                        serial2.txt).
   ensure_root_image(plan)  build/experiment/root.img: build/root.img's tree plus the probe's
                         file /var/probe/data (32 MiB that no one has read since boot).
 
@@ -32,14 +39,16 @@ SEED_BPS = {"stable42": 46676295, "patched": 57530722}     # Dillon's post (docs
 SEED_SIZE_MB = 1536                                         # bs=32k count=49152
 # Wait messages counted in every sample (processes asleep on each): the buffer cache's and the
 # VM's (FreeBSD's names), the disks', and wdrain's own.
-WMESGS = ("flswai", "wdrain", "wdrdev", "newbuf", "vmwait", "biord", "biowr", "getblk", "wdfsrc", "syncwt",
-          "psleep", "qsleep")
+WMESGS = ("flswai", "wdrain", "wdrdev", "newbuf", "wswbuf0", "vmwait", "biord", "biowr", "getblk", "wdfsrc",
+          "syncwt", "psleep", "qsleep")
 # Where the dd's write: "stripe", the seed's (one file system on ccd0 over the data disks, one dd);
 # "separate", a file system on each data disk (/data1, /data2, ...) and a dd on each, all at once.
 LAYOUTS = ("stripe", "separate")
 PROBE_FILE = "/var/probe/data"
 PROBE_MODES = ("separate", "same", "off")
 PROBE_MB = 32
+AXES = ("preset", "mem", "openings")       # --sweep axes that are neither sysctls nor disk.<param>
+DISK_AXIS = "disk."                         # --sweep disk.<param>=...: a tools/diskmodel parameter
 EXP_BUILD = wdrun.BUILD / "experiment"
 
 
@@ -58,6 +67,7 @@ class Options:
     disks: int = 2
     layout: str = "stripe"              # LAYOUTS
     disk_model: str = "scsi10k"         # None with throttle; "scsi10k,ide7200": a preset per disk
+    prealloc: str = "falloc"            # data disk images: off (sparse), falloc, full (wdrun.PREALLOC)
     throttle: float = 0.0
     sets: list = field(default_factory=list)       # [[sysctl, value], ...] for every run
     sweeps: list = field(default_factory=list)     # [[sysctl, [v1, v2, ...]], ...]
@@ -69,6 +79,7 @@ class Options:
                                         # ("same"), or not at all ("off")
     wmesgs: list = field(default_factory=lambda: list(WMESGS))
     timeout: float = 0.0                # seconds per dd; 0: from the size
+    keep_suspect: bool = False          # count suspect trials in the medians (trust.assess)
     verbose: bool = False
 
 
@@ -86,6 +97,12 @@ class Run:
     def probe_csv(self):
         return "probe-%s.csv" % self.id
 
+    def host_csv(self):
+        return "host-%s.csv" % self.id
+
+    def syncio_csv(self, label="file"):
+        return "syncio-%s%s.csv" % (self.id, "" if label == "file" else "-" + label)
+
     def dir(self, out):
         return Path(out) / "runs" / self.id
 
@@ -95,12 +112,32 @@ def point_tag(point):
     return "_".join("%s=%s" % (k, v) for k, v in point.items())
 
 
+def axis_kind(name):
+    if name in AXES:
+        return name
+    return "disk" if name.startswith(DISK_AXIS) else "sysctl"
+
+
 def grid(sweeps):
-    """The product of the sweep lists, as a list of {sysctl: value} (one empty point if none)."""
+    """The product of the sweep lists but the presets' (each point runs every preset), as a list
+    of {axis: value} (one empty point if none)."""
     points = [{}]
     for name, values in sweeps:
-        points = [dict(p, **{name: v}) for p in points for v in values]
+        if name != "preset":
+            points = [dict(p, **{name: v}) for p in points for v in values]
     return points
+
+
+def data_disks(opts):
+    """The guest's names of the data disks (da1 da2 ...; ada1 ... on AHCI), as the runs boot them."""
+    return wdrun.VMConfig(disks=opts.disks, bus=opts.bus).data_names()
+
+
+def disk_model_of(opts, point):
+    """The --disk-model spec a point boots with: the experiment's, with the point's disk.<param>
+    values added (None with throttled disks)."""
+    params = ["%s=%s" % (k[len(DISK_AXIS):], v) for k, v in point.items() if axis_kind(k) == "disk"]
+    return ",".join([opts.disk_model] + params) if opts.disk_model else None
 
 
 @dataclass

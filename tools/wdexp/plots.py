@@ -9,20 +9,27 @@ since the file dd started:
   ...-dirty.png                         vfs.numdirtybuffers, with lo/hidirtybuffers
   ...-running.png                       vfs.runningbufspace in KB, with lo/hirunningspace
   ...-vm.png                            free/cache/inactive pages, with the VM's targets
-  ...-queue.png                         requests outstanding per disk (kern.devstat.*.queue_depth)
+  ...-queue.png                         requests per disk: each data disk's host queue and the
+                                        requests at its drive (kern.devstat.<d>.waiting, .active),
+                                        and what other disks had outstanding (queue_depth: ccd0)
+  ...-syncio.png                        each synchronous I/O the dd waited for (ms, log scale),
+                                        by kind (syncio-<id>.csv)
   ...-perdevice.png                     write bytes in flight per disk (vfs.perdevice.<disk>.
                                         runningbufspace, KB) with each disk's budget (dashed)
   ...-blocked.png                       processes asleep per wait message (flswai, wdrain,
                                         wdrdev, newbuf always; any other that was ever non-zero)
   ...-probe.png                         latprobe's latencies (ms, log scale)
 Both presets on the same axes, one plot per metric: plot-[<point>-]compare-<metric>.png for
-rate, dirty, running, free, blocked (flswai + wdrain + wdrdev + newbuf) and each probe latency.
-With sweeps: plot-sweep-<sysctl>.png, the file dd's MB/s (median, min-max bars) against the
-swept value, one line per preset (and per value of the other swept sysctls).
+rate, dirty, running, free, blocked (flswai + wdrain + wdrdev + newbuf + wswbuf0), syncio (the
+dd's synchronous I/O waits) and each probe latency.
+With sweeps: plot-sweep-<axis>.png for every swept axis (a sysctl, disk.<param>, openings, mem,
+preset), the file dd's MB/s (median, min-max bars) against the axis's values, one line per
+preset and per combination of the other axes' values.
 A plot whose counters this kernel does not have (yet) is skipped and listed as such.
 The scripts stay in DIR/gnuplot/ to be edited and re-run (`cd DIR && gnuplot gnuplot/X.gp`);
 `tools/experiment --replot DIR` writes and runs them again.
 """
+import csv
 import shutil
 import subprocess
 from pathlib import Path
@@ -30,10 +37,11 @@ from pathlib import Path
 import wdrun
 
 from . import series
-from .plan import point_tag
+from .plan import data_disks, point_tag
 
 VM = "vm.stats.vm."
-BLOCKED = ("flswai", "wdrain", "wdrdev", "newbuf")
+BLOCKED = ("flswai", "wdrain", "wdrdev", "newbuf", "wswbuf0")
+SYNCIO_KINDS = ("metaread", "metawrite", "dataread", "datawrite", "fsync")
 PERDEVICE = "vfs.perdevice."
 PROBES = (("stat_us", "stat"), ("read_us", "read 4 KB"), ("write_us", "create+write+fsync"))
 
@@ -76,6 +84,7 @@ class Drawer:
         self.gpdir = self.out / "gnuplot"
         self.drawn, self.skipped = [], []
         self._csv = {}
+        self.data_disks = data_disks(plan.options)
 
     def table(self, name):
         if name not in self._csv:
@@ -134,21 +143,34 @@ class Drawer:
                       + "plot " + ", \\\n     ".join(parts) + "\n")
         self.queues(prefix, csvname, label)
         self.perdevice(prefix, csvname, label)
+        self.syncio(prefix, run_id, label)
         self.blocked(prefix, csvname, label)
         self.probe(prefix, run_id, label)
 
     def queues(self, prefix, csvname, label):
-        """Requests outstanding on each disk that had any (the data disks and the stripe): a
-        modelled disk streams only with a few writes queued (docs/diskmodel.md)."""
+        """Each data disk's host queue and its requests at the drive (a modelled disk streams
+        only with a few writes at the drive: docs/diskmodel.md), and the requests outstanding on
+        the disks without a queue of their own (ccd0), for every disk that had any."""
         header, rows = self.table(csvname)
-        names = [h for h in header if h.startswith(series.DEVSTAT) and h.endswith(".queue_depth")
-                 and any(series.column(header, rows, h))]
-        if not names:
+
+        def busy(h):
+            return h in header and any(series.column(header, rows, h))
+
+        parts = []
+        for h in header:
+            if not (h.startswith(series.DEVSTAT) and h.endswith(".queue_depth") and busy(h)):
+                continue
+            disk = h[len(series.DEVSTAT):-len(".queue_depth")]
+            base = series.DEVSTAT + disk
+            if disk in self.data_disks:
+                parts += ["%s using \"t_s\":\"%s\" with steps title %s" % (q(csvname), base + c, q("%s %s" % (disk, t)))
+                          for c, t in ((".waiting", "host queue"), (".active", "at the drive"))]
+            else:
+                parts.append("%s using \"t_s\":\"%s\" with steps title %s" % (q(csvname), h, q(disk + " outstanding")))
+        if not parts:
             self.skip(prefix + "queue", "no disk had requests queued")
             return
-        parts = ["%s using \"t_s\":\"%s\" with steps title %s" % (q(csvname), h, q(h[len(series.DEVSTAT):-12]))
-                 for h in names]
-        self.draw(prefix + "queue", head(prefix + "queue.png", "%s: requests outstanding per disk" % label,
+        self.draw(prefix + "queue", head(prefix + "queue.png", "%s: requests per disk" % label,
                                          "requests") + "plot " + ", \\\n     ".join(parts) + "\n")
 
     def perdevice(self, prefix, csvname, label):
@@ -170,6 +192,26 @@ class Drawer:
                                                                               q(disk + " budget")))
         self.draw(prefix + "perdevice", head(prefix + "perdevice.png", "%s: write I/O in flight per disk" % label,
                                              "KB") + "plot " + ", \\\n     ".join(parts) + "\n")
+
+    def syncio(self, prefix, run_id, label):
+        csvname = "syncio-%s.csv" % run_id
+        kinds = self.syncio_kinds(csvname)
+        if not kinds:
+            self.skip(prefix + "syncio", "the dd of %s waited for no synchronous I/O" % run_id)
+            return
+        parts = ["%s using \"t_s\":%s with points pt 7 ps 0.5 title %s" % (q(csvname), syncio_expr(k), q(k))
+                 for k in kinds]
+        self.draw(prefix + "syncio", head(prefix + "syncio.png", "%s: synchronous I/O the dd waited for" % label,
+                                          "ms", logy=True) + "plot " + ", \\\n     ".join(parts) + "\n")
+
+    def syncio_kinds(self, csvname):
+        """The kinds of the dd's own waits in a syncio CSV (read as text: the kind is a word)."""
+        path = self.out / csvname
+        if not path.exists():
+            return []
+        with open(path, newline="") as f:
+            seen = {e["kind"] for e in csv.DictReader(f) if e["dd"] == "1"}
+        return [k for k in SYNCIO_KINDS if k in seen]
 
     def blocked(self, prefix, csvname, label):
         header, rows = self.table(csvname)
@@ -215,6 +257,14 @@ class Drawer:
                                                "processes") + "plot " + ", \\\n     ".join(parts) + "\n")
         else:
             self.skip(prefix + "blocked", "no wait-message counts in the samples")
+        have = [(p, "syncio-%s.csv" % rid) for p, rid in runs if self.syncio_kinds("syncio-%s.csv" % rid)]
+        if have:
+            parts = ["%s using \"t_s\":%s with points pt 7 ps 0.5 title %s" % (q(c), syncio_expr(None), q(p))
+                     for p, c in have]
+            self.draw(prefix + "syncio", head(prefix + "syncio.png", "%ssynchronous I/O the dd waited for (all kinds)"
+                                              % label, "ms", logy=True) + "plot " + ", \\\n     ".join(parts) + "\n")
+        else:
+            self.skip(prefix + "syncio", "no dd waited for synchronous I/O")
         for c, t in PROBES:
             have = [(p, "probe-%s.csv" % rid) for p, rid in runs if self.has("probe-%s.csv" % rid, c)]
             name = prefix + "probe-" + c[:-3]
@@ -229,15 +279,20 @@ class Drawer:
     # -- sweeps --
 
     def sweep(self, plan, gs):
+        """One plot per swept axis: the file dd's MB/s against the axis, a line per preset and per
+        combination of the other axes' values (so a grid of two axes is drawn from both sides)."""
+        axes = [n for n, _ in plan.options.sweeps]
         for name, values in plan.options.sweeps:
-            others = [n for n, _ in plan.options.sweeps if n != name]
+            others = [a for a in axes if a != name]
             lines = {}
             for g in gs:
                 if not g["file_Bps"]:
                     continue
-                key = g["preset"] + "".join(" %s=%s" % (o, g["point"][o]) for o in others)
+                key = " ".join(["" if name == "preset" else g["preset"]] +
+                               ["%s=%s" % (a, axis_value(g, a)) for a in others if a != "preset"]).strip()
                 vals = [v / 1e6 for v in g["file_Bps"]]
-                lines.setdefault(key, []).append((g["point"][name], sorted(vals)[(len(vals) - 1) // 2], min(vals), max(vals)))
+                lines.setdefault(key or "file dd", []).append(
+                    (axis_value(g, name), sorted(vals)[(len(vals) - 1) // 2], min(vals), max(vals)))
             if not lines:
                 self.skip("plot-sweep-" + name, "no successful runs")
                 continue
@@ -252,8 +307,20 @@ class Drawer:
             if numeric and all(float(v) > 0 for v in values) and max(float(v) for v in values) / min(float(v) for v in values) >= 16:
                 script += "set logscale x 2\n"
             if not numeric:
+                script += "set xrange [-0.5:%g]\n" % (len(values) - 0.5)
                 script += "set xtics (%s)\n" % ", ".join("%s %d" % (q(v), j) for j, v in enumerate(values))
             self.draw("plot-sweep-%s" % name, script + "\n".join(blocks) + "\nplot " + ", \\\n     ".join(parts) + "\n")
+
+
+def syncio_expr(kind):
+    """gnuplot's y for a syncio CSV: the dd's own waits in ms (of one kind, or all); NaN skips."""
+    test = 'column("dd") == 1' + (' && strcol("kind") eq %s' % q(kind) if kind else "")
+    return '(%s ? column("wait_us") / 1000.0 : NaN)' % test
+
+
+def axis_value(g, name):
+    """A group's value on a sweep axis (the preset is the group's own)."""
+    return g["preset"] if name == "preset" else g["point"][name]
 
 
 def _isnum(v):

@@ -2,10 +2,13 @@
 
   environment()          git revision, QEMU and nbdkit versions, host CPU, load: for plan.json
   gather(plan)           reads every runs/<id>/run.json (a missing one is a failed run) and
-                         writes summary.txt, results.csv, results.json and manifest.txt;
+                         writes summary.txt, results.csv (a row per run), groups.csv (a row per
+                         sweep point and preset: the grid), results.json and manifest.txt;
                          returns (results, groups, summary text)
-  groups(plan, results)  one group per (sweep point, preset): the trials that succeeded,
-                         median/min/max of the file dd's bytes/sec, the raw ceiling, the file
+  groups(plan, results)  one group per (sweep point, preset): the trials that succeeded and
+                         can be trusted (trust.assess; all that succeeded with --keep-suspect, or
+                         when every one is suspect), median/min/max of the file dd's bytes/sec,
+                         the raw ceiling, the file
                          dd as a fraction of it (per boot, then the median), the pages laundered
                          and paged out, the process-seconds blocked per wait message, and the
                          probe's latencies pooled over the trials (p50/p99/max)
@@ -15,6 +18,7 @@ names), each as its change over the file dd ("n/a" if the samples lack it). Bloc
 the buffer cache's own (vfs.bufdaemon.flswai_ns, wdrain_ns) where it counts them, else sampled
 estimates (series.py); blocked_time().
 """
+import csv
 import json
 import platform
 import statistics
@@ -28,20 +32,21 @@ import wdrun
 
 from wdbench import block_size
 
-from . import series
+from . import series, trust
 from .batch import read_result
-from .plan import PROBE_FILE, SEED_BPS, point_tag
-from .trial import host_info
+from .plan import DISK_AXIS, PROBE_FILE, SEED_BPS, point_tag
+from .trial import SYNCIO_KINDS, host_info
 
 LAUNDERED = "vm.stats.vm.v_pdlaundered"                     # docs/vm.md
 BD_FLUSHES = "vfs.bufdaemon.flushes"                        # writes the buf_daemon started
 PAGEOUTS = ("vm.stats.vm.v_swappgsout", "vm.stats.vm.v_vnodepgsout")
-BLOCKED = ("flswai", "wdrain", "wdrdev", "newbuf")
+BLOCKED = ("flswai", "wdrain", "wdrdev", "newbuf", "wswbuf0")
 # the buffer cache's counters of these sleeps (docs/bufcache.md "Tunables and counters")
 BLOCKED_NS = {"flswai": "vfs.bufdaemon.flswai_ns", "wdrain": "vfs.bufdaemon.wdrain_ns",
-              "wdrdev": "vfs.bufdaemon.wdrdev_ns"}
+              "wdrdev": "vfs.bufdaemon.wdrdev_ns", "wswbuf0": "vfs.cluster.wswbuf0_ns"}
 SLEEPS = {"flswai": "vfs.bufdaemon.sleeps_flswai", "wdrain": "vfs.bufdaemon.sleeps_wdrain",
-          "wdrdev": "vfs.bufdaemon.sleeps_wdrdev", "newbuf": "vfs.bio.sleeps_newbuf"}
+          "wdrdev": "vfs.bufdaemon.sleeps_wdrdev", "newbuf": "vfs.bio.sleeps_newbuf",
+          "wswbuf0": "vfs.cluster.sleeps_wswbuf0"}
 PROBE_COLS = (("stat_us", "stat"), ("read_us", "read 4K"), ("write_us", "create+write+fsync"))
 
 
@@ -88,8 +93,14 @@ def groups(plan, results):
         for preset in plan.options.presets:
             rs = [r for r in results if r["point"] == point and r["preset"] == preset]
             ok = [r for r in rs if r["status"] == "ok"]
-            g = {"point": point, "preset": preset, "trials": len(rs), "ok": len(ok),
-                 "file_Bps": [r["file"]["Bps"] for r in ok]}
+            trusted = [r for r in ok if not r.get("suspect")]
+            g = {"point": point, "preset": preset, "trials": len(rs), "failed": len(rs) - len(ok),
+                 "suspect": len(ok) - len(trusted)}
+            g["suspect_counted"] = bool(g["suspect"]) and (plan.options.keep_suspect or not trusted)
+            if not g["suspect_counted"]:
+                ok = trusted
+            g["ok"] = len(ok)
+            g["file_Bps"] = [r["file"]["Bps"] for r in ok]
             g["raw_Bps"] = [r["raw"]["Bps"] for r in ok if "raw" in r]
             g["smooth_Bps"] = [r["smooth"]["Bps"] for r in ok if "smooth" in r]
             g["writers_Bps"] = {}                  # --layout separate: each disk's writer, by trial
@@ -106,6 +117,8 @@ def groups(plan, results):
             g["sleeps"] = {w: _med([b[w][1] for b in blocked]) for w in BLOCKED}
             g["blocked_from"] = {w: sorted({b[w][2] for b in blocked}) for w in BLOCKED}
             g["probe"] = pooled_probe(plan, ok)
+            g["queues"] = pooled_queues(ok)
+            g["syncio"] = pooled_syncio(plan, ok)
             g["median_run"] = median_run(ok)
             out.append(g)
     return out
@@ -117,6 +130,61 @@ def median_run(ok):
         return None
     ranked = sorted(ok, key=lambda r: r["file"]["Bps"])
     return ranked[(len(ranked) - 1) // 2]["id"]
+
+
+QUEUE_KEYS = ("waiting", "active", "waiting_max", "active_max")
+
+
+def run_queues(r):
+    """A run's data disks during the file dd (trial.queue_summary): the means of their host
+    queues and device queues averaged over the disks, the maxima the largest of any disk."""
+    qs = r.get("samples", {}).get("file", {}).get("queues") or {}
+    if not qs:
+        return {}
+    return {k: (max(q[k] for q in qs.values()) if k.endswith("_max") else
+                round(sum(q[k] for q in qs.values()) / len(qs), 2)) for k in QUEUE_KEYS}
+
+
+def pooled_queues(ok):
+    """run_queues over the trials: the medians of the means, the largest of the maxima."""
+    per = [run_queues(r) for r in ok]
+    out = {}
+    for k in QUEUE_KEYS:
+        vals = [q[k] for q in per if k in q]
+        out[k] = (max(vals) if vals else None) if k.endswith("_max") else _med(vals)
+    return out
+
+
+def pooled_syncio(plan, ok):
+    """The dd's own synchronous I/O waits (syncio-<id>.csv, dd = 1) per kind: the count and the
+    seconds waited per trial (medians), the wait's p50/p99/max over all trials' waits (ms) and
+    the mean qahead."""
+    per = {k: {"n": [], "s": [], "waits": [], "qahead": []} for k in SYNCIO_KINDS}
+    have = False
+    for r in ok:
+        path = Path(plan.out) / ("syncio-%s.csv" % r["id"])
+        if not path.exists():
+            continue
+        have = True
+        with open(path, newline="") as f:
+            rows = [e for e in csv.DictReader(f) if e["dd"] == "1"]
+        for k in SYNCIO_KINDS:
+            waits = [int(e["wait_us"]) for e in rows if e["kind"] == k]
+            per[k]["n"].append(len(waits))
+            per[k]["s"].append(sum(waits) / 1e6)
+            per[k]["waits"] += waits
+            per[k]["qahead"] += [int(e["qahead"]) for e in rows if e["kind"] == k]
+    if not have:
+        return None
+    return {k: {"n": _med(v["n"]), "total_s": _med(v["s"]),
+                "p50_ms": _ms(series.percentile(v["waits"], 50)), "p99_ms": _ms(series.percentile(v["waits"], 99)),
+                "max_ms": _ms(series.percentile(v["waits"], 100)),
+                "qahead": round(sum(v["qahead"]) / len(v["qahead"]), 2) if v["qahead"] else None}
+            for k, v in per.items()}
+
+
+def _ms(us):
+    return None if us is None else us / 1000
 
 
 def pooled_probe(plan, ok):
@@ -164,8 +232,14 @@ def workload_lines(plan):
                           % (o.bs, count, o.size_mb, where), width=100, subsequent_indent=" " * 10)
     if o.raw:
         lines.append("ceiling:  dd if=/dev/zero of=/dev/ccd0 bs=%s (%d MiB) in the same boot, before newfs" % (o.raw_bs, o.size_mb))
-    lines.append("machine:  %d MB RAM, %d CPU, %s%d disks on %s, %s; %d trial(s) per preset"
-                 % (o.mem, o.smp, "ccd0 = " if o.layout == "stripe" else "", o.disks, o.bus, disks, o.trials))
+    swept = [n for n, _ in o.sweeps]
+    mem = "RAM per sweep point (mem)" if "mem" in swept else "%d MB RAM" % o.mem
+    if any(n.startswith(DISK_AXIS) for n in swept):
+        disks += " (%s per sweep point)" % ", ".join(n for n in swept if n.startswith(DISK_AXIS))
+    lines.append("machine:  %s, %d CPU, %s%d disks on %s, %s; %d trial(s) per preset"
+                 % (mem, o.smp, "ccd0 = " if o.layout == "stripe" else "", o.disks, o.bus, disks, o.trials))
+    if o.sweeps:
+        lines.append("sweep:    " + "  ".join("%s=%s" % (n, ",".join(v)) for n, v in o.sweeps))
     if o.sets:
         lines.append("set:      " + " ".join("%s=%s" % (k, v) for k, v in o.sets))
     if o.probe == "separate":
@@ -192,6 +266,65 @@ def note(text):
     return textwrap.wrap("(" + text + ")", width=100)
 
 
+def trial_note(g):
+    """The last column of a group's row: its failed and suspect trials, and whether the median
+    counts the suspect ones."""
+    words = []
+    if g["failed"]:
+        words.append("%d of %d trials failed" % (g["failed"], g["trials"]))
+    if g["suspect"]:
+        words.append("%d suspect, %s" % (g["suspect"], "left out" if not g["suspect_counted"] else
+                                         "counted (all are)" if g["ok"] == g["suspect"] else "counted"))
+    return "; ".join(words)
+
+
+def trust_rows(results):
+    """One row per run: what says whether its file dd measured the disks (trust.py)."""
+    rows = []
+    for r in results:
+        if r["status"] != "ok":
+            continue
+        late = r.get("disk_phases", {}).get("file") or {}
+        host = r.get("host", {}).get("file", {})
+        idle = trust.guest_idle_pct(r.get("samples", {}).get("file", {}))
+        rows.append([r["id"], bps(r["file"]["Bps"]), opt(idle, "%.1f"),
+                     "%s (%s)" % (opt(late.get("late_pct"), "%.2f"), opt(late.get("replies"), "%d")) if late else "-",
+                     opt(host.get("load1_mean"), "%.1f"), opt(host.get("qemu_pct"), "%.0f"),
+                     opt(host.get("servers_pct"), "%.0f"), opt(host.get("others_pct"), "%.0f"), "; ".join(r.get("suspect", [])) or "ok"])
+    return rows
+
+
+def queue_block(gs, lab):
+    """The data disks' queues during the file dd: the host queue (waiting) and the device's."""
+    rows = [[lab(g), opt(g["queues"]["waiting"], "%.1f"), opt(g["queues"]["active"], "%.1f"),
+             opt(g["queues"]["waiting_max"], "%d"), opt(g["queues"]["active_max"], "%d")]
+            for g in gs if g["queues"]["active"] is not None]
+    if not rows:
+        return []
+    return columns(["queues per data disk", "host queue", "at the drive", "host max", "drive max"], rows) + [""] + \
+        note("during the file dd, median of the trials: requests waiting in the disk's own queue (host) and "
+             "handed to the device (at the drive, at most dev.<driver>.<unit>.openings), as means over the dd from "
+             "kern.devstat.<disk>.depth_ns and active_ns, averaged over the data disks; max: the most any "
+             "sample saw on any data disk") + [""]
+
+
+def syncio_block(gs, lab):
+    """The synchronous I/O the file dd itself waited for, per kind that occurred."""
+    rows = []
+    for g in gs:
+        for k in SYNCIO_KINDS if g["syncio"] else ():
+            d = g["syncio"][k]
+            rows.append([lab(g), k, opt(d["n"], "%g"), opt(d["total_s"], "%.2f") if d["n"] else "-",
+                         "/".join(opt(d[x], "%.1f") for x in ("p50_ms", "p99_ms", "max_ms")) if d["n"] else "-",
+                         opt(d["qahead"], "%.1f") if d["n"] else "-"])
+    if not rows:
+        return []
+    return columns(["synchronous I/O of the dd", "kind", "waits", "waited s", "ms p50/p99/max", "qahead"], rows) + \
+        [""] + note("the waits of the file dd's own process for a synchronous I/O (syncio -e; docs/bufcache.md "
+                    "\"Synchronous I/O\"): waits and seconds waited per trial (median), the wait's percentiles "
+                    "over all trials' waits, qahead: the mean requests already at the disk when the I/O arrived") + [""]
+
+
 def table_text(plan, gs, results):
     sweep = any(g["point"] for g in gs)
 
@@ -202,7 +335,7 @@ def table_text(plan, gs, results):
     rows = []
     for g in gs:
         f = g["file_Bps"]
-        bad = "" if g["ok"] == g["trials"] else "%d of %d trials failed" % (g["trials"] - g["ok"], g["trials"])
+        bad = trial_note(g)
         rows.append([lab(g), bps(_med(f)), bps(min(f)) if f else "-", bps(max(f)) if f else "-",
                      bps(_med(g["raw_Bps"])), opt(g["fraction"], "%.3f"),
                      bps(SEED_BPS.get(g["preset"]) if plan.options.layout == "stripe" else None),
@@ -220,8 +353,21 @@ def table_text(plan, gs, results):
     lines += columns(["preset", "file dd B/s", "min", "max", "raw B/s", "of raw", "seed B/s", "beside probe", ""],
                      rows)
     lines += [""] + note("file dd B/s: median of the trials; of raw: the file dd over the raw ceiling of the "
-                         "same boot, median; beside probe: the same dd again with the probe running (median)")
+                         "same boot, median; beside probe: the same dd again with the probe running (median); "
+                         "a suspect trial is left out of every median and every block below unless all of its "
+                         "group are suspect or --keep-suspect is given")
     lines += [""]
+    rows = trust_rows(results)
+    if rows:
+        lines += columns(["trial", "file dd B/s", "guest idle %", "late % (replies)", "host load", "QEMU %",
+                          "models %", "others %", "trusted?"], rows)
+        lines += [""] + note("during each file dd: guest idle = %s over the dd's time and CPUs (below %g%%: "
+                             "CPU-bound, the dd measured the emulated CPU); late = the disk models' replies sent "
+                             "more than 1 ms after their due time, of all replies (above %g%%: the host held the "
+                             "disks up; docs/diskmodel.md); host load = the 1-minute load average, QEMU, models and "
+                             "others = CPU use in %% of one host CPU by QEMU, by the disk-model servers and by "
+                             "everything else" % (trust.IDLE_NS, trust.IDLE_PCT_MIN, trust.LATE_PCT_MAX))
+        lines += [""]
     disks = sorted({d for g in gs for d in g["writers_Bps"]})
     if disks:
         rows = [[lab(g)] + ["%s (%s-%s)" % (bps(_med(g["writers_Bps"].get(d, []))), bps(min(g["writers_Bps"][d])),
@@ -243,6 +389,7 @@ def table_text(plan, gs, results):
                             "; ".join("%s from %s" % (b, " and ".join(
                                 "the sampled sleepers" if f == "sampled" else f for f in sources[b]) or "-")
                                 for b in BLOCKED))) + [""]
+    lines += queue_block(gs, lab) + syncio_block(gs, lab)
     rows = [[lab(g)] + [ms3(g["probe"][c]) for c, _ in PROBE_COLS] for g in gs]
     lines += columns(["probe, ms p50/p99/max"] + [t for _, t in PROBE_COLS], rows)
     lines += [""] + note("latprobe every %d ms beside the %s dd, all trials pooled: stat of %s, a 4 KB read "
@@ -281,7 +428,10 @@ RESULT_COLS = ["id", "preset", "trial", "point", "status", "file_bytes", "file_s
                "raw_Bps", "file_of_raw", "smooth_Bps", "laundered", "paged_out", "bd_flushes"] + ["blocked_s.%s" % b for b in BLOCKED] + \
               ["sleeps.%s" % b for b in BLOCKED] + \
               ["probe.%s.%s" % (c, k) for c, _ in PROBE_COLS for k in ("p50", "p99", "max")] + \
-              ["samples", "samples_late", "elapsed_s", "error"]
+              ["queue.%s" % k for k in QUEUE_KEYS] + \
+              ["syncio.%s.%s" % (k, x) for k in SYNCIO_KINDS for x in ("n", "total_s", "p99_ms", "max_ms")] + \
+              ["samples", "samples_late", "guest_idle_pct", "replies", "late_replies", "late_pct", "max_late_ms",
+               "host_load1", "host_busy_pct", "host_qemu_pct", "host_servers_pct", "host_others_pct", "suspect", "elapsed_s", "error"]
 
 
 def result_row(r):
@@ -297,7 +447,21 @@ def result_row(r):
            "smooth_Bps": r.get("smooth", {}).get("Bps"),
            "laundered": delta.get(LAUNDERED), "bd_flushes": delta.get(BD_FLUSHES), "paged_out": counter(delta, PAGEOUTS),
            "samples": samp.get("rows"), "samples_late": samp.get("end", {}).get("late"),
+           "guest_idle_pct": trust.guest_idle_pct(samp), "suspect": "; ".join(r.get("suspect", [])) or None,
            "elapsed_s": r.get("elapsed_s"), "error": (r.get("error") or "").splitlines()[0] if r.get("error") else None}
+    for k, v in run_queues(r).items():
+        row["queue." + k] = v
+    sync = r.get("syncio", {}).get("file", {})
+    for k in SYNCIO_KINDS:
+        for x in ("n", "total_s", "p99_ms", "max_ms"):
+            row["syncio.%s.%s" % (k, x)] = sync.get(k, {}).get(x)
+    late = r.get("disk_phases", {}).get("file") or {}
+    host = r.get("host", {}).get("file", {})
+    row.update({"replies": late.get("replies"), "late_replies": late.get("late_replies"),
+                "late_pct": late.get("late_pct"), "max_late_ms": late_max_ms(r),
+                "host_load1": host.get("load1_mean"), "host_busy_pct": host.get("busy_pct"),
+                "host_qemu_pct": host.get("qemu_pct"), "host_servers_pct": host.get("servers_pct"),
+                "host_others_pct": host.get("others_pct")})
     for b in BLOCKED:
         secs, sleeps, _ = blocked_time(samp, b)
         row["blocked_s." + b] = None if secs is None else round(secs, 3)
@@ -306,6 +470,13 @@ def result_row(r):
         for k in ("p50", "p99", "max"):
             row["probe.%s.%s" % (c, k)] = lat.get(c, {}).get(k)
     return row
+
+
+def late_max_ms(r):
+    """The worst lateness of any data disk's reply over the whole boot (the stats files keep only
+    the maximum since the server started)."""
+    vals = [d["max_late_ms"] for d in r.get("disk_stats") or [] if "max_late_ms" in d]
+    return max(vals) if vals else None
 
 
 def manifest_text(plan, results):
@@ -334,7 +505,38 @@ def manifest_text(plan, results):
 
 def write_results_csv(path, results):
     rows = [result_row(r) for r in results]
-    series.write_csv(path, RESULT_COLS, [[row[c] for c in RESULT_COLS] for row in rows])
+    series.write_csv(path, RESULT_COLS, [[row.get(c) for c in RESULT_COLS] for row in rows])
+
+
+def group_row(plan, g, gs):
+    """groups.csv's row of a group: its sweep point's axes, the preset, the medians."""
+    f = g["file_Bps"]
+    base = next((_med(h["file_Bps"]) for h in gs if h["point"] == g["point"] and h["preset"] == "stable42"), None)
+    row = {a: (g["preset"] if a == "preset" else g["point"].get(a)) for a, _ in plan.options.sweeps}
+    row.update({"preset": g["preset"], "trials": g["trials"], "failed": g["failed"], "suspect": g["suspect"],
+                "counted": g["ok"], "file_Bps": _med(f), "file_Bps_min": min(f) if f else None,
+                "file_Bps_max": max(f) if f else None,
+                "of_stable42": round(_med(f) / base, 4) if f and base else None,
+                "raw_Bps": _med(g["raw_Bps"]), "file_of_raw": g["fraction"], "smooth_Bps": _med(g["smooth_Bps"]),
+                "laundered": g["laundered"], "paged_out": g["paged_out"], "bd_flushes": g["bd_flushes"]})
+    for b in BLOCKED:
+        row["blocked_s." + b] = g["blocked_s"][b]
+        row["sleeps." + b] = g["sleeps"][b]
+    for c, _ in PROBE_COLS:
+        for k in ("p50", "p99", "max"):
+            row["probe.%s.%s" % (c, k)] = g["probe"][c][k]
+    for k in QUEUE_KEYS:
+        row["queue." + k] = g["queues"][k]
+    for k in SYNCIO_KINDS:
+        for x in ("n", "total_s", "p50_ms", "p99_ms", "max_ms", "qahead"):
+            row["syncio.%s.%s" % (k, x)] = (g["syncio"] or {}).get(k, {}).get(x)
+    return row
+
+
+def write_groups_csv(path, plan, gs):
+    rows = [group_row(plan, g, gs) for g in gs]
+    header = list(rows[0]) if rows else []
+    series.write_csv(path, header, [[r[c] for c in header] for r in rows])
 
 
 def gather(plan):
@@ -344,6 +546,7 @@ def gather(plan):
     out = Path(plan.out)
     (out / "summary.txt").write_text(text)
     write_results_csv(out / "results.csv", results)
+    write_groups_csv(out / "groups.csv", plan, gs)
     (out / "results.json").write_text(json.dumps({
         "experiment": plan.options.name, "options": vars(plan.options),
         "env": plan.env, "seed_Bps": SEED_BPS, "groups": gs, "runs": results}, indent=1) + "\n")

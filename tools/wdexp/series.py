@@ -14,6 +14,10 @@ user/bin/latprobe.c): "label,#meta text" or "label,csv,fields". QEMU writes them
                           disk completed, from kern.devstat.<disk>.bytes_written); MB = 10^6.
   probe_table(stream, t0_us)
                           latprobe's table for probe-*.csv: t_s and the latencies in µs.
+  syncio_table(stream, t0_us, pid)
+                          the syncio tool's events for syncio-*.csv: t_s (when the wait began),
+                          kind, wait_us, qahead, pid, and dd (1 for process pid's: the dd's own;
+                          all of them if pid is None).
   write_csv(path, header, rows), read_csv(path) -> (header, rows of float or None)
   column(header, rows, name)  one column (None where empty)
   blocked_seconds(header, rows, wmesg)
@@ -127,6 +131,17 @@ def probe_table(stream, t0_us):
     for r in stream.rows:
         vals = [_num(f) for f in r]
         rows.append([round((vals[0] - t0_us) / 1e6, 6)] + vals[1:])
+    return header, rows
+
+
+def syncio_table(stream, t0_us, pid):
+    header = ["t_s", "kind", "wait_us", "qahead", "pid", "dd"]
+    src = stream.header
+    rows = []
+    for r in stream.rows:
+        f = dict(zip(src, r))
+        rows.append([round((int(f["start_us"]) - t0_us) / 1e6, 6), f["kind"], int(f["wait_us"]), int(f["qahead"]),
+                     int(f["pid"]), int(pid is None or int(f["pid"]) == pid)])
     return header, rows
 
 

@@ -10,7 +10,9 @@
 
 The phases, in one boot (each one shell command line; its status and dd's summary are read
 from the console), for the seed's layout (--layout stripe):
-  set      sysctl NAME=VALUE for --set and the run's sweep point
+  set      sysctl NAME=VALUE for --set and the run's sweep point (its sysctls, and for an
+           `openings` axis dev.<da|ada>.<n>.openings of every data disk; its mem and disk.<param>
+           axes are in the VM itself: vm_config)
   setup    --setup's command line
   ccd      ccdconfig ccd0 128 none <the data disks>         (the seed's stripe)
   raw      dd if=/dev/zero of=/dev/ccd0 bs=<raw_bs> count=...  (the ceiling; --no-raw skips it)
@@ -24,7 +26,9 @@ disk (/data1 on da1, /data2 on da2, ...), and file and smooth run one dd per dis
 `sh -c` the sampler watches), each writing --size MiB; the summaries of each writer are kept
 (result "writers", by disk) beside their sum over the slowest one's time.
 The dd's run under the sampler (-l raw, -l file, -l smooth) and latprobe as -l probe, all
-writing to /dev/ttyd1; --no-samples leaves the sampler out. The probe has its own dd because
+writing to /dev/ttyd1; around each dd phase the harness types `syncio -n` (the number of the
+next synchronous I/O wait) and, after it, `syncio -e -s N -l syncio-<phase>` (the waits during
+that dd, as CSV on /dev/ttyd1: docs/bufcache.md "Synchronous I/O"); --no-samples leaves the sampler out. The probe has its own dd because
 its fsync every 50 ms changes the workload: wdfs's fsync writes every dirty metadata buffer of
 the file system and flushes the disks' caches, so beside it the seed's dd ran 7 times slower
 (docs/experiments.md, "The probe has its own dd").
@@ -32,6 +36,7 @@ the file system and flushes the disks' caches, so beside it the seed's dd ran 7 
 import json
 import os
 import platform
+import re
 import socket
 import time
 import traceback
@@ -40,14 +45,15 @@ from pathlib import Path
 import wdrun
 from wdbench import CCD_RELEASE, DD_RE, MiB, block_size, ccdconfig_line, parse_dd
 
-from . import series
-from .plan import PROBE_FILE
+from . import series, trust
+from .plan import PROBE_FILE, axis_kind, data_disks, disk_model_of
 
 GUEST_SERIAL = "/dev/ttyd1"                  # COM2 in the guest (kernel/dev/sio.c)
 BOOT_TIMEOUT = 120.0
 PHASE_TIMEOUT = 120.0                         # the phases that are not a dd
 SLOWEST_MBPS = 1.0                            # a dd slower than this (10^6 B/s) times out
 TAIL_BYTES = 65536                            # how much of the stream progress() reads
+STATS_INTERVAL = 0.2                          # seconds between the disk models' stats files
 
 
 def host_info():
@@ -84,18 +90,37 @@ class Trial:
         o = self.o
         per_disk = max(2 << 30, -(-(o.size_mb * MiB * 5 // 4) // o.disks))
         per_disk = -(-per_disk // (1 << 30)) << 30                # whole GiB
-        return wdrun.VMConfig(mem=o.mem, smp=o.smp, design=self.run.preset, timeout=BOOT_TIMEOUT,
+        # the disk models' stats files often enough to split them by phase (trust.disk_phase)
+        model = disk_model_of(o, self.run.point)
+        if model:
+            model += ",stats_interval=%g" % STATS_INTERVAL
+        return wdrun.VMConfig(mem=int(self.run.point.get("mem", o.mem)), smp=o.smp, design=self.run.preset, timeout=BOOT_TIMEOUT,
                               verbose=o.verbose, disks=o.disks, bus=o.bus, disk_size=str(per_disk),
-                              throttle=o.throttle, disk_model=o.disk_model, serial2=str(self.serial),
-                              root_image=self.plan.root_image)
+                              prealloc=o.prealloc, throttle=o.throttle, disk_model=model,
+                              serial2=str(self.serial), root_image=self.plan.root_image)
 
     def sampler(self, cfg, label):
         if not self.o.samples:
             return ""
         disks = [cfg.prefix() + "0"] + cfg.data_names() + ["ccd0"]          # the root disk too
-        names = ["kern.design", "vfs.*", "vm.*"] + ["kern.devstat.%s.*" % d for d in disks]
+        names = ["kern.design", trust.NCPU, trust.IDLE_NS, "vfs.*", "vm.*"] + ["kern.devstat.%s.*" % d for d in disks]
         return "sampler -o %s -l %s -i %d -s %s -w %s " % (GUEST_SERIAL, label, self.o.interval_ms,
                                                             ",".join(names), ",".join(self.o.wmesgs))
+
+    def point_sysctls(self, cfg):
+        """The sysctls the run's sweep point sets in the guest: its sysctl axes, and an openings
+        axis as every data disk's dev.<driver>.<unit>.openings (FreeBSD's `camcontrol tags daN
+        -N n`)."""
+        out = []
+        for name, value in self.run.point.items():
+            kind = axis_kind(name)
+            if kind == "sysctl":
+                out.append((name, value))
+            elif kind == "openings":
+                for disk in cfg.data_names():
+                    driver, unit = re.fullmatch(r"([a-z]+)(\d+)", disk).groups()
+                    out.append(("dev.%s.%s.openings" % (driver, unit), value))
+        return out
 
     def dd_timeout(self):
         if self.o.timeout:
@@ -106,7 +131,7 @@ class Trial:
         """[(name, command line, timeout, bytes its dd writes or 0)]"""
         o = self.o
         out = []
-        sets = list(o.sets) + list(self.run.point.items())
+        sets = list(o.sets) + self.point_sysctls(cfg)
         if sets:
             out.append(("set", "sysctl " + " ".join("%s=%s" % (k, v) for k, v in sets), PHASE_TIMEOUT, 0))
         if o.setup:
@@ -161,7 +186,7 @@ class Trial:
                 raise PhaseFailed("%s: dd printed no summary of %d bytes: %s"
                                   % (name, nbytes, " / ".join(out.strip().splitlines()[-3:])))
             return {"bytes": dd[0], "secs": dd[1], "Bps": round(dd[0] / dd[1])}
-        disks = wdrun.VMConfig(disks=self.o.disks, bus=self.o.bus).data_names()
+        disks = data_disks(self.o)
         found = [(int(m.group(1)), float(m.group(2))) for m in DD_RE.finditer(out)][-len(disks):]
         if len(found) != len(disks) or any(b != nbytes or s <= 0 for b, s in found):
             raise PhaseFailed("%s: not every writer printed a summary of %d bytes: %s"
@@ -181,34 +206,27 @@ class Trial:
         t0 = time.monotonic()
         cfg = self.vm_config()
         vm = wdrun.VM(cfg)
-        try:
-            self.phase = "boot"
-            vm.boot()
-            for name, cmd, timeout, nbytes in self.phases(cfg):
-                self.phase, self._dd_bytes = name, nbytes
-                t_phase = time.monotonic()
-                out, st = vm.run(cmd, timeout=timeout)
-                result["phases"][name] = {"status": st, "seconds": round(time.monotonic() - t_phase, 2),
-                                          "output": out[-2000:]}
-                if st != 0:
-                    raise PhaseFailed("%s: '%s' exited %d: %s" % (name, wdrun._short(cmd, 80), st,
-                                                                  " / ".join(out.strip().splitlines()[-3:])))
-                if nbytes:
-                    result[name] = self.dd_result(name, out, nbytes)
-            self.phase = "poweroff"
-            vm.poweroff()
-            result["status"] = "ok"
-        except PhaseFailed as e:
-            result["error"] = str(e)
-        except wdrun.WdrunError as e:
-            result["error"] = "%s: %s" % (self.phase, e.message.splitlines()[0])
-            result["console_tail"] = e.tail()
-        finally:
-            vm.kill()
-            vm.disks.discard()
-            self.phase = None
-            (self.dir / "console.log").write_text(vm.console)
+        disk_marks = []                                   # (phase, the disk models' stats at its start)
+        with trust.HostMonitor(lambda: {"qemu": vm.proc.pid if vm.proc else None,
+                                        "servers": [s[0].pid for s in vm.disks.servers]}) as host:
+            try:
+                self.run_phases(vm, cfg, result, host, disk_marks)
+                result["status"] = "ok"
+            except PhaseFailed as e:
+                result["error"] = str(e)
+            except wdrun.WdrunError as e:
+                result["error"] = "%s: %s" % (self.phase, e.message.splitlines()[0])
+                result["console_tail"] = e.tail()
+            finally:
+                vm.kill()
+                vm.disks.discard()
+                self.phase = None
+                (self.dir / "console.log").write_text(vm.console)
         result["disk_stats"] = vm.disks.read_stats()
+        result["host"] = host.summary()
+        series.write_csv(self.out / self.run.host_csv(), trust.HOST_CSV_HEADER, host.rows(t0))
+        late = {p: trust.disk_phase(a, b) for (p, a), (_, b) in zip(disk_marks, disk_marks[1:]) if p is not None}
+        result["disk_phases"] = {p: v for p, v in late.items() if v is not None}
         result["elapsed_s"] = round(time.monotonic() - t0, 1)
         result["host_after"] = host_info()
         try:
@@ -217,9 +235,48 @@ class Trial:
             if result["status"] == "ok":
                 result["status"] = "failed"
                 result["error"] = "the guest's samples could not be read:\n" + traceback.format_exc(limit=3)
+        result["suspect"] = trust.assess(result)
         path = self.dir / "run.json"
         path.write_text(json.dumps(result, indent=1) + "\n")
         return result
+
+    def run_phases(self, vm, cfg, result, host, disk_marks):
+        """Boot, type each phase's command line (marking the host monitor and reading the disk
+        models' stats at its start), check it, and power off. Raises PhaseFailed or a
+        wdrun.WdrunError."""
+        self.phase = "boot"
+        host.mark("boot")
+        vm.boot()
+        for name, cmd, timeout, nbytes in self.phases(cfg):
+            self.phase, self._dd_bytes = name, nbytes
+            seq = self.guest_line(vm, "syncio -n") if nbytes else None
+            if seq is not None and not seq.isdigit():
+                raise PhaseFailed("%s: 'syncio -n' printed %r, not a number" % (name, seq))
+            host.mark(name)
+            disk_marks.append((name, vm.disks.read_stats()))
+            t_phase = time.monotonic()
+            out, st = vm.run(cmd, timeout=timeout)
+            result["phases"][name] = {"status": st, "seconds": round(time.monotonic() - t_phase, 2),
+                                      "output": out[-2000:]}
+            if st != 0:
+                raise PhaseFailed("%s: '%s' exited %d: %s" % (name, wdrun._short(cmd, 80), st,
+                                                              " / ".join(out.strip().splitlines()[-3:])))
+            if nbytes:
+                result[name] = self.dd_result(name, out, nbytes)
+                self.guest_line(vm, "syncio -e -s %s -o %s -l syncio-%s" % (seq, GUEST_SERIAL, name))
+        disk_marks.append((None, vm.disks.read_stats()))
+        host.mark(None)
+        self.phase = "poweroff"
+        vm.poweroff()
+
+    def guest_line(self, vm, cmd):
+        """Run a helper command line of the harness's own; its output's last line (stripped; ""
+        if none). Raises PhaseFailed if it fails."""
+        out, st = vm.run(cmd, timeout=PHASE_TIMEOUT)
+        lines = out.strip().splitlines()
+        if st != 0:
+            raise PhaseFailed("%s: '%s' exited %d: %s" % (self.phase, cmd, st, " / ".join(lines[-3:])))
+        return lines[-1].strip() if lines else ""
 
     def progress(self):
         if self.phase not in ("raw", "file", "smooth") or not self.o.samples:
@@ -263,6 +320,7 @@ class Trial:
         streams = series.split_stream(self.serial.read_text(errors="replace"))
         beside = "smooth" if self.o.probe == "separate" else "file"     # the dd the probe ran beside
         for label in ("raw", "file", "smooth"):
+            self.digest_syncio(result, streams, label)
             s = streams.get(label)
             if s is None or not s.rows:
                 continue
@@ -270,12 +328,69 @@ class Trial:
             header, rows = series.sample_table(s, t0)
             series.write_csv(self.out / self.run.samples_csv(label), header, rows)
             result.setdefault("samples", {})[label] = sample_summary(s, header, rows, self.o.wmesgs)
+            result["samples"][label]["queues"] = queue_summary(header, rows, data_disks(self.o))
             if label == beside and "probe" in streams and streams["probe"].header:
                 p = streams["probe"]
                 ph, prow = series.probe_table(p, t0)
                 series.write_csv(self.out / self.run.probe_csv(), ph, prow)
                 result["probe"] = dict(p.meta_dict("end"), wrapped="wrapped" in p.meta,
                                        latency_us={c: latency(ph, prow, c) for c in ph[1:]})
+
+
+    def digest_syncio(self, result, streams, label):
+        """syncio-<id>[-label].csv and run.json's syncio[label]: the waits during that dd, those of
+        the dd itself (the sampler's child: its #start pid) summed up per kind."""
+        ev = streams.get("syncio-" + label)
+        if ev is None or ev.header is None:
+            return
+        samp = streams.get(label)
+        pid = int(samp.meta_dict("start")["pid"]) if samp and "pid" in samp.meta_dict("start") else None
+        t0 = int(samp.rows[0][0]) if samp and samp.rows else min([int(r[2]) for r in ev.rows] or [0])
+        header, rows = series.syncio_table(ev, t0, pid)
+        series.write_csv(self.out / self.run.syncio_csv(label), header, rows)
+        result.setdefault("syncio", {})[label] = dict(syncio_summary([r for r in rows if r[5]]),
+                                                      lost=int(ev.meta_dict("end").get("lost", 0)),
+                                                      others=sum(1 for r in rows if not r[5]))
+
+
+SYNCIO_KINDS = ("metaread", "metawrite", "dataread", "datawrite", "fsync")     # sys/sysctl.h
+
+
+def syncio_summary(rows):
+    """Per kind of syncio_table rows: how many, the seconds waited, p50/p99/max wait (ms) and the
+    mean qahead (the requests ahead of the I/O at its disk)."""
+    out = {}
+    for k in SYNCIO_KINDS:
+        waits = [r[2] for r in rows if r[1] == k]
+        out[k] = {"n": len(waits), "total_s": round(sum(waits) / 1e6, 4),
+                  "p50_ms": _ms(series.percentile(waits, 50)), "p99_ms": _ms(series.percentile(waits, 99)),
+                  "max_ms": _ms(series.percentile(waits, 100)),
+                  "qahead": round(sum(r[3] for r in rows if r[1] == k) / len(waits), 2) if waits else None}
+    return out
+
+
+def _ms(us):
+    return None if us is None else round(us / 1000, 3)
+
+
+def queue_summary(header, rows, disks):
+    """Per data disk over the dd: the mean requests waiting in its host queue and active at the
+    device (from the integrals depth_ns and active_ns: exact), and the most of each the samples
+    saw."""
+    out = {}
+    dur = rows[-1][0] - rows[0][0] if len(rows) > 1 else 0
+    for d in disks:
+        col = "%s%s." % (series.DEVSTAT, d)
+        if col + "active_ns" not in header or dur <= 0:
+            continue
+        first, last = rows[0], rows[-1]
+        i_depth, i_active = header.index(col + "depth_ns"), header.index(col + "active_ns")
+        depth = (last[i_depth] - first[i_depth]) / 1e9 / dur
+        active = (last[i_active] - first[i_active]) / 1e9 / dur
+        out[d] = {"waiting": round(depth - active, 2), "active": round(active, 2),
+                  "waiting_max": max(v for v in series.column(header, rows, col + "waiting") if v is not None),
+                  "active_max": max(v for v in series.column(header, rows, col + "active") if v is not None)}
+    return out
 
 
 def latency(header, rows, name):

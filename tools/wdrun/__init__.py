@@ -18,7 +18,7 @@ goes through them:
 Interface:
   VMConfig(mem, smp, design, args, timeout, accel, iso, verbose, disks, bus,
            disk_size, root, keep, disk_dir, throttle, disk_model, inject,
-           qemu_args, serial2, root_image, interactive, vga, gdb)
+           qemu_args, serial2, root_image, kernel, interactive, vga, gdb)
                           what to boot; add_arguments()/config_from_args() map
                           tools/run's options onto it; check_config() refuses
                           bad combinations with a ConfigError.
@@ -32,7 +32,11 @@ Interface:
                           console as it arrives; -v makes it stderr):
     vm.boot()             start QEMU, wait for the shell prompt "# ";
                           vm.boot_seconds is how long that took (-v prints it).
-    vm.run(cmd, timeout)  run one shell command line; returns (output, status).
+    vm.run(cmd, timeout)  run one shell command line; returns (output, status);
+                          vm.last_end says how it ended (below).
+    vm.keys(data, prompt=True, seconds=1)
+                          type raw keys (arrows, ^C, ^D) at the shell's line
+                          editor; wait for the prompt (or read for `seconds`).
     vm.poweroff()         `poweroff` in the guest, wait for QEMU to exit.
     vm.kill()             stop QEMU now (safe to call any time, many times).
     vm.wait(secs)         read what the guest prints for secs seconds, at a prompt
@@ -57,10 +61,19 @@ Interface:
 Protocol with the guest shell: after the prompt, the command line is sent as
 one line followed by `; echo "@@RC=$?@@"`, written in small paced chunks
 (INPUT_CHUNK bytes, INPUT_PAUSE seconds apart) because the guest's serial
-input path is small. The tty echoes the line back; that echo is removed. The
-output is what comes between the echo and the `@@RC=N@@` marker; N is the
-status. Then the harness waits for the next prompt. A line that starts with
-"panic:" anywhere in the console means the kernel panicked.
+input path is small. The shell's line editor echoes the line back; that echo
+is removed. The output is what comes between the echo and the `@@RC=N@@`
+marker; N is the status (vm.last_end "marker"). Then the harness waits for
+the next prompt. Two other endings come without the marker, and are noticed
+at once instead of after the timeout: the shell printed a message ("sh: ...")
+and its "# " prompt again, because it rejected the line (a syntax error) or
+gave it up (an error such as $((1/0))): status 2, "rejected"; a line left
+unfinished (an open quote, `for` without `done`) brings the "> " prompt, to
+which the harness types ^D so the shell reports what is missing. Or the line
+ended the shell (`exit 3`, `exec`): init reports `init: /bin/sh exited with
+status 3` and starts a new shell; the status is that one, "exit", and the VM
+is used on at the new prompt. A line that starts with "panic:" anywhere in
+the console means the kernel panicked.
 
 Every wait for the guest has a deadline (interactive sessions wait for their
 person, or for piped input as slowly as it comes); QEMU is started in its own

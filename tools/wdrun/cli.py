@@ -194,6 +194,10 @@ def main(argv=None):
             sys.stdout.write(text)
             sys.stdout.flush()
         _, status = vm.run(cmd, on_output=stream)
+        if vm.last_end == "rejected":
+            sys.stderr.write("tools/run: the guest's shell gave up the command line (status 2)\n")
+        elif vm.last_end == "exit":
+            sys.stderr.write("tools/run: the command line ended the guest's shell (status %d)\n" % status)
         vm.poweroff()
         return status
     except ConfigError as e:

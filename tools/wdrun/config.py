@@ -55,6 +55,7 @@ class VMConfig:
     inject_read: tuple = ()         # the same for reads
     qemu_args: tuple = ()           # appended to QEMU's command line as they are
     root_image: str = None          # the root file system image (None: build/root.img)
+    kernel: str = None              # the kernel ELF -kernel boots (None: build/kernel.elf)
     serial2: str = None             # host file that receives the guest's COM2 (/dev/ttyd1)
     interactive: bool = False       # serial console on the terminal (run_interactive)
     vga: bool = False               # interactive: a QEMU window with the VGA console too
@@ -180,6 +181,11 @@ def check_config(cfg):
             raise ConfigError("--root-image %s: no such file" % cfg.root_image)
         if cfg.iso and cfg.root_kind() == "md":
             raise ConfigError("--root-image goes with a root disk or -kernel boots: the ISO carries build/root.img")
+    if cfg.kernel is not None:
+        if not Path(cfg.kernel).is_file():
+            raise ConfigError("--kernel %s: no such file" % cfg.kernel)
+        if cfg.iso:
+            raise ConfigError("--kernel goes with -kernel boots: the ISO carries build/kernel.elf")
     if cfg.serial2 is not None:
         parent = Path(cfg.serial2).resolve().parent
         if not cfg.serial2 or "\n" in cfg.serial2 or not parent.is_dir():
@@ -248,6 +254,8 @@ def add_arguments(parser):
     d.add_argument("--root", choices=ROOT_KINDS, default=None,
                    help="disk: root file system on unit 0 (da0/ada0), data disks from unit 1; md: root on the "
                         "memory disk md0, data disks from unit 0 (default: disk if --disks > 0, else md)")
+    parser.add_argument("--kernel", metavar="FILE",
+                        help="boot this kernel ELF instead of build/kernel.elf (e.g. a lab's reference kernel)")
     d.add_argument("--root-image", metavar="FILE",
                    help="the root file system image to boot (copied to the root disk, or loaded as md0; "
                         "default build/root.img)")
@@ -284,7 +292,7 @@ def config_from_args(ns):
                    root=ns.root, keep=ns.keep,
                    disk_dir=ns.disk_dir, throttle=ns.throttle, disk_model=ns.disk_model,
                    inject_write=tuple(ns.inject_write_error), inject_read=tuple(ns.inject_read_error),
-                   qemu_args=tuple(ns.qemu_arg), serial2=ns.serial2, root_image=ns.root_image,
+                   qemu_args=tuple(ns.qemu_arg), serial2=ns.serial2, root_image=ns.root_image, kernel=ns.kernel,
                    interactive=getattr(ns, "interactive", False),
                    vga=getattr(ns, "vga", False), gdb=getattr(ns, "gdb", False))
     check_config(cfg)

@@ -40,7 +40,8 @@ def boot_args(cfg, iso):
     cmdline = "design=" + cfg.design + (" " + args if args else "")
     # With the root on a disk there is no module: md0 would only take the guest's memory.
     initrd = ["-initrd", str(cfg.root_source())] if cfg.root_kind() == "md" else []
-    return ["-kernel", str(BUILD / "kernel.elf")] + initrd + ["-append", cmdline]
+    kernel = Path(cfg.kernel).resolve() if cfg.kernel else BUILD / "kernel.elf"
+    return ["-kernel", str(kernel)] + initrd + ["-append", cmdline]
 
 
 def serial_args(cfg):

@@ -25,6 +25,14 @@ PROMPT = "# "                   # the root shell's prompt (user/bin/sh.c)
 PROMPT_QUIET = 0.3              # seconds of silence after "# " before it counts as the prompt
 MARKER_CMD = 'echo "@@RC=$?@@"'
 MARKER_RE = re.compile(r"@@RC=(\d+)@@\n")
+# The shell rejected the line, or gave it up at an error (user/sh/main.c, sh_error): its
+# message, then the prompt again, and no marker. $? is then 2.
+SHELL_ERROR_RE = re.compile(r"(?:^|> )sh: ", re.M)
+REJECTED_STATUS = 2
+# The line ended the shell (exit N, exec): init reports it (user/sbin/init.c) and starts another.
+SHELL_EXIT_RE = re.compile(r"init: /bin/sh (?:exited with status (\d+)|killed by signal \S+ \((\d+)\))\n")
+PS2 = "> "                      # the shell's prompt for the rest of an unfinished command
+EOF_KEY = b"\x04"              # ^D at that prompt: the shell reports the unfinished command
 # A kernel panic message starts a line (possibly right after a prompt).
 PANIC_RE = re.compile(r"(?:^|\n|# )(panic: [^\n]*)")
 PANIC_GRACE = 3.0               # seconds to keep reading after a panic (trap frame, backtrace)
@@ -91,6 +99,8 @@ class VM:
         self._eof = False
         self._stderr = None
         self._usable = False          # at a prompt, ready for run()
+        self.last_end = None          # how the last run() ended: "marker", "rejected" or "exit"
+        self._eof_sent = False        # run() sent ^D to an unfinished line
         self._failed = False          # a GuestError was raised: only kill() is left
         self._what = "output"         # what we are waiting for, for error messages
 
@@ -195,7 +205,14 @@ class VM:
 
     def run(self, cmdline, timeout=None, on_output=None):
         """Run one shell command line. Returns (output, status). on_output(text)
-        is called with complete output lines as they arrive (tools/run streams)."""
+        is called with complete output lines as they arrive (tools/run streams).
+        The line ends in one of three ways (self.last_end): the status marker
+        ("marker"); a message from the shell and its prompt again ("rejected",
+        status 2: a syntax error, or an error such as $((1/0)) that made the
+        shell give the line up; a line left unfinished at the "> " prompt gets ^D
+        first, so the shell says what is missing); init's report that the shell
+        exited ("exit", its status; the VM is usable again at the new shell's
+        prompt)."""
         if not self._usable or self._failed:
             raise GuestError("the guest is not at a prompt (it was not booted, or an earlier command failed)",
                              self._text)
@@ -213,21 +230,61 @@ class VM:
                              % _short(echoed, 120))
         out_start = nl + 1
         emitted = [out_start]
+        self._eof_sent = False
 
-        def marker():
-            m = MARKER_RE.search(self._text, out_start)
+        def ending():
+            end = self._ending(out_start)
             if on_output is not None:
-                end = m.start() if m else self._text.rfind("\n", emitted[0]) + 1
-                if end > emitted[0]:
-                    on_output(self._text[emitted[0]:end])
-                    emitted[0] = end
-            return m
+                upto = end[1] if end else self._text.rfind("\n", emitted[0]) + 1
+                if upto > emitted[0]:
+                    on_output(self._text[emitted[0]:upto])
+                    emitted[0] = upto
+            return end
 
-        m = self._wait_for(marker, deadline, timeout, what)
-        output, status = self._text[out_start:m.start()], int(m.group(1))
-        self._wait_prompt(m.end(), timeout, "the shell prompt after '%s'" % _short(cmdline))
+        self.last_end, out_end, after, status = self._wait_for(ending, deadline, timeout, what)
+        output = self._text[out_start:out_end]
+        if self.last_end == "rejected":
+            self._pos = len(self._text)
+        else:
+            self._wait_prompt(after, timeout, "the shell prompt after '%s'" % _short(cmdline))
         self._usable = True
         return output, status
+
+    def keys(self, data, prompt=True, seconds=1.0, timeout=None):
+        """Type `data` at the console as it is, control keys and all (the shell's line
+        editor: "\\x1b[A" is the up arrow, "\\x03" ^C). With prompt, wait until the
+        shell is at its "# " prompt again; else read for `seconds` (a job still runs).
+        Returns what the guest printed meanwhile (its echo included)."""
+        if self._failed:
+            raise GuestError("the guest failed earlier", self._text)
+        timeout = self.cfg.timeout if timeout is None else timeout
+        start = len(self._text)
+        self._usable = False
+        self._send(data)
+        if prompt:
+            self._wait_prompt(start, timeout, "the shell prompt after typing %r" % _short(data))
+            self._usable = True
+        else:
+            self.wait(seconds)
+        return self._text[start:]
+
+    def _ending(self, since):
+        """How the command line that printed from `since` on has ended, if it has:
+        (kind, end of its output, end of the ending, status), else None."""
+        m = MARKER_RE.search(self._text, since)
+        if m:
+            return "marker", m.start(), m.end(), int(m.group(1))
+        x = SHELL_EXIT_RE.search(self._text, since)
+        if x:
+            status = int(x.group(1)) if x.group(1) is not None else 128 + int(x.group(2))
+            return "exit", x.start(), x.end(), status
+        if self._at_prompt(since) and SHELL_ERROR_RE.search(self._text, since):
+            end = len(self._text) - len(PROMPT)
+            return "rejected", end, end, REJECTED_STATUS
+        if self._text[since:] == PS2 and self._quiet() >= PROMPT_QUIET and not self._eof_sent:
+            self._eof_sent = True
+            self._send(EOF_KEY)
+        return None
 
     # -- console plumbing --
 

@@ -173,7 +173,11 @@ static void report(long long ns)
 			put2((c->depth_ns - p->depth_ns) - (c->active_ns - p->active_ns), ns, 6);
 			put2(c->active_ns - p->active_ns, ns, 6);
 			printf(" %4lld", c->qlen);
+			/* LAB tour BEGIN */
 			put0((c->busy_ns - p->busy_ns) * 100, ns, 3);
+			/* LAB tour STUB */
+			// printf(" %3s", "-");    /* labs/tour: %b, the share of the interval the drive was busy */
+			/* LAB tour END */
 			putchar('\n');
 		} else {
 			put2(bytes, ops * 1024, 6);

@@ -104,7 +104,7 @@ static const uint32_t whences[] = { SEEK_SET, SEEK_CUR, SEEK_END, 3, 0xffffffffu
 static const int64_t offsets[] = {
 	0, 1, -1, 4096, 8191, 1LL << 31, 1LL << 32, 5LL << 30, 0x7fffffffffffffffLL, -0x7fffffffffffffffLL - 1,
 };
-static const uint32_t ioctls[] = { DIOCGSECTORSIZE, DIOCGMEDIASIZE, TIOCGETA, 0, 0xffffffffu, 0x6482 };
+static const uint32_t ioctls[] = { DIOCGSECTORSIZE, DIOCGMEDIASIZE, TIOCGETA, TIOCGPGRP, 0, 0xffffffffu, 0x6482 };
 static const uint32_t fcntls[] = { F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, 99, 0xffffffffu };
 static const uint32_t incrs[] = { 0, 4096, 0xfffff000u, 1u << 30, 0x7fffffff, 0x80000000u, 0xffff0000u };
 static const uint32_t clocks[] = { 0, 1, 4, 99, 0xffffffffu };
@@ -211,6 +211,8 @@ static const struct sig sigtab[] = {
 	{ SYS_statfs,       "statfs",       2, { K_PATH, K_PTR } },
 	{ SYS_fstatfs,      "fstatfs",      2, { K_FD, K_PTR } },
 	{ SYS_getfsstat,    "getfsstat",    2, { K_PTR, K_LEN, K_INT } },
+	{ SYS_setpgid,      "setpgid",      1, { K_PID, K_PID } },
+	{ SYS_getpgrp,      "getpgrp",      1, { 0 } },
 };
 #define NSIGS (sizeof sigtab / sizeof sigtab[0])
 

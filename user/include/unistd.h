@@ -43,6 +43,8 @@ pid_t waitpid(pid_t pid, int *status, int options);
 pid_t wait4(pid_t pid, int *status, int options, struct rusage *ru);
 pid_t getpid(void);
 pid_t getppid(void);
+int   setpgid(pid_t pid, pid_t pgid);                 /* process groups: the console's ^C */
+pid_t getpgrp(void);
 void *sbrk(intptr_t increment);                       /* (void *)-1 on failure */
 int   getrusage(int who, struct rusage *ru);
 int   reboot(int howto);

@@ -74,6 +74,8 @@ pid_t waitpid(pid_t pid, int *status, int options) { return wait4(pid, status, o
 pid_t wait(int *status)                 { return wait4(-1, status, 0, NULL); }
 pid_t getpid(void)                      { return SC0(SYS_getpid); }
 pid_t getppid(void)                     { return SC0(SYS_getppid); }
+int setpgid(pid_t pid, pid_t pgid)      { return SC2(SYS_setpgid, pid, pgid); }
+pid_t getpgrp(void)                     { return SC0(SYS_getpgrp); }
 int kill(pid_t pid, int sig)            { return SC2(SYS_kill, pid, sig); }
 int getrusage(int who, struct rusage *ru) { return SC2(SYS_getrusage, who, ru); }
 int reboot(int howto)                   { return SC1(SYS_reboot, howto); }

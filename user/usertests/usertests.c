@@ -21,7 +21,8 @@ static const struct ucase {
 	{ "exec_enoent", t_exec_enoent },
 	{ "forkall", t_forkall },               { "wait_nochild", t_wait_nochild },
 	{ "kill", t_kill },                     { "kill_esrch", t_kill_esrch },
-	{ "getppid", t_getppid },               { "sbrk", t_sbrk },
+	{ "getppid", t_getppid },               { "pgrp", t_pgrp },
+	{ "sbrk", t_sbrk },
 	{ "sbrk_huge", t_sbrk_huge },           { "stack", t_stack },
 	{ "segregs", t_segregs },               { "segv", t_segv },
 	{ "text_ro", t_text_ro },
@@ -51,6 +52,13 @@ static const struct ucase {
 	{ "cow_fork", t_cow_fork },             { "mmap_anon_shared", t_mmap_anon_shared },
 	{ "faults", t_faults },                 { "mmap_overlap", t_mmap_overlap },
 	{ "getrusage_badargs", t_getrusage_badargs }, { "swapon_errors", t_swapon_errors },
+	{ "sh_glob", t_sh_glob },               { "sh_subst", t_sh_subst },
+	{ "sh_arith", t_sh_arith },             { "sh_case", t_sh_case },
+	{ "sh_func", t_sh_func },               { "sh_param", t_sh_param },
+	{ "sh_heredoc", t_sh_heredoc },         { "sh_set", t_sh_set },
+	{ "sh_source", t_sh_source },           { "sh_read", t_sh_read },
+	{ "sh_script", t_sh_script },           { "sh_errors", t_sh_errors },
+	{ "sh_control", t_sh_control },
 	{ NULL, NULL },
 };
 

@@ -43,7 +43,7 @@ void ut_rmtree(const char *path);                /* rm -rf, quietly */
 #define UT_CASE(fn) void fn(void)
 UT_CASE(t_fork_wait); UT_CASE(t_exit_status); UT_CASE(t_exec_args); UT_CASE(t_exec_env);
 UT_CASE(t_exec_badelf); UT_CASE(t_exec_bigargs); UT_CASE(t_exec_enoent); UT_CASE(t_forkall); UT_CASE(t_wait_nochild);
-UT_CASE(t_kill); UT_CASE(t_kill_esrch); UT_CASE(t_getppid); UT_CASE(t_sbrk); UT_CASE(t_sbrk_huge);
+UT_CASE(t_kill); UT_CASE(t_kill_esrch); UT_CASE(t_getppid); UT_CASE(t_pgrp); UT_CASE(t_sbrk); UT_CASE(t_sbrk_huge);
 UT_CASE(t_stack); UT_CASE(t_segregs); UT_CASE(t_segv); UT_CASE(t_text_ro);
 UT_CASE(t_pipe_data); UT_CASE(t_pipe_eof); UT_CASE(t_pipe_sigpipe); UT_CASE(t_pipe_close_read);
 UT_CASE(t_badptr); UT_CASE(t_badfd);
@@ -58,5 +58,8 @@ UT_CASE(t_printf); UT_CASE(t_strtol); UT_CASE(t_malloc); UT_CASE(t_qsort);
 UT_CASE(t_mmap_anon); UT_CASE(t_mmap_badargs); UT_CASE(t_munmap_badargs); UT_CASE(t_mprotect);
 UT_CASE(t_msync_badargs); UT_CASE(t_mmap_file); UT_CASE(t_mmap_eof); UT_CASE(t_cow_fork); UT_CASE(t_mmap_anon_shared);
 UT_CASE(t_faults); UT_CASE(t_mmap_overlap); UT_CASE(t_getrusage_badargs); UT_CASE(t_swapon_errors);
+UT_CASE(t_sh_glob); UT_CASE(t_sh_subst); UT_CASE(t_sh_arith); UT_CASE(t_sh_case); UT_CASE(t_sh_func);
+UT_CASE(t_sh_param); UT_CASE(t_sh_heredoc); UT_CASE(t_sh_set); UT_CASE(t_sh_source); UT_CASE(t_sh_read);
+UT_CASE(t_sh_script); UT_CASE(t_sh_errors); UT_CASE(t_sh_control);
 
 #endif

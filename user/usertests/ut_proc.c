@@ -1,5 +1,6 @@
 /* ut_proc.c: usertests cases for processes: fork, exit, wait, exec, kill, sbrk, the stack. */
 #include "usertests.h"
+#include <sys/ioctl.h>
 
 UT_CASE(t_fork_wait)
 {
@@ -264,6 +265,47 @@ UT_CASE(t_getppid)
 	CHECK(ut_waitexit(pid, &code) == pid && code == 0, "child's getppid was not the parent");
 	CHECK(read(fds[0], &ppid, sizeof ppid) == sizeof ppid, "orphan did not report");
 	CHECK(ppid == 1, "orphan's parent is %d, expected init (1)", ppid);
+}
+
+/*
+ * Process groups, what the console's ^C signals: a child starts in its parent's group;
+ * setpgid moves the caller or a child into a group of its own or one that exists (ESRCH for
+ * others' processes, EPERM for a group that does not exist, EINVAL for a negative one); the
+ * console's foreground group (TIOCSPGRP) reads back, and other descriptors are ENOTTY.
+ */
+UT_CASE(t_pgrp)
+{
+	pid_t me = getpid(), pid;
+	int fds[2], code, fg, saved, bad = -1;
+	char c = 0;
+
+	CHECK(setpgid(0, 0) == 0, "setpgid(0, 0): %s", strerror(errno));
+	CHECK(getpgrp() == me, "getpgrp() is %d after setpgid(0, 0), expected %d", getpgrp(), me);
+	if ((pid = fork()) == 0)
+		_exit(getpgrp() == me ? 0 : 1);
+	CHECK(ut_waitexit(pid, &code) == pid && code == 0, "a child is not in its parent's group");
+	CHECK(pipe(fds) == 0, "pipe: %s", strerror(errno));
+	if ((pid = fork()) == 0) {
+		read(fds[0], &c, 1);          /* until the parent has moved it */
+		_exit(getpgrp() == getpid() ? 0 : 1);
+	}
+	CHECK(setpgid(pid, pid) == 0, "setpgid(child, child): %s", strerror(errno));
+	CHECK(setpgid(pid, me) == 0 && setpgid(pid, 0) == 0, "moving the child back and forth: %s", strerror(errno));
+	write(fds[1], &c, 1);
+	CHECK(ut_waitexit(pid, &code) == pid && code == 0, "the child is not in the group of its own it was moved to");
+	EXPECT_ERR(setpgid(1, 0), ESRCH);
+	EXPECT_ERR(setpgid(0, 99999), EPERM);
+	EXPECT_ERR(setpgid(0, -1), EINVAL);
+	EXPECT_ERR(ioctl(fds[0], TIOCGPGRP, &fg), ENOTTY);
+	if (ioctl(0, TIOCGPGRP, &saved) == 0) {      /* stdin is the console (under the test harness) */
+		fg = me;
+		CHECK(ioctl(0, TIOCSPGRP, &fg) == 0, "TIOCSPGRP: %s", strerror(errno));
+		fg = 0;
+		ioctl(0, TIOCGPGRP, &fg);
+		ioctl(0, TIOCSPGRP, &saved);
+		CHECK(fg == me, "the console's foreground group read back as %d, expected %d", fg, me);
+		EXPECT_ERR(ioctl(0, TIOCSPGRP, &bad), EINVAL);
+	}
 }
 
 /* sbrk grows the heap (zero-filled, usable), shrinks it, and returns the old break. */

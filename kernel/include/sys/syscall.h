@@ -61,7 +61,9 @@
 #define SYS_statfs       48   /* statfs(path, struct statfs *) */
 #define SYS_fstatfs      49   /* fstatfs(fd, struct statfs *) */
 #define SYS_getfsstat    50   /* getfsstat(struct statfs *, bufsize, flags) -> count */
+#define SYS_setpgid      51   /* setpgid(pid, pgid) */
+#define SYS_getpgrp      52   /* getpgrp() -> the caller's process group */
 
-#define SYS_MAXSYSCALL   51
+#define SYS_MAXSYSCALL   53
 
 #endif

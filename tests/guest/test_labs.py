@@ -1,0 +1,319 @@
+#!/usr/bin/env python3
+"""test_labs: the labs' machinery and every lab's handout (labs/README.md), in make test.
+
+Marker syntax, on small made-up files: tools/wdlab/markers.py cuts a region to its stub or its
+solution and drops every marker line; a BEGIN without END, an END or STUB without BEGIN, nested
+regions, two STUBs, a stub line not commented out, a marker not alone on its line and a bad lab
+name are each refused with the file and line. `tools/lab check` passes on the tree and finds
+regions of every lab.
+
+The grader library on a made-up grader (no build; its own guests): OK/FAIL lines and `Score:`
+with partial credit; a guest that hangs is stopped by the progress watchdog (--watchdog 5) and
+its test fails saying so; a kernel panic and QEMU failing to start are FAILs with their reason;
+the performance comparison on numbers it is given: a ratio inside the band passes with every
+trial shown, one outside fails naming the band widened by the baseline's spread, a baseline
+spreading over the cap gets trials up to 7 and then fails as too noisy; a host program that
+prints nothing is stopped by its watchdog.
+
+Then for every lab (tests/lib/labtest.py LABS, read from each grader's --describe): `tools/lab handout` writes a git repository with
+one commit tagged `handout`, nothing to commit, `.lab` naming the lab, no lab marker left in any
+file, exactly the files holding lab regions changed (and the reference kernel added where the
+grader asks for one); the handout, with the tree's build outputs copied in so that only what
+the handout changed is rebuilt, builds with WERROR=1 (kernel, userland, root image and every
+host unit test: the stubs compile without warnings); it boots (tools/run in the handout), and
+so does its reference kernel where it has one (tools/run --kernel); its
+grader's fast tests (LABS[lab]["fast"]: no guest that could hang, no performance run) score less
+than full marks, exit 1, and name the failing tests, and its results.json has Gradescope's
+fields. In the stripe handout, make handin refuses uncommitted work and, after a commit, packs
+the tree under stripe/ with handin.diff naming the changed file and without the reference
+kernel. make gradescope writes a zip with setup.sh and run_autograder (executable) and the tree.
+The full graders on the full tree are tests/guest/test_labs_grade.py; the graders' full runs on
+handouts, grade-all and a simulated Gradescope run are make test-labs.
+"""
+# tests/run: timeout=900 about=150
+import os
+import stat
+import sys
+import tarfile
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wdtest import TestSet  # noqa: E402
+import gradelib  # noqa: E402
+import labtest  # noqa: E402
+from labtest import LABS, ROOT, WORK, markers  # noqa: E402
+
+T = TestSet("labs")
+MARK = "LAB"                       # marker words are built here, so this file holds none itself
+
+
+def m(kind, lab="demo", style="c"):
+    return "/* %s %s %s */" % (MARK, lab, kind) if style == "c" else "# %s %s %s" % (MARK, lab, kind)
+
+
+def marker_syntax():
+    text = "\n".join(["int f(void)", "{", "\t" + m("BEGIN"), "\treturn 42;", "\t" + m("STUB"),
+                      "\t// return 0;\t/* yours */", "\t//", "\t" + m("END"), "}", m("BEGIN", "other"), "int g;",
+                      m("END", "other"), ""])
+    regions = markers.scan("demo.c", text)
+    T.check("markers: two regions found, with their labs", [r.lab for r in regions] == ["demo", "other"],
+            expected=["demo", "other"], got=[r.lab for r in regions])
+    stubbed = markers.cut(text, regions, lambda r: r.lab == "demo")
+    want = "int f(void)\n{\n\treturn 0;\t/* yours */\n\n}\nint g;\n"
+    T.check("markers: the lab's region becomes its stub, uncommented; the other keeps its code; no marker left",
+            stubbed == want, expected=want, got=stubbed)
+    kept = markers.cut(text, regions, lambda r: False)
+    T.check("markers: a region that keeps its solution loses only its marker lines",
+            kept == "int f(void)\n{\n\treturn 42;\n}\nint g;\n", expected="the solution", got=kept)
+    py = "x = 1\n%s\ny = 2\n%s\n# y = 3\n%s\n" % (m("BEGIN", style="h"), m("STUB", style="h"), m("END", style="h"))
+    T.check("markers: # comments in Python and Makefiles",
+            markers.cut(py, markers.scan("a.py", py), lambda r: True) == "x = 1\ny = 3\n",
+            expected="x = 1\\ny = 3\\n", got=markers.cut(py, markers.scan("a.py", py), lambda r: True))
+    bad = {
+        "BEGIN without END": ["a", m("BEGIN"), "b"],
+        "END without BEGIN": ["a", m("END")],
+        "STUB without BEGIN": [m("STUB")],
+        "nested regions": [m("BEGIN"), m("BEGIN", "other"), m("END", "other"), m("END")],
+        "two STUBs": [m("BEGIN"), m("STUB"), m("STUB"), m("END")],
+        "a stub line not commented out": [m("BEGIN"), "x;", m("STUB"), "return 0;", m("END")],
+        "a marker after code on its line": ["x; " + m("BEGIN"), m("END")],
+        "an END of another lab": [m("BEGIN"), m("END", "other")],
+        "a bad lab name": [m("BEGIN", "Bad!x"), m("END", "Bad!x")],
+    }
+    for what, lines in bad.items():
+        try:
+            markers.scan("bad.c", "\n".join(lines))
+            T.check("markers: refused: " + what, False, expected="a MarkerError", got="accepted")
+        except markers.MarkerError as e:
+            T.check("markers: refused with the file and line: " + what, str(e).startswith("bad.c:"),
+                    expected="bad.c:N: ...", got=str(e))
+    try:
+        markers.scan("notes.rst", "a\n" + m("BEGIN") + "\n")
+        T.check("markers: refused in a file without a comment style (.rst)", False, expected="a MarkerError",
+                got="accepted")
+    except markers.MarkerError:
+        T.check("markers: refused in a file without a comment style (.rst)", True)
+
+
+def tree_check():
+    r = labtest.lab_tool("check")
+    found = {ln.split(":")[0] for ln in r.stdout.splitlines() if " regions in " in ln}
+    T.check("tools/lab check: the tree's markers are well-formed and every lab has regions",
+            r.returncode == 0 and set(LABS) <= found, expected="status 0, regions of %s" % sorted(LABS),
+            got="status %d: %s" % (r.returncode, r.stdout.strip()[-300:]))
+
+
+def files_with_regions():
+    """The tree's files that hold lab regions (every handout changes all of them)."""
+    found = set()
+    for name in labtest.run(["git", "ls-files"], ROOT).stdout.split():
+        p = ROOT / name
+        if markers.comment_style(name) and p.is_file() and MARK in p.read_text(errors="replace"):
+            if markers.scan(name, p.read_text()):
+                found.add(name)
+    return found
+
+
+def one_handout(lab, marked):
+    tree = WORK / lab
+    r = labtest.handout(lab, tree)
+    T.check("%s: tools/lab handout" % lab, r.returncode == 0, expected="status 0", got=r.stdout.strip()[-300:])
+    if r.returncode != 0:
+        return None
+    log = labtest.run(["git", "log", "--format=%s", "--decorate"], tree).stdout.strip().split("\n")
+    status = labtest.run(["git", "status", "--porcelain"], tree).stdout.strip()
+    tag = labtest.run(["git", "rev-parse", "handout"], tree).returncode
+    T.check("%s: the handout is a git repository with one commit, tagged handout, nothing uncommitted" % lab,
+            len(log) == 1 and not status and tag == 0 and (tree / ".lab").read_text() == lab + "\n",
+            expected="1 commit, clean, tag handout, .lab = %s" % lab, got="%s; status %r; tag %d" % (log, status, tag))
+    left = labtest.markers_left(tree)
+    T.check("%s: no lab marker is left in the handout" % lab, not left, expected="none", got=left[:5])
+    mine = set(labtest.run(["git", "ls-files"], tree).stdout.split())
+    theirs = set(labtest.run(["git", "ls-files"], ROOT).stdout.split())
+    changed = {f for f in mine if f not in theirs or (tree / f).read_bytes() != (ROOT / f).read_bytes()}
+    need_ref = labtest.describe(lab)["reference_kernel"]
+    want = marked | {".lab"} | ({"labs/%s/reference/kernel.elf" % lab} if need_ref else set())
+    T.check("%s: the handout differs from the tree exactly in the files with lab regions%s, and has every file" %
+            (lab, " and the reference kernel" if need_ref else ""),
+            changed == want and theirs <= mine, expected=sorted(want),
+            got="changed %s, missing %s" % (sorted(changed), sorted(theirs - mine)[:5]))
+    return tree
+
+
+def build_and_boot(lab, tree):
+    labtest.seed_build(tree)
+    r = labtest.make(tree, "all", "test-host")
+    T.check("%s: the handout builds with WERROR=1 (kernel, userland, root image, host unit tests)" % lab,
+            r.returncode == 0, expected="status 0", got=r.stdout.strip()[-600:])
+    if r.returncode != 0:
+        return False
+    r = labtest.run([sys.executable, tree / "tools" / "run", "--", "echo booted"], tree, timeout=300)
+    T.check("%s: the handout boots (tools/run)" % lab, r.returncode == 0 and "booted" in r.stdout,
+            expected="booted, status 0", got="status %d: %s" % (r.returncode, r.stdout.strip()[-300:]))
+    ref = tree / "labs" / lab / "reference" / "kernel.elf"
+    if ref.is_file():
+        r = labtest.run([sys.executable, tree / "tools" / "run", "-v", "--kernel", ref, "--", "echo booted"], tree,
+                        timeout=300)
+        T.check("%s: the reference kernel boots with tools/run --kernel (QEMU's -kernel is that file)" % lab,
+                r.returncode == 0 and "booted" in r.stdout and ("-kernel %s " % ref) in r.stdout,
+                expected="-kernel %s, booted" % ref, got="status %d: %s" % (r.returncode, r.stdout.strip()[-300:]))
+    return True
+
+
+def fast_grade(lab, tree):
+    fast = LABS[lab]["fast"]
+    g = labtest.grade(tree, lab, *fast)
+    titles = {t["id"]: t["title"] for t in labtest.describe(lab, tree)["tests"]}
+    named = [titles[i] for i in fast]
+    T.check("%s: the handout's grader (%s) scores less than full marks and exits 1" % (lab, " ".join(fast)),
+            g.status == 1 and g.score is not None and g.score < g.total,
+            expected="Score: n/m with n < m, status 1", got="status %d, score %s/%s" % (g.status, g.score, g.total))
+    T.check("%s: the handout's grader names the tests that fail" % lab,
+            set(g.failed()) == set(named) and all("== %s == FAIL" % n in g.out for n in named),
+            expected=["== %s == FAIL" % n for n in named], got=g.failed())
+    labtest.check_results(T, "%s handout" % lab, g)
+
+
+def handin(tree):
+    (tree / "kernel" / "dev" / "ccd_map.c").write_text((tree / "kernel" / "dev" / "ccd_map.c").read_text() + "\n")
+    r = labtest.run(["make", "-s", "handin"], tree)
+    T.check("stripe: make handin refuses uncommitted work and says what to do",
+            r.returncode != 0 and "git add -A && git commit" in r.stdout and "ccd_map.c" in r.stdout,
+            expected="a refusal naming ccd_map.c and the commit to make", got=r.stdout.strip()[-300:])
+    labtest.run(["git", "-c", "user.name=student", "-c", "user.email=s@example.invalid", "commit", "-qam", "work"],
+                tree)
+    r = labtest.run(["make", "-s", "handin"], tree)
+    out = tree / "handin-stripe.tar.gz"
+    names, diff = [], ""
+    if r.returncode == 0 and out.is_file():
+        with tarfile.open(out) as tar:
+            names = tar.getnames()
+            diff = tar.extractfile("stripe/handin.diff").read().decode() if "stripe/handin.diff" in names else ""
+    T.check("stripe: make handin packs the last commit under stripe/ with handin.diff naming the change",
+            "stripe/kernel/dev/ccd_map.c" in names and "stripe/Makefile" in names and
+            "diff --git a/kernel/dev/ccd_map.c" in diff and not any("/reference/" in n for n in names),
+            expected="stripe/..., stripe/handin.diff with ccd_map.c, no reference kernel",
+            got="status %d: %d names, diff %r" % (r.returncode, len(names), diff[:120]))
+    T.check("stripe: make handin's tarball is ignored by git (the next handin does not see it)",
+            labtest.run(["git", "status", "--porcelain"], tree).stdout.strip() == "",
+            expected="nothing to commit", got=labtest.run(["git", "status", "--porcelain"], tree).stdout)
+
+
+def gradescope_zip():
+    with tempfile.TemporaryDirectory() as d:
+        z = Path(d) / "g.zip"
+        r = labtest.lab_tool("gradescope", "stripe", "--out", z)
+        ok = r.returncode == 0 and z.is_file()
+        modes, names = {}, []
+        if ok:
+            with zipfile.ZipFile(z) as f:
+                names = f.namelist()
+                modes = {i.filename: i.external_attr >> 16 for i in f.infolist()}
+        T.check("gradescope: the zip has setup.sh and run_autograder, executable, at its root, and the tree",
+                ok and all(modes.get(n, 0) & stat.S_IXUSR for n in ("setup.sh", "run_autograder")) and
+                "labs/stripe/grade" in names and "kernel/dev/ccd_map.c" in names and
+                modes.get("tools/lab", 0) & stat.S_IXUSR,
+                expected="setup.sh, run_autograder, labs/stripe/grade, kernel/..., tools/lab executable",
+                got="status %d: %s" % (r.returncode, r.stdout.strip()[-200:]))
+
+
+FAKE_GRADER = """
+import sys, time
+sys.path.insert(0, %(lib)r)
+from gradelib import Lab, Metric
+lab = Lab("fake")
+vals = {"b": iter([10.0, 10.2, 9.9]), "s": iter([19.5, 20.0, 20.6]), "slow": iter([14.0, 15.0, 16.0]),
+        "noisy": iter([5.0, 10.0, 20.0, 5.0, 20.0, 5.0, 20.0])}
+def trial(k):
+    return lambda i: {"MB/s": next(vals[k])}
+@lab.test("passes", 2)
+def passes(t):
+    t.check(True, "fine")
+@lab.test("half", 4, build=False)
+def half(t):
+    t.partial(1, 2)
+    t.fail("one of two")
+@lab.test("hang", 1)
+def hang(t):
+    with t.guest() as g:
+        g.ok("sleep 1000")
+@lab.test("panic", 1)
+def panic(t):
+    with t.guest() as g:
+        g.ok("sysctl debug.kdb.panic=1")
+@lab.test("qemu", 1)
+def qemu(t):
+    with t.guest(qemu_args=["-device", "wdrain-no-such-device"]) as g:
+        g.ok("true")
+@lab.test("faster", 1, perf=True)
+def faster(t):
+    t.compare(subject=("s", trial("s")), baseline=("b", trial("b")), metrics=[Metric("MB/s", lo=1.8)])
+@lab.test("slower", 1, perf=True)
+def slower(t):
+    vals["b"] = iter([10.0, 10.2, 9.9])
+    t.compare(subject=("slow", trial("slow")), baseline=("b", trial("b")), metrics=[Metric("MB/s", lo=1.8)])
+@lab.test("noisy", 1, perf=True)
+def noisy(t):
+    t.compare(subject=("s", lambda i: {"MB/s": 20.0}), baseline=("noisy", trial("noisy")),
+              metrics=[Metric("MB/s", lo=1.8)])
+lab.run()
+"""
+
+
+def grader_library():
+    """gradelib and gradeperf on a made-up grader: points, partial credit, the watchdog, a panic,
+    QEMU failing, and the performance band (host-side numbers, so exact)."""
+    d = WORK / "fake"
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "grade").write_text(FAKE_GRADER % {"lib": str(ROOT / "tests" / "lib")})
+    start = time.monotonic()
+    r = labtest.run([sys.executable, d / "grade", "--watchdog", "5", "--results", d / "r.json"], ROOT)
+    secs = time.monotonic() - start
+    g = labtest.Graded(r, d / "r.json")
+    block = {t: r.stdout.split("== %s ==" % t, 1)[-1].split("\n== ", 1)[0] for t in g.tests}
+    T.check("gradelib: OK and FAIL per test, Score with partial credit (2 + 2 of 4 + 1 of 6 more), exit 1",
+            g.tests.get("passes") == "OK" and g.tests.get("half") == "FAIL" and g.score == 5 and g.total == 12
+            and r.returncode == 1, expected="passes OK, half FAIL, Score: 5/12", got="%s %s/%s" % (g.tests, g.score, g.total))
+    T.check("gradelib: a guest that prints nothing and does no I/O is stopped by the watchdog, a FAIL saying so",
+            g.tests.get("hang") == "FAIL" and "no progress for 5 s" in block.get("hang", ""),
+            expected="FAIL: no progress for 5 s ...", got=block.get("hang", "")[:300])
+    T.check("gradelib: a kernel panic is a FAIL with the panic line and the console's last lines",
+            g.tests.get("panic") == "FAIL" and "panic: debug.kdb.panic" in block.get("panic", "") and
+            "last " in block.get("panic", ""), expected="FAIL: guest panicked: panic: ...", got=block.get("panic", "")[:300])
+    T.check("gradelib: QEMU failing to start is a FAIL with QEMU's reason",
+            g.tests.get("qemu") == "FAIL" and "wdrain-no-such-device" in block.get("qemu", ""),
+            expected="FAIL naming the device", got=block.get("qemu", "")[:300])
+    T.check("gradeperf: 2.0x against a band from 1.8 passes, every trial shown",
+            g.tests.get("faster") == "OK" and block["faster"].count("trial ") == 3 and "ratio 2.000" in block["faster"],
+            expected="OK, 3 trial lines, ratio 2.000", got=block.get("faster", "")[:300])
+    T.check("gradeperf: 1.5x fails, outside the band widened by the baseline's spread (1.8 x 0.95)",
+            g.tests.get("slower") == "FAIL" and "outside the band [1.710, -]" in block.get("slower", ""),
+            expected="FAIL: ratio 1.500 outside the band [1.710, -]", got=block.get("slower", "")[:400])
+    T.check("gradeperf: a baseline spreading over the cap gets more trials, up to 7, then FAILs as too noisy",
+            g.tests.get("noisy") == "FAIL" and block["noisy"].count("trial ") == 7 and "too noisy" in block["noisy"],
+            expected="7 trials, then too noisy", got=block.get("noisy", "")[:400])
+    T.check("gradelib: the run ends by the watchdog, not a long limit (under 3 minutes)", secs < 180,
+            expected="< 180 s", got="%.0f s" % secs)
+    labtest.check_results(T, "made-up grader", g, ["faster"])
+    out, code, stalled = gradelib._run_watched(["sleep", "30"], 2)
+    T.check("gradelib: a host program that prints nothing for the watchdog's time is stopped", stalled,
+            expected="stopped after 2 s", got="code %s" % code)
+
+
+marker_syntax()
+grader_library()
+tree_check()
+marked = files_with_regions()
+trees = {}
+for lab in LABS:
+    tree = one_handout(lab, marked)
+    if tree is not None and build_and_boot(lab, tree):
+        fast_grade(lab, tree)
+        trees[lab] = tree
+if "stripe" in trees:
+    handin(trees["stripe"])
+gradescope_zip()
+T.done()

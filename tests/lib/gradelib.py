@@ -1,0 +1,495 @@
+"""gradelib: the labs' graders (labs/<name>/grade), built on the test library (wdtest, wdrun).
+
+A grader is a list of named tests with points:
+
+    from gradelib import Lab
+    lab = Lab("stripe")
+
+    @lab.test("ccd_map: striping over equal disks", points=20)
+    def equal(t):
+        t.unit_test("test_ccd_map", prefixes=("two_equal_", "ileave128_"))
+
+    @lab.test("a pattern written through ccd0, de-striped on the host", points=20)
+    def destripe(t):
+        with t.guest(disks=2) as g:
+            g.ok("pattern write /dev/ccd0 16m 7")
+        t.check(...)
+
+    lab.answers(points=10)          # labs/stripe/answers.txt: every question answered
+    lab.run()                       # the command line below; exits
+
+Command line of every grader (make grade LAB=name GRADEFLAGS='...' passes GRADEFLAGS):
+    labs/NAME/grade [TEST...] [--quick] [--results FILE] [--reference-kernel FILE]
+                    [--watchdog SECS] [--list] [--describe] [-v]
+  TEST           run only these tests: a test's id (its function's name, `-` for `_`), or
+                 else the tests whose title contains it; default all
+  --quick        performance tests run one trial each and check only that they run and report
+                 (make test uses it); their band is not graded
+  --results FILE Gradescope's results.json: score, execution_time, output, tests (name, score,
+                 max_score, status, output, visibility) and leaderboard (name, value, order)
+  --reference-kernel FILE   the reference design's kernel for performance comparisons (default:
+                 labs/NAME/reference/kernel.elf in a handout, the tree's own kernel in the full tree)
+  --watchdog SECS  the progress watchdog (default 60)
+  --list         the tests, their ids and points;  --describe  the same as JSON, for tools/lab
+  -v             the guests' consoles on stderr
+Output: per test `== title == OK (12.3 s)` or `== title == FAIL (12.3 s)` followed by the lines
+that say why; then `Score: n/m`. Exit status 0 only with full marks, 1 otherwise, 2 for a bad
+command line.
+
+No wall-clock limit decides a grade. Every guest runs under a progress watchdog: QEMU is killed
+when the guest has printed nothing and done no disk I/O (QEMU's read and write system calls,
+/proc/PID/io; an idle guest makes none) for --watchdog seconds; host unit tests are killed
+when they print nothing for as long. A panic, a hang (the watchdog) and a QEMU failure are each
+a FAIL with its reason and the console's last lines. The hard limit behind the watchdog
+(HARD_LIMIT) is there only so that nothing can wait forever.
+
+The test body gets a Run `t`:
+  t.quick, t.verbose
+  t.check(cond, what, expected=None, got=None)  FAIL the test with `what` unless cond
+  t.fail(what)                  FAIL now;  t.log(line) a line shown if the test fails
+  t.show(line)                  a line shown whatever the result (performance trials)
+  t.partial(got, of)            score got/of of the points (default: all or nothing)
+  t.guest(reference=False, **vm) a booted guest (wdtest.Guest's keywords): g.sh(cmd) ->
+                                (output, status), g.ok(cmd) -> output (FAIL unless status 0),
+                                g.sysctl(name) -> int; reference=True boots the reference kernel
+  t.unit_test(name, prefixes=None)  build and run build/host/tests/NAME; FAIL on any FAIL line
+                                among the checks named with one of the prefixes (all if None)
+  t.compare(...), t.leaderboard(...)  performance: gradeperf.py
+"""
+import argparse
+import contextlib
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import wdtest  # noqa: E402
+import wdrun  # noqa: E402
+import gradeperf  # noqa: E402
+from gradeperf import Fail, Metric  # noqa: E402,F401  (the graders' names)
+
+ROOT = wdrun.ROOT
+HARD_LIMIT = 3600.0          # seconds: a command's limit behind the watchdog
+WATCHDOG = 60.0              # seconds without progress that end a guest or a unit test
+TAIL = 15                    # console lines shown with a guest's failure
+ANSWER_WORDS = 5             # an answer shorter than this many words does not count
+PLACEHOLDER = "(your answer)"
+
+
+# ---- progress watchdog ----------------------------------------------------------------------
+
+def _io_bytes(pid):
+    """QEMU's bytes read and written through system calls (disk images, NBD sockets, console)."""
+    try:
+        with open("/proc/%d/io" % pid) as f:
+            fields = dict(line.split(":", 1) for line in f if ":" in line)
+        return int(fields["rchar"]) + int(fields["wchar"])
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+class Watchdog(threading.Thread):
+    """Kill the VM's QEMU once the guest shows no progress (console output or I/O) for `quiet`
+    seconds; .fired says so afterwards. Polls once a second."""
+
+    def __init__(self, vm, quiet):
+        super().__init__(daemon=True)
+        self.vm, self.quiet = vm, quiet
+        self.fired = False
+        self._done = threading.Event()
+
+    def run(self):
+        last, since = None, time.monotonic()
+        while not self._done.wait(1.0):
+            proc = self.vm.proc
+            if proc is None:
+                continue
+            now = (len(self.vm.console), _io_bytes(proc.pid))
+            if now != last:
+                last, since = now, time.monotonic()
+            elif time.monotonic() - since >= self.quiet:
+                self.fired = True
+                try:
+                    proc.kill()
+                except OSError:
+                    pass
+                return
+
+    def stop(self):
+        self._done.set()
+
+
+# ---- guests ------------------------------------------------------------------------------------
+
+class GuestHandle:
+    """A booted guest inside t.guest(): commands without a deadline of their own."""
+
+    def __init__(self, g):
+        self.g = g
+
+    @property
+    def console(self):
+        return self.g.console
+
+    @property
+    def disk_images(self):
+        return self.g.disk_images
+
+    def sh(self, cmd):
+        return self.g.sh(cmd, timeout=HARD_LIMIT)
+
+    def ok(self, cmd):
+        out, st = self.sh(cmd)
+        if st != 0:
+            raise Fail("`%s` exited with status %d:\n%s" % (cmd, st, _indent(_last(out, TAIL))))
+        return out
+
+    def sysctl(self, name):
+        out = self.ok("sysctl -n " + name).strip()
+        if not re.fullmatch(r"-?\d+", out):
+            raise Fail("sysctl %s: expected a number, got %r" % (name, out))
+        return int(out)
+
+
+def _last(text, n):
+    return "\n".join(text.rstrip("\n").split("\n")[-n:])
+
+
+def _indent(text, by="    "):
+    return "\n".join(by + ln for ln in text.split("\n"))
+
+
+def guest_failure(err, watchdog, quiet):
+    """The reason a guest failed, for a FAIL: what happened, then the console's last lines."""
+    if watchdog is not None and watchdog.fired:
+        why = ("no progress for %g s: the guest printed nothing and did no disk I/O (a hang or a "
+               "deadlock?); the watchdog stopped QEMU" % quiet)
+    else:
+        why = err.message           # "guest panicked: panic: ...", "QEMU exited ...", a build error
+    tail = err.tail(TAIL) if isinstance(err, wdrun.GuestError) else []
+    if tail:
+        why += "\n  last %d lines of the console:\n" % len(tail) + _indent("\n".join(tail), "    | ")
+    return why
+
+
+# ---- one test's run ----------------------------------------------------------------------------
+
+class Run:
+    """What a test body gets (see the module comment)."""
+
+    def __init__(self, lab, test):
+        self.lab, self.test = lab, test
+        self.quick, self.verbose = lab.opts.quick, lab.opts.verbose
+        self.lines = []              # (always_shown, text)
+        self.fraction = None
+        self.board = []
+
+    def log(self, line):
+        self.lines.append((False, line))
+
+    def show(self, line):
+        self.lines.append((True, line))
+
+    def fail(self, what):
+        raise Fail(what)
+
+    def check(self, cond, what, expected=None, got=None):
+        if cond:
+            return
+        if expected is not None or got is not None:
+            what += ": expected %s, got %s" % (wdtest.show(expected), wdtest.show(got))
+        raise Fail(what)
+
+    def partial(self, got, of):
+        self.fraction = got / of if of else 0.0
+
+    def leaderboard(self, name, value, order="desc"):
+        self.board.append({"name": name, "value": value, "order": order})
+
+    def compare(self, *args, **kw):
+        return gradeperf.compare(self, *args, **kw)
+
+    @contextlib.contextmanager
+    def guest(self, reference=False, **vm):
+        """A guest booted from the student's kernel (or the reference's), under the watchdog."""
+        kernel = self.lab.reference_kernel() if reference else None
+        if kernel is not None:
+            vm["kernel"] = str(kernel)
+        quiet = self.lab.opts.watchdog
+        g = wdtest.Guest(timeout=HARD_LIMIT, verbose=self.verbose, **vm)
+        dog = Watchdog(g.vm, quiet)
+        dog.start()
+        try:
+            with g:
+                yield GuestHandle(g)
+        except wdrun.WdrunError as e:
+            raise Fail(guest_failure(e, dog, quiet))
+        finally:
+            dog.stop()
+
+    def unit_test(self, name, prefixes=None):
+        """Build and run host unit test `name`; FAIL on its FAIL lines among `prefixes`."""
+        binary = Path(wdrun.BUILD) / "host" / "tests" / name
+        if os.environ.get("WDRAIN_NO_BUILD") != "1":
+            make = subprocess.run(["make", "-s", str(binary.relative_to(ROOT))], cwd=ROOT, text=True,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            if make.returncode != 0:
+                raise Fail("tests/unit/%s.c did not build:\n%s" % (name, _indent(_last(make.stdout, 30))))
+        if not binary.exists():
+            raise Fail("%s does not exist (make test-host)" % binary.relative_to(ROOT))
+        out, code, stalled = _run_watched([str(binary)], self.lab.opts.watchdog)
+        lines = out.split("\n")
+        mine = [ln for ln in lines if re.match(r"(PASS|FAIL) ", ln) and
+                (prefixes is None or ln.split()[1].startswith(tuple(prefixes)))]
+        fails = [ln for ln in mine if ln.startswith("FAIL ")]
+        if stalled:
+            raise Fail("%s printed nothing for %g s and was stopped (an endless loop?); its last lines:\n%s"
+                       % (name, self.lab.opts.watchdog, _indent(_last(out, TAIL))))
+        if code < 0:
+            raise Fail("%s died of signal %d after %d checks; its last lines:\n%s"
+                       % (name, -code, len(mine), _indent(_last(out, TAIL))))
+        if not mine:
+            raise Fail("%s ran none of the checks this test counts (%s)" % (name, ", ".join(prefixes or ())))
+        for ln in mine:
+            self.log(ln)
+        if fails:
+            raise Fail("%d of %d checks failed:\n%s" % (len(fails), len(mine), _indent("\n".join(fails))))
+
+
+def _run_watched(argv, quiet):
+    """Run argv, stdout and stderr together; kill it after `quiet` seconds of silence.
+    Returns (output, exit code or -signal, stopped by the watchdog)."""
+    p = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL)
+    chunks, stalled, last = [], False, time.monotonic()
+    os.set_blocking(p.stdout.fileno(), False)
+    while True:
+        data = p.stdout.read()
+        if data:
+            chunks.append(data)
+            last = time.monotonic()
+        elif data == b"" and p.poll() is not None:
+            break
+        elif time.monotonic() - last >= quiet:
+            p.kill()
+            stalled = True
+            p.wait()
+            break
+        else:
+            time.sleep(0.05)
+    p.wait()
+    return b"".join(chunks).decode(errors="replace"), p.returncode, stalled
+
+
+# ---- the lab: tests, options, the report -------------------------------------------------------
+
+class Test:
+    def __init__(self, fn, title, points, build, perf, fast):
+        self.fn, self.title, self.points, self.build, self.perf, self.fast = fn, title, points, build, perf, fast
+        self.id = fn.__name__.replace("_", "-")
+
+
+class Lab:
+    def __init__(self, name, reference_kernel=False):
+        self.name = name
+        self.dir = ROOT / "labs" / name
+        self.needs_reference = reference_kernel
+        self.tests = []
+        self.opts = None
+
+    def test(self, title, points, build=True, perf=False, fast=False):
+        """Decorator: fn(t) is a test worth `points`. build=False: it needs no build; perf: a
+        performance test (gradeperf); fast: it fails quickly on the handout's stubs (no guest
+        that could hang, no performance run), so make test runs it on the handout."""
+        def register(fn):
+            self.tests.append(Test(fn, title, points, build, perf, fast))
+            return fn
+        return register
+
+    def answers(self, points):
+        """The test that labs/<name>/answers.txt has an answer to every question."""
+        def answers_txt(t):
+            check_answers(t, self.dir / "answers.txt")
+        answers_txt.__name__ = "answers"
+        self.test("answers.txt: every question answered", points, build=False, fast=True)(answers_txt)
+
+    # -- the reference kernel --
+
+    def reference_kernel(self):
+        """The reference design's kernel, or None for the tree's own (the full tree is the reference)."""
+        if self.opts.reference_kernel:
+            k = Path(self.opts.reference_kernel)
+            if not k.is_file():
+                raise Fail("--reference-kernel %s: no such file" % k)
+            return k.resolve()
+        k = self.dir / "reference" / "kernel.elf"
+        if k.is_file():
+            return k
+        if (ROOT / ".lab").exists():
+            raise Fail("labs/%s/reference/kernel.elf is missing: it came with the handout (git checkout it)"
+                       % self.name)
+        return None
+
+    # -- running --
+
+    def _parse(self, argv):
+        ap = argparse.ArgumentParser(prog="labs/%s/grade" % self.name,
+                                     description="The grader of lab %s: its README.md in labs/%s says what it checks."
+                                     % (self.name, self.name))
+        ap.add_argument("tests", nargs="*", metavar="TEST", help="test ids or words of titles (default: all)")
+        ap.add_argument("--quick", action="store_true", help="performance tests: one trial, band not graded")
+        ap.add_argument("--results", metavar="FILE", help="write Gradescope's results.json there")
+        ap.add_argument("--reference-kernel", metavar="FILE", help="the reference design's kernel")
+        ap.add_argument("--watchdog", type=float, default=WATCHDOG, metavar="SECS",
+                        help="seconds without progress that fail a test (default %g)" % WATCHDOG)
+        ap.add_argument("--list", action="store_true", help="list the tests and their points")
+        ap.add_argument("--describe", action="store_true", help="the tests as JSON (for tools/lab)")
+        ap.add_argument("-v", "--verbose", action="store_true", help="the guests' consoles on stderr")
+        opts = ap.parse_args(argv)
+        if opts.watchdog <= 0:
+            ap.error("--watchdog must be positive")
+        return ap, opts
+
+    def _select(self, ap, words):
+        if not words:
+            return list(self.tests)
+        chosen = []
+        for w in words:
+            hits = ([t for t in self.tests if t.id == w.lower()] or
+                    [t for t in self.tests if w.lower() in t.title.lower()])
+            if not hits:
+                ap.error("no test '%s' (ids: %s)" % (w, ", ".join(t.id for t in self.tests)))
+            chosen += [t for t in hits if t not in chosen]
+        return [t for t in self.tests if t in chosen]
+
+    def run(self, argv=None):
+        ap, self.opts = self._parse(sys.argv[1:] if argv is None else argv)
+        if self.opts.describe:
+            print(json.dumps({"lab": self.name, "reference_kernel": self.needs_reference,
+                              "max_score": sum(t.points for t in self.tests),
+                              "tests": [{"id": t.id, "title": t.title, "points": t.points, "perf": t.perf,
+                                         "fast": t.fast} for t in self.tests]}, indent=1))
+            sys.exit(0)
+        if self.opts.list:
+            for t in self.tests:
+                print("%-14s %3g  %s%s" % (t.id, t.points, t.title, "  (performance)" if t.perf else ""))
+            sys.exit(0)
+        chosen = self._select(ap, self.opts.tests)
+        wdrun.install_signal_handlers()
+        started = time.monotonic()
+        build_error = self._build() if any(t.build for t in chosen) else None
+        results = [self._run_one(t, build_error) for t in chosen]
+        score, total = sum(r["score"] for r in results), sum(r["max_score"] for r in results)
+        print("Score: %s/%s" % (_num(score), _num(total)))
+        if self.opts.results:
+            write_results(self.opts.results, results, score, time.monotonic() - started)
+        sys.exit(0 if score == total else 1)
+
+    def _build(self):
+        """make all (the student's build: warnings are not errors unless WERROR=1); an error text."""
+        if os.environ.get("WDRAIN_NO_BUILD") == "1":
+            return None
+        r = subprocess.run(["make", "-s", "all"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, stdin=subprocess.DEVNULL)
+        if r.returncode == 0:
+            return None
+        print("make all failed:\n" + _indent(_last(r.stdout, 30)))
+        return "the build failed (make all; its errors are above)"
+
+    def _run_one(self, test, build_error):
+        t = Run(self, test)
+        start = time.monotonic()
+        ok = False
+        try:
+            if test.build and build_error:
+                raise Fail(build_error)
+            test.fn(t)
+            ok = True
+        except Fail as e:
+            t.lines.append((True, str(e)))
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:      # a bug in the grader: a FAIL that says so, not a traceback
+            t.lines.append((True, "the grader itself failed: %s: %s" % (type(e).__name__, e)))
+        secs = time.monotonic() - start
+        print("== %s == %s (%.1f s)" % (test.title, "OK" if ok else "FAIL", secs))
+        shown = [text for always, text in t.lines if always or not ok]
+        if shown:
+            print(_indent("\n".join(shown)))
+        sys.stdout.flush()
+        fraction = t.fraction if t.fraction is not None else 1.0
+        score = round(test.points * fraction, 2) if ok or t.fraction is not None else 0
+        return {"name": test.title, "id": test.id, "score": score, "max_score": test.points,
+                "status": "passed" if score == test.points else "failed",
+                "output": "\n".join(shown), "visibility": "visible", "leaderboard": t.board}
+
+
+def _num(x):
+    return ("%.2f" % x).rstrip("0").rstrip(".")
+
+
+def write_results(path, results, score, secs):
+    """Gradescope's results.json (its autograder specification: top-level score, execution_time,
+    output, tests[], leaderboard[])."""
+    board = [e for r in results for e in r["leaderboard"]]
+    tests = [{k: r[k] for k in ("name", "score", "max_score", "status", "output", "visibility")} for r in results]
+    doc = {"score": score, "execution_time": round(secs), "visibility": "visible",
+           "output": "Score: %s/%s" % (_num(score), _num(sum(r["max_score"] for r in results))),
+           "tests": tests, "leaderboard": board}
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(doc, indent=1) + "\n")
+
+
+# ---- answers.txt ------------------------------------------------------------------------------
+
+QUESTION_RE = re.compile(r"^Q(\d+)\.\s")
+ANSWER_RE = re.compile(r"^A(\d+):")
+
+
+def parse_answers(text):
+    """{question number: answer text} from answers.txt: a question starts with `Qn. `, its
+    answer with `An:` and runs to the next question; lines starting with # are comments. A
+    missing `An:` gives None."""
+    answers, cur, body = {}, None, None
+    for line in text.split("\n"):
+        if line.startswith("#"):
+            continue
+        q = QUESTION_RE.match(line)
+        if q:
+            cur, body = int(q.group(1)), None
+            answers[cur] = None
+            continue
+        a = ANSWER_RE.match(line)
+        if a and cur is not None and int(a.group(1)) == cur:
+            body = [line[a.end():]]
+            answers[cur] = ""
+        elif body is not None:
+            body.append(line)
+        if body is not None:
+            answers[cur] = "\n".join(body).strip()
+    return answers
+
+
+def check_answers(t, path):
+    """Every question has an answer of ANSWER_WORDS words or more, not the placeholder."""
+    if not path.is_file():
+        raise Fail("%s is missing" % path.relative_to(ROOT))
+    answers = parse_answers(path.read_text())
+    if not answers:
+        raise Fail("%s has no questions (lines starting with Q1. Q2. ...)" % path.relative_to(ROOT))
+    missing = []
+    for n, text in sorted(answers.items()):
+        if text is None:
+            missing.append("Q%d: no line starting with A%d:" % (n, n))
+        elif len(text.replace(PLACEHOLDER, "").split()) < ANSWER_WORDS:
+            missing.append("Q%d: not answered (fewer than %d words)" % (n, ANSWER_WORDS))
+    t.partial(len(answers) - len(missing), len(answers))
+    if missing:
+        t.show("%d of %d questions answered; the course staff grade the answers themselves"
+               % (len(answers) - len(missing), len(answers)))
+        raise Fail("\n".join(missing))

@@ -1,0 +1,67 @@
+"""gradescope: make gradescope LAB=NAME, the autograder zip for Gradescope.
+
+Gradescope's autograder specification: a zip with `setup.sh` (run once, as root, when the
+autograder's image is built) and `run_autograder` (run for every submission) at its root,
+unpacked into /autograder/source; the student's files arrive in /autograder/submission; the
+grade goes to /autograder/results/results.json. The zip made here holds the instructor's whole
+tree (every tracked file: Gradescope's source folder is not shown to students) and:
+  setup.sh        tools/install-deps (the Debian/Ubuntu packages of the project, its one
+                  list), then the reference kernel (make build/kernel.elf)
+  run_autograder  tools/lab grade-one NAME on /autograder/submission (the tarball of make
+                  handin, or the files of the student's repository) with --results
+                  /autograder/results/results.json and the reference kernel
+AUTOGRADER=DIR in run_autograder's environment stands for /autograder (to try the zip on
+any machine: labs/README.md, "Gradescope").
+"""
+import zipfile
+from pathlib import Path
+
+from . import tree
+from .tree import LabError
+
+SETUP = """#!/usr/bin/env bash
+# setup.sh (Gradescope, once, as root): the packages wdrain needs, then the reference kernel.
+set -euo pipefail
+cd "${AUTOGRADER:-/autograder}/source"
+CI=true tools/install-deps </dev/null
+make -s build/kernel.elf
+"""
+
+RUN = """#!/usr/bin/env bash
+# run_autograder (Gradescope, per submission): grade lab %(lab)s into results/results.json.
+set -uo pipefail
+ag="${AUTOGRADER:-/autograder}"
+mkdir -p "$ag/results"
+exec python3 "$ag/source/tools/lab" grade-one %(lab)s "$ag/submission" \\
+	--work "$ag/work" --results "$ag/results/results.json" \\
+	--reference-kernel "$ag/source/build/kernel.elf"
+"""
+
+
+def _add(z, name, data, executable=False):
+    info = zipfile.ZipInfo(name, date_time=(2000, 12, 26, 0, 0, 0))
+    info.external_attr = (0o755 if executable else 0o644) << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    z.writestr(info, data)
+
+
+def make_zip(root, lab, out=None):
+    if lab not in tree.labs(root):
+        raise LabError("no lab '%s' (labs: %s)" % (lab, ", ".join(tree.labs(root))))
+    regions, problems = tree.check(root)
+    if problems:
+        raise LabError("the tree's lab markers are not right:\n  " + "\n  ".join(problems))
+    out = Path(out) if out else Path(root) / "build" / ("gradescope-%s.zip" % lab)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    files = tree.tracked_files(root)
+    with zipfile.ZipFile(out, "w") as z:
+        _add(z, "setup.sh", SETUP, executable=True)
+        _add(z, "run_autograder", RUN % {"lab": lab}, executable=True)
+        for name in files:
+            p = Path(root) / name
+            if p.is_symlink():
+                continue
+            _add(z, name, p.read_bytes(), executable=bool(p.stat().st_mode & 0o111))
+    print("tools/lab: %s: lab %s's Gradescope autograder (%d files of the tree, setup.sh, run_autograder)"
+          % (out, lab, len(files)))
+    return out

@@ -1,0 +1,870 @@
+/*
+ * exec.c: running a parsed command (POSIX 2.9 Shell Commands, 2.7 Redirection).
+ *
+ *   run_node(n)          run a tree in this shell; its exit status, also left in $?
+ *   define_function, unset_function   the function table (POSIX 2.9.5)
+ *   exec_command(argv, env)   in a child: find the program on $PATH and exec it
+ *   xfork, waitfor, exitcode  fork with stdio flushed; a child's status as $? (128+signal)
+ *
+ * Simple commands: assignments and words are expanded (expand.c), then the command is, in
+ * POSIX's order (2.9.1.1): a special built-in, a function, a built-in, or a program run in a
+ * child. Pipelines and ( ... ) fork; { ... }, for, case, if, while and until run in this shell,
+ * with their redirections applied around them and undone after.
+ *
+ * Unwinding: break, continue and return set evalskip (builtins.c); lists and loops stop and
+ * return as soon as it is set, each loop or function call taking the part meant for it.
+ * SKIP_ABORT (an expansion error at the prompt) goes all the way back to the prompt.
+ *
+ * Jobs and ^C: an interactive shell puts each job it waits for (a program, a pipeline, a
+ * subshell, a command substitution) in a process group of its own and makes that the console's
+ * foreground group while it waits (fork_job, wait_job, job_end). ^C then ends the job, not the
+ * shell, and a job killed by SIGINT abandons the rest of the command line, so ^C also stops a
+ * loop at the prompt. A script's shell is not interactive: its children stay in its group, the
+ * group of the job it is part of. Background jobs (&) stay in the shell's group, never the
+ * foreground one, so ^C does not reach them.
+ *
+ * set -e (POSIX 2.14, set): a simple command, pipeline or subshell that fails ends a
+ * non-interactive shell, except where its status is tested: the condition of if, while and
+ * until, the left of && and ||, and after ! (e_tested counts those we are inside of).
+ * FreeBSD's sh ignores -e in an interactive shell too ("in non-interactive mode": bin/sh/sh.1,
+ * "-e errexit", freebsd-src commit b4f7fd79a518), so a failed command cannot end the console's
+ * shell.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <err.h>
+#include <sys/ioctl.h>
+#include "sh.h"
+
+int loopdepth, funcdepth, dotdepth;
+static int e_tested;
+
+/* ---- processes ------------------------------------------------------------------------------ */
+
+int exitcode(int status, int report)
+{
+	int sig;
+
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	sig = WTERMSIG(status);
+	if (report && sig != SIGINT && sig != SIGPIPE) {      /* "Bus error", as FreeBSD's sh says it */
+		if (sig < NSIG && sys_siglist[sig])
+			fprintf(stderr, "%s\n", sys_siglist[sig]);
+		else
+			fprintf(stderr, "Signal %d\n", sig);
+	}
+	return 128 + sig;
+}
+
+pid_t xfork(void)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	if ((pid = fork()) < 0)
+		warn("fork");
+	return pid;
+}
+
+int waitfor(pid_t pid, int report)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			warn("wait");
+			return 127;
+		}
+	return exitcode(status, report);
+}
+
+/* ---- jobs: the console's foreground process group ------------------------------------------- */
+
+static pid_t jobpgid;        /* the group of the job being started or waited for (0: none) */
+static int   jobint;         /* a process of it was killed by SIGINT (^C) */
+
+pid_t fork_job(void)
+{
+	pid_t pid = xfork();
+
+	if (!opt.interactive || pid < 0)
+		return pid;
+	if (pid == 0) {
+		setpgid(0, jobpgid);          /* 0: a group of its own, the job's first process */
+		return 0;
+	}
+	if (!jobpgid)
+		jobpgid = pid;
+	setpgid(pid, jobpgid);            /* also here: the child may not have run yet */
+	ioctl(0, TIOCSPGRP, &jobpgid);    /* the console's ^C goes to the job from now on */
+	return pid;
+}
+
+int wait_job(pid_t pid, int report)
+{
+	int status = waitfor(pid, report);
+
+	jobint |= status == 128 + SIGINT;
+	return status;
+}
+
+void job_end(void)
+{
+	int none = 0;
+
+	if (!opt.interactive || !jobpgid)
+		return;
+	ioctl(0, TIOCSPGRP, &none);
+	jobpgid = 0;
+	if (jobint) {
+		jobint = 0;
+		laststatus = 128 + SIGINT;
+		experr = 1;                   /* ^C: the rest of the command line does not run */
+		evalskip = SKIP_ABORT;
+	}
+}
+
+/* In a forked child: run n and exit with its status. */
+static void run_in_child(struct node *n) __attribute__((noreturn));
+
+/* ---- redirections (POSIX 2.7) ---------------------------------------------------------------- */
+
+/* Saved descriptors, put back after a built-in or compound command (above 9, close-on-exec). */
+struct saved { int fd, copy; };
+#define NSAVE 16
+#define HEREDOC_INLINE 4096   /* a body this small fits in a pipe (16 KB) without a writer process */
+
+/* A here-document as a descriptor to read: a pipe holding its (expanded) body. */
+static int heredoc_fd(struct redir *r)
+{
+	char *body = r->quoted ? xstrdup(r->word) : expand_heredoc(r->word);
+	size_t len = strlen(body);
+	int fds[2];
+	pid_t pid = 0;
+
+	if (experr || pipe(fds) < 0) {
+		if (!experr)
+			warn("here-document");
+		free(body);
+		return -1;
+	}
+	if (len > HEREDOC_INLINE && (pid = xfork()) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		free(body);
+		return -1;
+	}
+	if (pid == 0) {
+		write(fds[1], body, len);
+		if (len > HEREDOC_INLINE)
+			_exit(0);
+	}
+	close(fds[1]);
+	free(body);
+	return fds[0];
+}
+
+static int open_redir(struct redir *r, const char *name)
+{
+	switch (r->kind) {
+	case R_IN:      return open(name, O_RDONLY);
+	case R_OUT:     return open(name, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	case R_APPEND:  return open(name, O_WRONLY | O_CREAT | O_APPEND, 0666);
+	case R_RDWR:    return open(name, O_RDWR | O_CREAT, 0666);
+	default:        return -1;
+	}
+}
+
+/* n>&m, n<&m, n>&-: 0, or -1 after a message. */
+static int dup_redir(struct redir *r, const char *name)
+{
+	char *end;
+	long fd;
+
+	if (strcmp(name, "-") == 0) {
+		close(r->fd);
+		return 0;
+	}
+	fd = strtol(name, &end, 10);
+	if (!isdigit((unsigned char)name[0]) || *end || fd >= OPEN_MAX) {
+		fprintf(stderr, "sh: %s: bad file descriptor in redirection\n", name);
+		return -1;
+	}
+	if (fd != r->fd && dup2(fd, r->fd) < 0) {
+		fprintf(stderr, "sh: %s: %s\n", name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Apply redirections in this process. If save is given, the original descriptors are kept
+ * there so restore_redirs can put them back. -1 on failure (after a message).
+ */
+static int apply_redirs(struct redir *r, struct saved *save, int *nsave)
+{
+	for (; r; r = r->next) {
+		char *name = NULL;
+		int fd;
+
+		if (save) {
+			if (*nsave == NSAVE) {
+				fprintf(stderr, "sh: more than %d redirections\n", NSAVE);
+				return -1;
+			}
+			save[*nsave].fd = r->fd;
+			save[*nsave].copy = fcntl(r->fd, F_DUPFD, 10);
+			if (save[*nsave].copy >= 0)
+				fcntl(save[*nsave].copy, F_SETFD, FD_CLOEXEC);   /* not for the commands run */
+			(*nsave)++;
+		}
+		if (r->kind == R_HEREDOC) {
+			fd = heredoc_fd(r);
+		} else {
+			name = expand_word(r->word);
+			if (experr) {
+				free(name);
+				return -1;
+			}
+			if (r->kind == R_DUP) {
+				fd = dup_redir(r, name);
+				free(name);
+				if (fd < 0)
+					return -1;
+				continue;
+			}
+			if ((fd = open_redir(r, name)) < 0)
+				fprintf(stderr, "sh: %s: %s\n", name, strerror(errno));
+			free(name);
+		}
+		if (fd < 0)
+			return -1;
+		if (fd != r->fd) {
+			dup2(fd, r->fd);
+			close(fd);
+		}
+	}
+	return 0;
+}
+
+static void restore_redirs(struct saved *save, int nsave)
+{
+	fflush(NULL);
+	while (nsave-- > 0) {
+		if (save[nsave].copy >= 0) {
+			dup2(save[nsave].copy, save[nsave].fd);
+			close(save[nsave].copy);
+		} else {
+			close(save[nsave].fd);
+		}
+	}
+}
+
+/* ---- programs ------------------------------------------------------------------------------- */
+
+/* execve, falling back for scripts: "#!interp [arg]" lines, else /bin/sh runs the file. */
+static void try_exec(const char *path, char **argv, char **env)
+{
+	char line[128], *interp, *iarg, **nargv;
+	int fd, n, argc;
+
+	execve(path, argv, env);
+	if (errno != ENOEXEC)
+		return;
+	interp = "/bin/sh";
+	iarg = NULL;
+	if ((fd = open(path, O_RDONLY)) >= 0) {
+		n = read(fd, line, sizeof line - 1);
+		close(fd);
+		if (n > 2 && line[0] == '#' && line[1] == '!') {
+			line[n] = 0;
+			line[strcspn(line, "\n")] = 0;
+			interp = line + 2 + strspn(line + 2, " \t");
+			iarg = interp + strcspn(interp, " \t");
+			if (*iarg) {
+				*iarg++ = 0;
+				iarg += strspn(iarg, " \t");
+				iarg[strcspn(iarg, " \t")] = 0;
+			}
+			if (!*iarg)
+				iarg = NULL;
+		}
+	}
+	for (argc = 0; argv[argc]; argc++)
+		;
+	nargv = xmalloc((argc + 3) * sizeof *nargv);
+	n = 0;
+	nargv[n++] = interp;
+	if (iarg)
+		nargv[n++] = iarg;
+	nargv[n++] = (char *)path;
+	for (int i = 1; i <= argc; i++)
+		nargv[n++] = argv[i];
+	execve(interp, nargv, env);
+	errno = errno == ENOENT ? ENOEXEC : errno;
+}
+
+void exec_command(char **argv, char **env)
+{
+	const char *path;
+	char full[PATH_MAX];
+	int err = ENOENT;
+
+	if (strchr(argv[0], '/')) {
+		try_exec(argv[0], argv, env);
+		err = errno;
+	} else {
+		path = getvar("PATH") ? getvar("PATH") : "/bin:/sbin";
+		while (*path) {
+			size_t len = strcspn(path, ":");
+			if (snprintf(full, sizeof full, "%.*s%s%s", (int)len, path, len ? "/" : "",
+			             argv[0]) < (int)sizeof full) {
+				try_exec(full, argv, env);
+				if (errno != ENOENT)
+					err = errno;
+			}
+			path += len + (path[len] == ':');
+		}
+	}
+	if (err == ENOENT)
+		fprintf(stderr, "sh: %s: not found\n", argv[0]);
+	else
+		fprintf(stderr, "sh: %s: %s\n", argv[0], strerror(err));
+	_exit(err == ENOENT ? 127 : 126);
+}
+
+/* ---- functions (POSIX 2.9.5) ----------------------------------------------------------------- */
+
+struct func {
+	char        *name;
+	struct node *body;     /* a copy: the command line that defined it is freed */
+	int          refs;     /* the table's reference, plus one per call running it */
+	struct func *next;
+};
+
+static struct func *funcs;
+
+static void release(struct func *f)
+{
+	if (--f->refs == 0) {
+		free(f->name);
+		freenode(f->body);
+		free(f);
+	}
+}
+
+static struct func *findfunc(const char *name)
+{
+	for (struct func *f = funcs; f; f = f->next)
+		if (strcmp(f->name, name) == 0)
+			return f;
+	return NULL;
+}
+
+int unset_function(const char *name)
+{
+	for (struct func **pp = &funcs; *pp; pp = &(*pp)->next)
+		if (strcmp((*pp)->name, name) == 0) {
+			struct func *f = *pp;
+			*pp = f->next;
+			release(f);       /* a running call keeps its body until it returns */
+			return 0;
+		}
+	return -1;
+}
+
+void define_function(const char *name, const struct node *body)
+{
+	struct func *f = xmalloc(sizeof *f);
+
+	unset_function(name);
+	f->name = xstrdup(name);
+	f->body = copynode(body);
+	f->refs = 1;
+	f->next = funcs;
+	funcs = f;
+}
+
+/* ---- simple commands (POSIX 2.9.1) ------------------------------------------------------------ */
+
+/* The command's NAME=value words, set for the time of a built-in or function call. */
+struct tempvar { char *name, *old; int wasset; };
+
+static struct tempvar *settemps(struct words *assigns)
+{
+	struct tempvar *t = xmalloc((assigns->n + 1) * sizeof *t);
+
+	for (int i = 0; i < assigns->n; i++) {
+		char *eq = strchr(assigns->v[i], '=');
+		const char *old;
+		t[i].name = xstrndup(assigns->v[i], eq - assigns->v[i]);
+		old = getvar(t[i].name);
+		t[i].wasset = old != NULL;
+		t[i].old = old ? xstrdup(old) : NULL;
+		setvar(t[i].name, eq + 1, 0);
+	}
+	return t;
+}
+
+static void restoretemps(struct tempvar *t, int n)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		if (t[i].wasset)
+			setvar(t[i].name, t[i].old, 0);
+		else
+			unsetvar(t[i].name);
+		free(t[i].name);
+		free(t[i].old);
+	}
+	free(t);
+}
+
+/* set -x: the command as it will run, on stderr after $PS4 (POSIX 2.5.3). */
+static void trace(struct words *assigns, struct words *args)
+{
+	const char *ps4 = getvar("PS4");
+
+	fputs(ps4 ? ps4 : "+ ", stderr);
+	for (int i = 0; i < assigns->n; i++)
+		fprintf(stderr, "%s%s", assigns->v[i], i + 1 < assigns->n || args->n ? " " : "");
+	for (int i = 0; i < args->n; i++)
+		fprintf(stderr, "%s%s", args->v[i], i + 1 < args->n ? " " : "");
+	fputc('\n', stderr);
+}
+
+/* The number of leading NAME=value words. */
+static int nassign(struct node *n)
+{
+	int i = 0;
+
+	while (i < n->w.n) {
+		const char *eq = strchr(n->w.v[i], '=');
+		if (!eq || !isname(n->w.v[i], eq - n->w.v[i]))
+			break;
+		i++;
+	}
+	return i;
+}
+
+/* A built-in: in this shell, with the redirections undone afterwards. */
+static int run_builtin(builtin_fn *fn, struct words *args, struct node *n, struct words *assigns, int special)
+{
+	struct saved save[NSAVE];
+	struct tempvar *t = NULL;
+	int nsave = 0, status;
+
+	if (apply_redirs(n->redir, save, &nsave) < 0) {
+		restore_redirs(save, nsave);
+		return experr ? 2 : 1;
+	}
+	if (special)
+		for (int i = 0; i < assigns->n; i++) {   /* they stay (POSIX 2.14) */
+			char *eq = strchr(assigns->v[i], '=');
+			*eq = 0;
+			setvar(assigns->v[i], eq + 1, 0);
+			*eq = '=';
+		}
+	else
+		t = settemps(assigns);
+	status = fn(args->n, args->v);
+	fflush(NULL);
+	if (t)
+		restoretemps(t, assigns->n);
+	restore_redirs(save, nsave);
+	return status;
+}
+
+/* A function: its own $1..., run in this shell (POSIX 2.9.5). */
+static int call_function(struct func *f, struct words *args, struct node *n, struct words *assigns)
+{
+	struct saved save[NSAVE];
+	struct tempvar *t;
+	struct words saved;
+	int nsave = 0, status, outerloops = loopdepth;
+
+	if (apply_redirs(n->redir, save, &nsave) < 0) {
+		restore_redirs(save, nsave);
+		return experr ? 2 : 1;
+	}
+	t = settemps(assigns);
+	saved = saveparams();
+	setparams(args->v + 1, args->n - 1);
+	f->refs++;
+	funcdepth++;
+	loopdepth = 0;              /* break inside a function does not leave the caller's loop */
+	status = run_node(f->body);
+	if (evalskip == SKIP_FUNC) {
+		evalskip = SKIP_NONE;
+		status = laststatus;
+	}
+	loopdepth = outerloops;
+	funcdepth--;
+	release(f);
+	restoreparams(&saved);
+	restoretemps(t, assigns->n);
+	restore_redirs(save, nsave);
+	return status;
+}
+
+/* A program: fork (unless already in a child that may become it) and exec. */
+static int run_program(struct words *args, struct node *n, struct words *assigns, int inchild)
+{
+	pid_t pid = inchild ? 0 : fork_job();
+	int status;
+
+	if (pid < 0)
+		return 2;
+	if (pid == 0) {
+		if (apply_redirs(n->redir, NULL, NULL) < 0)
+			_exit(experr ? 2 : 1);
+		exec_command(args->v, makeenv(assigns->v, assigns->n));
+	}
+	status = wait_job(pid, 1);
+	job_end();
+	return status;
+}
+
+/* exec [command [args]]: replace the shell; with no command, the redirections stay (POSIX 2.14). */
+static int run_exec(struct words *args, struct node *n, struct words *assigns)
+{
+	if (apply_redirs(n->redir, NULL, NULL) < 0)
+		return experr ? 2 : 1;
+	if (args->n > 1) {
+		fflush(NULL);
+		exec_command(args->v + 1, makeenv(assigns->v, assigns->n));
+	}
+	return 0;
+}
+
+/* Only assignments (and redirections, e.g. "> file"): set the variables. */
+static int run_assignments(struct node *n, struct words *assigns)
+{
+	struct saved save[NSAVE];
+	int nsave = 0, status = substatus;   /* POSIX 2.9.1: the last command substitution's */
+
+	for (int i = 0; i < assigns->n; i++) {
+		char *eq = strchr(assigns->v[i], '=');
+		*eq = 0;
+		setvar(assigns->v[i], eq + 1, 0);
+	}
+	if (n->redir) {
+		if (apply_redirs(n->redir, save, &nsave) < 0)
+			status = experr ? 2 : 1;
+		restore_redirs(save, nsave);
+	}
+	return status;
+}
+
+/* inchild: we are a forked child already (a pipeline stage, a background job): exec directly. */
+static int run_simple(struct node *n, int inchild)
+{
+	struct words args = { NULL, 0 }, assigns = { NULL, 0 };
+	int na = nassign(n), status, special = 0;
+	builtin_fn *fn;
+	struct func *f;
+
+	substatus = 0;
+	for (int i = 0; i < na && !experr; i++) {
+		char *eq = strchr(n->w.v[i], '=');
+		char *val = expand_word(eq + 1), *a = xmalloc(eq - n->w.v[i] + strlen(val) + 2);
+		sprintf(a, "%.*s=%s", (int)(eq - n->w.v[i]), n->w.v[i], val);
+		free(val);
+		addword(&assigns, a);
+	}
+	expand_fields(n->w.v + na, n->w.n - na, &args);
+	if (experr) {
+		status = laststatus;          /* 2 (sh_abort), or 130 after ^C in a $(...) */
+		goto out;
+	}
+	if (opt.xtrace)
+		trace(&assigns, &args);
+	if (args.n == 0)
+		status = run_assignments(n, &assigns);
+	else if (strcmp(args.v[0], "exec") == 0)
+		status = run_exec(&args, n, &assigns);
+	else if ((fn = find_builtin(args.v[0], &special)) && special)
+		status = run_builtin(fn, &args, n, &assigns, 1);
+	else if ((f = findfunc(args.v[0])))
+		status = call_function(f, &args, n, &assigns);
+	else if (fn)
+		status = run_builtin(fn, &args, n, &assigns, 0);
+	else
+		status = run_program(&args, n, &assigns, inchild);
+out:
+	freewords(&args);
+	freewords(&assigns);
+	return status;
+}
+
+static void run_in_child(struct node *n)
+{
+	opt.interactive = 0;
+	if (n->type == N_CMD)
+		sh_exit(run_simple(n, 1));
+	sh_exit(run_node(n));
+}
+
+/* ---- pipelines, loops and compound commands (POSIX 2.9.2, 2.9.4) ------------------------------ */
+
+static int run_pipeline(struct node *n)
+{
+	struct node *stages[64];
+	pid_t pids[64];
+	int ns = 0, in = -1, fds[2], status = 0;
+
+	/* the tree is left-deep: ((a | b) | c) */
+	for (struct node *p = n; ns < 64; p = p->l) {
+		if (p->type != N_PIPE) {
+			stages[ns++] = p;
+			break;
+		}
+		stages[ns++] = p->r;
+	}
+	if (ns == 64 && stages[63]->type == N_PIPE) {
+		fprintf(stderr, "sh: pipeline too long\n");
+		return 2;
+	}
+	for (int i = 0; i < ns / 2; i++) {
+		struct node *t = stages[i];
+		stages[i] = stages[ns - 1 - i];
+		stages[ns - 1 - i] = t;
+	}
+	for (int i = 0; i < ns; i++) {
+		fds[0] = fds[1] = -1;
+		if (i + 1 < ns && pipe(fds) < 0) {
+			warn("pipe");
+			ns = i;
+			break;
+		}
+		if ((pids[i] = fork_job()) == 0) {
+			if (in >= 0) {
+				dup2(in, 0);
+				close(in);
+			}
+			if (fds[1] >= 0) {
+				dup2(fds[1], 1);
+				close(fds[1]);
+				close(fds[0]);
+			}
+			run_in_child(stages[i]);
+		}
+		if (in >= 0)
+			close(in);
+		if (fds[1] >= 0)
+			close(fds[1]);
+		in = fds[0];
+		if (pids[i] < 0) {
+			ns = i;
+			break;
+		}
+	}
+	if (in >= 0)
+		close(in);
+	for (int i = 0; i < ns; i++)
+		status = wait_job(pids[i], i == ns - 1);
+	job_end();
+	return status;
+}
+
+/* After a loop body left evalskip set: 1 to go on with the next iteration, 0 to leave. */
+static int loop_goes_on(void)
+{
+	if ((evalskip == SKIP_CONT || evalskip == SKIP_BREAK) && --skipcount <= 0) {
+		int cont = evalskip == SKIP_CONT;
+		evalskip = SKIP_NONE;
+		return cont;
+	}
+	return 0;          /* break 2, return, an abort: for an outer loop or the caller */
+}
+
+/* A condition: its status is tested, so set -e does not apply inside it. */
+static int run_test(struct node *n)
+{
+	int status;
+
+	e_tested++;
+	status = run_node(n);
+	e_tested--;
+	return status;
+}
+
+static int run_for(struct node *n)
+{
+	struct words list = { NULL, 0 };
+	int status = 0;
+
+	if (n->forall)
+		for (int i = 0; i < posparams.n; i++)
+			addword(&list, xstrdup(posparams.v[i]));
+	else
+		expand_fields(n->w.v, n->w.n, &list);
+	loopdepth++;
+	for (int i = 0; i < list.n && !experr; i++) {
+		setvar(n->var, list.v[i], 0);
+		status = run_node(n->r);
+		if (evalskip && !loop_goes_on())
+			break;
+	}
+	loopdepth--;
+	freewords(&list);
+	return experr ? 2 : status;
+}
+
+static int run_while(struct node *n)
+{
+	int status = 0;
+
+	loopdepth++;
+	for (;;) {
+		int cond = run_test(n->l);
+		if (evalskip) {
+			if (loop_goes_on())
+				continue;
+			break;
+		}
+		if ((cond == 0) != (n->type == N_WHILE))
+			break;
+		status = run_node(n->r);
+		if (evalskip && !loop_goes_on())
+			break;
+	}
+	loopdepth--;
+	return status;
+}
+
+/* case: the first item with a pattern matching the word runs (POSIX 2.9.4.3). */
+static int run_case(struct node *n)
+{
+	char *word = expand_word(n->w.v[0]);
+	int status = 0;
+
+	for (struct caseitem *c = n->items; c && !experr; c = c->next) {
+		for (int i = 0; i < c->pats.n && !experr; i++) {
+			char *pat = expand_pattern(c->pats.v[i]);
+			int match = !experr && pmatch(pat, word);
+			free(pat);
+			if (match) {
+				status = c->body ? run_node(c->body) : 0;
+				free(word);
+				return status;
+			}
+		}
+	}
+	free(word);
+	return experr ? 2 : 0;
+}
+
+static int run_compound(struct node *n)
+{
+	switch (n->type) {
+	case N_BRACE:
+		return run_node(n->l);
+	case N_FOR:
+		return run_for(n);
+	case N_IF:
+		if (run_test(n->l) == 0)
+			return evalskip ? laststatus : run_node(n->r);
+		return evalskip ? laststatus : n->x ? run_node(n->x) : 0;
+	case N_WHILE:
+	case N_UNTIL:
+		return run_while(n);
+	case N_CASE:
+		return run_case(n);
+	default:
+		return 0;
+	}
+}
+
+/* A compound command in this shell, with its redirections in force around it. */
+static int run_redirected(struct node *n)
+{
+	struct saved save[NSAVE];
+	int nsave = 0, status;
+
+	if (apply_redirs(n->redir, save, &nsave) == 0)
+		status = run_compound(n);
+	else
+		status = experr ? 2 : 1;
+	restore_redirs(save, nsave);
+	return status;
+}
+
+static int run_background(struct node *n)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		/* without job control, an asynchronous list reads /dev/null (POSIX 2.9.3.1) */
+		int fd = open("/dev/null", O_RDONLY);
+		if (fd > 0) {
+			dup2(fd, 0);
+			close(fd);
+		}
+		run_in_child(n->l);
+	}
+	if (pid < 0)
+		return 2;
+	lastbg = pid;
+	return 0;
+}
+
+static int run_subshell(struct node *n)
+{
+	pid_t pid = fork_job();
+	int status;
+
+	if (pid == 0) {
+		if (apply_redirs(n->redir, NULL, NULL) < 0)
+			_exit(experr ? 2 : 1);
+		run_in_child(n->l);
+	}
+	if (pid < 0)
+		return 2;
+	status = wait_job(pid, 1);
+	job_end();
+	return status;
+}
+
+int run_node(struct node *n)
+{
+	int status = 0;
+
+	if (!n)
+		return 0;
+	if (evalskip)
+		return laststatus;
+	switch (n->type) {
+	case N_CMD:   status = run_simple(n, 0); break;
+	case N_PIPE:  status = run_pipeline(n); break;
+	case N_NOT:   status = run_test(n->l) == 0; break;
+	case N_AND:
+	case N_OR:
+		status = run_test(n->l);
+		if (!evalskip && (status == 0) == (n->type == N_AND))
+			status = run_node(n->r);
+		break;
+	case N_SEQ:
+		run_node(n->l);
+		status = evalskip ? laststatus : run_node(n->r);
+		break;
+	case N_BG:    status = run_background(n); break;
+	case N_SUB:   status = run_subshell(n); break;
+	case N_FUNC:  define_function(n->var, n->l); break;
+	default:      status = run_redirected(n); break;
+	}
+	if (evalskip && n->type != N_CMD)
+		status = laststatus;
+	laststatus = status;
+	if (opt.errexit && status != 0 && !e_tested && !opt.interactive && !evalskip &&
+	    (n->type == N_CMD || n->type == N_PIPE || n->type == N_SUB))
+		sh_exit(status);
+	return status;
+}

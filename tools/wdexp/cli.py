@@ -165,7 +165,7 @@ def check_axis(ap, o, ns, name, values):
     kind = axis_kind(name)
     if kind == "preset":
         if ns.presets is not None:
-            ap.error("--sweep preset and --presets both choose the presets: give one")
+            ap.error("--sweep preset, --presets: both choose the presets; give one")
         for p in values:
             if p not in wdrun.DESIGNS:
                 ap.error("--sweep preset: '%s' is not a preset (they are: %s)" % (p, ", ".join(wdrun.DESIGNS)))

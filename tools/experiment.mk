@@ -1,5 +1,5 @@
 # tools/experiment.mk: `make experiment` (included by the top Makefile; docs/experiments.md).
-#   make experiment                     the seed's experiment: both presets, 3 trials, 1.5 GB dd,
+#   make experiment                     the seed's experiment: every preset, 3 trials, 1.5 GB dd,
 #                                       128 MB, ccd0 over 2 modelled scsi10k disks (tools/experiment)
 #   make experiment EXPERIMENT=quick    1 trial of 64 MiB per preset (under 3 minutes)
 #   make experiment EXPERIMENT=mixed    unequal disks (da1 scsi10k, da2 ide7200), two experiments:

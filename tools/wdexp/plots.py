@@ -19,7 +19,7 @@ since the file dd started:
   ...-blocked.png                       processes asleep per wait message (flswai, wdrain,
                                         wdrdev, newbuf always; any other that was ever non-zero)
   ...-probe.png                         latprobe's latencies (ms, log scale)
-Both presets on the same axes, one plot per metric: plot-[<point>-]compare-<metric>.png for
+All presets on the same axes, one plot per metric: plot-[<point>-]compare-<metric>.png for
 rate, dirty, running, free, blocked (flswai + wdrain + wdrdev + newbuf + wswbuf0), syncio (the
 dd's synchronous I/O waits) and each probe latency.
 With sweeps: plot-sweep-<axis>.png for every swept axis (a sysctl, disk.<param>, openings, mem,
@@ -236,7 +236,7 @@ class Drawer:
         self.draw(prefix + "probe", head(prefix + "probe.png", "%s: probe latency" % label, "ms", logy=True)
                   + "plot " + ", \\\n     ".join(parts) + "\n")
 
-    # -- both presets --
+    # -- all presets --
 
     def compare(self, prefix, runs, label):
         """runs: [(preset, run id)] of the median trials."""

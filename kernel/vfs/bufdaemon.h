@@ -1,11 +1,12 @@
 /*
  * bufdaemon.h - the buf_daemon's designs (vfs/vfs_bufdaemon.c) and what they need from the
- * buffer cache. Pure C: only <stdint.h>/<stdbool.h>, so tests/unit/test_bufdaemon.c compiles
- * vfs_bufdaemon.c on the host and drives it with a simulated cache and disk.
+ * buffer cache. Pure C: only <stdint.h>/<stdbool.h> (and vfs/rundev.h, pure too), so
+ * tests/unit/bufdaemon_sim.h compiles vfs_bufdaemon.c on the host and drives it with a simulated
+ * cache and disks (test_bufdaemon.c, test_perdevice.c).
  *
  * What vfs_bufdaemon.c provides (to vfs_bio.c and the sysctls):
  *   buf_daemon()                 - the "bufdaemon" thread: runs the current design's loop, and
- *                                  the other one's after vfs.bufdaemon_design changes.
+ *                                  another's after vfs.bufdaemon_design changes.
  *   bd_wakeup(level), bd_speedup() - ask the daemon to run (FreeBSD's names).      [lock held]
  *   numdirtywakeup(level)        - wake writers in bwillwrite once numdirty <= level. [lock held]
  *   runningbufwakeup(bytes)      - a write of `bytes` finished (biodone).          [lock held]

@@ -21,8 +21,9 @@
  * (fresh state: bd_flushto and friends are reset); writers waiting under the old rules are
  * woken to test the new ones.
  *
- * Pure C (bufdaemon.h): the host test tests/unit/test_bufdaemon.c compiles this file with a
- * simulated buffer cache and disks, and checks each design's promises with synthetic counters.
+ * Pure C (bufdaemon.h): the host tests tests/unit/test_bufdaemon.c and test_perdevice.c compile
+ * this file with a simulated buffer cache and disks (bufdaemon_sim.h), and check each design's
+ * promises with synthetic counters.
  *
  * Locking: the counters and flags below (bd_request, runningbufreq, needsdirtyflush,
  * rundevreq, rundev_drains) and every disk's struct rundev are protected by bufcache_lock

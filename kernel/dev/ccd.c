@@ -28,6 +28,10 @@
  *   component, so fsync's cache flush reaches every disk of the stripe. d_maxio is at most each
  *   component's d_maxio, so a piece always fits in one component request.
  *
+ *   Where a request goes, without issuing it: d_map (ccd_diskmap) answers disk_map with the
+ *   components a byte range reaches and their bytes, so the buffer cache can charge a write to
+ *   each component's own budget (the perdevice buf_daemon design, vfs/rundev.h).
+ *
  *   No request ever fails for lack of memory: the children and the parents' records come from
  *   pools allocated when the unit is configured (FreeBSD's pbuf idea: a fixed set of I/O
  *   headers per device). A request that finds the pools short waits in the unit's FIFO queue
@@ -73,6 +77,7 @@ _Static_assert(CCD_MAXDISKS == CCD_MAXNDISKS, "sys/ccdvar.h and dev/ccd_map.h di
 
 _Static_assert(CCD_NCHILD >= CCD_MAXPIECES && CCD_NCHILD >= CCD_MAXDISKS,
                "the child pool must hold the largest request");
+_Static_assert(DISK_MAXPIECES >= CCD_MAXDISKS, "disk_map must have room for every component");
 
 struct ccd_comp {
 	char          cc_name[CCD_NAMELEN];
@@ -314,6 +319,28 @@ static void ccdstrategy(struct bio *bp)
 	sc->sc_waittail = bp;
 	spin_unlock(&sc->sc_lock);
 	ccd_run_queue(sc);
+}
+
+/*
+ * d_map: the components bytes [off, off+len) of the ccd reach, with their bytes, in component
+ * order. Only asked about an open ccd, which stays configured with the same geometry, so it
+ * reads them without sc_lock; an unconfigured one answers 0 (the ccd itself). Any context.
+ */
+static int ccd_diskmap(struct disk *dp, uint64_t off, uint64_t len, struct disk_piece *pieces,
+                       int max)
+{
+	struct ccd_softc *sc = dp->d_softc;
+	uint64_t share[CCD_MAXDISKS], bn = off / DEV_BSIZE;
+	int n = 0;
+
+	if (!sc->sc_configured || max < sc->sc_ndisks ||
+	    !ccd_map_share(&sc->sc_geom, bn, howmany(off + len, DEV_BSIZE) - bn, share))
+		return 0;
+	for (int i = 0; i < sc->sc_ndisks; i++)
+		if (share[i] > 0)
+			pieces[n++] = (struct disk_piece){ sc->sc_comp[i].cc_disk,
+			                                   (uint32_t)(share[i] * DEV_BSIZE) };
+	return n;
 }
 
 /* ---- configuration (ccd_config_lock held) ---------------------------------------------------- */
@@ -629,6 +656,7 @@ void ccd_init(void)
 		spin_init(&sc->sc_lock, "ccd");
 		snprintf(sc->sc_disk.d_name, sizeof(sc->sc_disk.d_name), "ccd%d", unit);
 		sc->sc_disk.d_strategy = ccdstrategy;
+		sc->sc_disk.d_map = ccd_diskmap;
 		sc->sc_disk.d_softc = sc;
 	}
 	cdev_register(&ccdctl_cdevsw, NULL);

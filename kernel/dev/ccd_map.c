@@ -194,6 +194,34 @@ size_t ccd_map_range(const struct ccd_geom *g, uint64_t bn, uint64_t nsect,
 	/* LAB stripe END */
 }
 
+/*
+ * Each component's share of a range. It trusts only what ccd_map_sector answers (a mapping
+ * that says nothing, as in lab stripe's handout, makes it answer false, not loop).
+ */
+bool ccd_map_share(const struct ccd_geom *g, uint64_t bn, uint64_t nsect, uint64_t *share)
+{
+	struct ccd_loc loc;
+	uint64_t end = bn + nsect, run;
+	int i;
+
+	for (i = 0; i < g->cg_ndisks; i++)
+		share[i] = 0;
+	if (nsect == 0 || bn >= g->cg_size || nsect > g->cg_size - bn)
+		return false;
+	while (bn < end) {
+		if (!ccd_map_sector(g, bn, &loc) || loc.cl_run == 0 || loc.cl_disk < 0 ||
+		    loc.cl_disk >= g->cg_ndisks) {
+			for (i = 0; i < g->cg_ndisks; i++)
+				share[i] = 0;
+			return false;
+		}
+		run = loc.cl_run < end - bn ? loc.cl_run : end - bn;
+		share[loc.cl_disk] += run;
+		bn += run;
+	}
+	return true;
+}
+
 /* LAB stripe BEGIN */
 /* Striping inverse: the row holding component unit u, and the component's place in it. */
 static bool unmap_stripe(const struct ccd_geom *g, int disk, uint64_t cs, uint64_t *bn)

@@ -21,6 +21,10 @@
  *       stripe-unit boundary (FreeBSD's ccdstart/ccdbuffer). Returns how many pieces the range
  *       needs and fills the first min(that, max); pass NULL, 0 to count. 0 if the range is
  *       empty or not inside the ccd.
+ *   ccd_map_share(g, bn, nsect, share)
+ *       How many sectors of the range [bn, bn+nsect) each component holds: share[i] for every
+ *       component i (0 for those it does not reach). false, and all 0, if the range is not
+ *       inside the ccd. What the buffer cache charges a write to (ccd.c's d_map).
  *   ccd_unmap(g, disk, csector, &bn)
  *       The inverse of ccd_map_sector: false if csector is in the reserved area or past the
  *       component's usable size.
@@ -81,6 +85,7 @@ int    ccd_geom_init(struct ccd_geom *g, int ndisks, const uint64_t *sizes, uint
 bool   ccd_map_sector(const struct ccd_geom *g, uint64_t bn, struct ccd_loc *loc);
 size_t ccd_map_range(const struct ccd_geom *g, uint64_t bn, uint64_t nsect,
                      struct ccd_piece *pieces, size_t max);
+bool   ccd_map_share(const struct ccd_geom *g, uint64_t bn, uint64_t nsect, uint64_t *share);
 bool   ccd_unmap(const struct ccd_geom *g, int disk, uint64_t csector, uint64_t *bn);
 
 #endif

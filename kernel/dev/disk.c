@@ -15,6 +15,8 @@
  *   disk_io_sync(...)   - read/write/flush and wait: split into d_maxio pieces, all issued at
  *                         once (so the disk sees them queued), then wait for every piece.
  *   disk_open/disk_close - shared and exclusive opens (dev/disk.h).
+ *   disk_map(...)       - the disks a range of a disk reaches (itself, or a ccd's components).
+ *   disk_watch(fn)      - fn for every disk, registered now or later (the buffer cache's budgets).
  *   bio_segments(...)   - a request's data, mapped or a page list, as physical segments.
  *
  * The disk queue is FreeBSD 4's: the da(4) driver kept its requests in a bufq sorted by
@@ -54,6 +56,7 @@
 
 static struct disk *disk_list, *disk_list_tail;
 static struct spinlock disk_list_lock;
+static void (*disk_watcher)(struct disk *dp);   /* disk_watch's fn, set once at boot */
 static bool disk_locks_ready;
 static struct spinlock disk_sync_lock;
 
@@ -219,6 +222,8 @@ void disk_register(struct disk *dp)
 	devstat_sysctls(dp);
 	if (dp->d_maxopenings > 0)
 		openings_sysctl(dp);
+	if (disk_watcher != NULL)
+		disk_watcher(dp);
 	kprintf("%s: %llu MB, %u-byte sectors\n", dp->d_name,
 	        (unsigned long long)(dp->d_mediasize >> 20), dp->d_sectorsize);
 }
@@ -236,6 +241,26 @@ struct disk *disk_lookup(const char *name)
 struct disk *disk_first(void)
 {
 	return disk_list;
+}
+
+/* disk_watch: fn for every disk registered so far, and from now on for each new one. */
+void disk_watch(void (*fn)(struct disk *dp))
+{
+	disk_watcher = fn;
+	for (struct disk *dp = disk_list; dp != NULL; dp = dp->d_next)
+		fn(dp);
+}
+
+/* disk_map: the disk's own answer (d_map), or the disk itself. */
+int disk_map(struct disk *dp, uint64_t off, uint64_t len, struct disk_piece *pieces, int max)
+{
+	int n = dp->d_map != NULL ? dp->d_map(dp, off, len, pieces, max) : 0;
+
+	if (n > 0)
+		return n;
+	pieces[0].dp_disk = dp;
+	pieces[0].dp_bytes = (uint32_t)len;
+	return 1;
 }
 
 /* The console's ^P: each disk's requests outstanding, and its totals (read without the lock). */

@@ -24,6 +24,13 @@
  * alone (a ccd component). A shared open fails with EBUSY while the disk is held exclusively, an
  * exclusive one while anyone has it open. Every successful open is paired with a disk_close with
  * the same flags. I/O does not check opens: the block layer trusts its callers.
+ *
+ * Where a request goes: disk_map(dp, off, len, pieces, max) names the disks bytes [off, off+len)
+ * of dp reach and how many bytes each - dp itself, or for a disk that passes its requests on
+ * (ccd: d_map) the disks below it. The buffer cache charges a write to those disks' budgets
+ * (vfs/rundev.h: the perdevice design). disk_watch(fn) has fn called for every disk registered
+ * so far and for each one registered later (the buffer cache gives each its struct rundev,
+ * d_rundev, which the block layer only carries).
  */
 #ifndef _DEV_DISK_H_
 #define _DEV_DISK_H_
@@ -50,6 +57,15 @@
 
 struct disk;
 struct vm_page;
+struct rundev;
+
+#define DISK_MAXPIECES 8     /* most disks disk_map names for one range (a ccd's components) */
+
+/* One disk a range of another reaches, and how many of its bytes: disk_map's answer. */
+struct disk_piece {
+	struct disk *dp_disk;
+	uint32_t     dp_bytes;
+};
 
 struct bio {
 	int          bio_cmd;       /* BIO_READ, BIO_WRITE, BIO_FLUSH */
@@ -114,6 +130,15 @@ struct disk {
 	bool             d_redispatch;    /* openings or requests appeared meanwhile: look again */
 	int              d_opens;         /* shared opens (d_statlock) */
 	bool             d_excl;          /* held by an exclusive open (d_statlock) */
+	/*
+	 * d_map (optional, ccd's): the disks bytes [off, off+len) reach, with their bytes, one entry
+	 * per disk, at most max (>= DISK_MAXPIECES); returns how many, 0 if it cannot say (then the
+	 * disk itself is the answer). Pure arithmetic, no sleeping, any context; only for an open
+	 * disk, whose layout cannot change.
+	 */
+	int            (*d_map)(struct disk *dp, uint64_t off, uint64_t len, struct disk_piece *pieces,
+	                        int max);
+	struct rundev   *d_rundev;        /* the buffer cache's per-disk budget (disk_watch) */
 	struct disk     *d_next;
 };
 
@@ -128,6 +153,9 @@ int          disk_io_sync(struct disk *dp, int cmd, uint64_t off, void *data, ui
 /* The same with the data in a page list: ma[], the data starting ma_off bytes into ma[0]. */
 int          disk_io_sync_pages(struct disk *dp, int cmd, uint64_t off, struct vm_page **ma,
                                 uint32_t ma_off, uint32_t len);
+int          disk_map(struct disk *dp, uint64_t off, uint64_t len, struct disk_piece *pieces,
+                      int max);                   /* where a range goes (see above); >= 1 */
+void         disk_watch(void (*fn)(struct disk *dp));   /* one watcher (see above) */
 int          disk_open(struct disk *dp, int flags);  /* 0 or EBUSY (see above) */
 void         disk_close(struct disk *dp, int flags);
 bool         disk_in_use(struct disk *dp);           /* open by anyone, shared or exclusive */

@@ -67,6 +67,9 @@ static const struct preset {
 	{ "patched", "Dec 2000 patch: runningbuf buf_daemon + one-pass pageout",
 	  { { "vfs.bufdaemon_design", "runningbuf" }, { "vm.pageout_design", "onepass" },
 	    { "vm.max_launder", "0" } } },
+	{ "perdevice", "Next step: per-disk write budgets buf_daemon + one-pass pageout",
+	  { { "vfs.bufdaemon_design", "perdevice" }, { "vm.pageout_design", "onepass" },
+	    { "vm.max_launder", "0" } } },
 };
 
 static struct cmdline bootcmd;

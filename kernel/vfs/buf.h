@@ -60,6 +60,7 @@
 
 #include "kern/types.h"
 #include "dev/disk.h"
+#include "vfs/rundev.h"
 #include <sys/queue.h>
 
 struct vnode;
@@ -115,6 +116,7 @@ struct buf {
 	void        (*b_iodone)(struct buf *); /* optional completion hook (replaces the default) */
 	struct bio    b_bio;          /* the request sent to the disk */
 	int           b_runningbufspace; /* bytes charged to runningbufspace while writing */
+	struct rd_charge b_rdcharge;  /* ... and to each disk the write goes to (vfs/rundev.h) */
 	uint32_t      b_dirtytick;    /* ticks when it became dirty (the syncer's age) */
 	int           b_qahead;       /* its last I/O: requests the disk had outstanding when it
 	                                 arrived (bio_qahead), for vfs.syncio */

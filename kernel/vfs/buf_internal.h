@@ -16,6 +16,13 @@
  *                              pages of its kmalloc'd block); returns how many.
  *   buf_disk(vp)             - the disk a vnode's buffers go to (a device vnode's own disk, a
  *                              file's file system device), or NULL.
+ * The disks' budgets (vfs_bio_rundev.c; vfs/rundev.h):
+ *   buf_charge(rc, dp, blkno, bytes) - a write of `bytes` at block blkno of dp is issued: rc
+ *                              becomes the disks it goes to and their shares, each charged.
+ *                                                                                   [lock held]
+ *   buf_reach(bp, rc)        - the disks a cluster written through dirty buffer bp could reach
+ *                              (the flusher's test of their budgets).               [lock held]
+ *   rundev_boot()            - the budgets' ceiling, and a budget for every disk (bufinit).
  *   cluster_init()           - set up vfs_cluster.c's pool of cluster I/O headers (bufinit).
  *   bufparam_init()          - nbuf and the tunables from memory size and command line
  *                              (vfs_bufstat.c; bufinit).
@@ -64,6 +71,9 @@ void        bufparam_init(void);
 void        bufstat_init(void);
 int         buf_data_pages(struct buf *bp, struct vm_page **ma);
 struct disk *buf_disk(struct vnode *vp);
+void        buf_charge(struct rd_charge *rc, struct disk *dp, daddr_t blkno, int bytes);
+void        buf_reach(struct buf *bp, struct rd_charge *rc);
+void        rundev_boot(void);
 
 /* Event counters (vfs.bio.*, vfs.cluster.*; docs/bufcache.md). */
 #define CLUSTER_HIST 17          /* cluster sizes 1 .. 16 blocks, and 17+ */

@@ -1,21 +1,30 @@
 /*
  * bufdaemon.h - the buf_daemon's designs (vfs/vfs_bufdaemon.c) and what they need from the
- * buffer cache. Pure C: only <stdint.h>/<stdbool.h>, so tests/unit/test_bufdaemon.c compiles
- * vfs_bufdaemon.c on the host and drives it with a simulated cache and disk.
+ * buffer cache. Pure C: only <stdint.h>/<stdbool.h> (and vfs/rundev.h, pure too), so
+ * tests/unit/bufdaemon_sim.h compiles vfs_bufdaemon.c on the host and drives it with a simulated
+ * cache and disks (test_bufdaemon.c, test_perdevice.c).
  *
  * What vfs_bufdaemon.c provides (to vfs_bio.c and the sysctls):
  *   buf_daemon()                 - the "bufdaemon" thread: runs the current design's loop, and
- *                                  the other one's after vfs.bufdaemon_design changes.
+ *                                  another's after vfs.bufdaemon_design changes.
  *   bd_wakeup(level), bd_speedup() - ask the daemon to run (FreeBSD's names).      [lock held]
  *   numdirtywakeup(level)        - wake writers in bwillwrite once numdirty <= level. [lock held]
  *   runningbufwakeup(bytes)      - a write of `bytes` finished (biodone).          [lock held]
  *   bd_buffer_dirtied()          - a buffer became dirty (bdirty): wake the daemon at the
  *                                  design's level.                                  [lock held]
  *   bd_buffer_cleaned()          - a dirty buffer stopped being dirty (bundirty).  [lock held]
- *   bd_async_write_issued()      - an async bwrite was handed to the disk.         [no lock]
+ *   bd_async_write_issued(rc)    - an async write charged as rc says was handed to the disk.
+ *                                                                                  [no lock]
  *   waitrunningbufspace()        - block ("wdrain") while too many write bytes are in flight.
+ *   rundevwakeup(rc)             - a write charged as rc says finished (biodone): each disk's
+ *                                  count falls, its rate is measured, and its waiters are let
+ *                                  go at its lo (the perdevice design).             [lock held]
+ *   perdevice_hirunning(rd), perdevice_lorunning(rd) - a disk's budget now (its
+ *                                  vfs.perdevice.<disk>.hirunningspace/lorunningspace). [lock]
+ *   perdevice_release_all()      - let every "wdrdev" waiter go (vfs.perdevice.auto changed). [lock]
  *   bwillwrite()                 - write(2)'s throttle ("flswai"), as the design says.
- *   bd_set_design(name)          - switch designs ("speedup" | "runningbuf"); false if unknown.
+ *   bd_set_design(name)          - switch designs ("speedup" | "runningbuf" | "perdevice");
+ *                                  false if unknown.
  *   bd_design_name()
  *
  * What the buffer cache provides (vfs_bio.c in the kernel; the simulation in the host test):
@@ -25,16 +34,23 @@
  *                                  timeout (timo in ticks, 0 = none);
  *   bufq_wakeup(chan);
  *   bd_nanouptime();
- *   buf_flush_oldest(&nbufs)     - start a clustered async write of the oldest flushable dirty
- *                                  buffer (FreeBSD's flushbufqueues body: vfs_bio_awrite);
- *                                  returns its bytes and buffers, 0 if nothing was flushable.
- *                                  Called without the lock.
+ *   bd_curthread_is_daemon()     - the caller is the "bufdaemon" thread;
+ *   buf_flush_oldest(ok, &nbufs, &nblocked) - start a clustered async write of the oldest
+ *                                  flushable dirty buffer (FreeBSD's flushbufqueues body:
+ *                                  vfs_bio_awrite); returns its bytes and buffers, 0 if nothing
+ *                                  was flushable. With ok, only a buffer whose cluster's disks
+ *                                  (an rd_charge of them) ok() accepts is taken; *nblocked counts
+ *                                  the dirty buffers ok() refused (nblocked may be NULL without
+ *                                  ok). ok() is called with the lock held; buf_flush_oldest
+ *                                  itself without.
+ * The per-disk accounting behind the perdevice design is vfs/rundev.h.
  */
 #ifndef _VFS_BUFDAEMON_H_
 #define _VFS_BUFDAEMON_H_
 
 #include <stdint.h>
 #include <stdbool.h>
+#include "vfs/rundev.h"
 
 /* Counters and tunables, owned by vfs_bio.c (sysctls vfs.<name>). */
 extern int numdirtybuffers;     /* B_DELWRI buffers */
@@ -45,6 +61,12 @@ extern int hirunningspace;      /* the runningbuf design waits above this ... */
 extern int lorunningspace;      /* ... until in-flight bytes fall to this */
 extern int maxbdrun;            /* the speedup design's cap on flushes per wakeup */
 extern int bd_hz;               /* clock ticks per second */
+extern int perdevice_auto;      /* perdevice: budgets follow each disk's measured rate (1) or
+                                   are fixed per disk (0) */
+extern int perdevice_target_ms; /* perdevice: the queueing delay a self-sized budget stands for */
+extern int perdevice_maxspace;  /* perdevice: the self-sized budgets' ceiling (bytes) */
+
+#define PERDEVICE_MINSPACE (128 * 1024)  /* the self-sized budgets' floor: one MAXPHYS cluster */
 
 /* The environment. */
 void     bufq_lock(void);
@@ -52,7 +74,8 @@ void     bufq_unlock(void);
 bool     bufq_sleep(void *chan, const char *wmesg, int timo);
 void     bufq_wakeup(void *chan);
 uint64_t bd_nanouptime(void);
-long     buf_flush_oldest(int *nbufs);
+bool     bd_curthread_is_daemon(void);
+long     buf_flush_oldest(bool (*ok)(const struct rd_charge *), int *nbufs, int *nblocked);
 
 /* The daemon's counters (vfs.bufdaemon.*; docs/bufcache.md). Updated under the lock, except
  * the daemon's own (wakeups, flushes, loops, speedup state), which only the daemon writes. */
@@ -70,6 +93,12 @@ struct bd_stats {
 	uint64_t speedup_slower;      /* its slow-downs (slept the whole interval) */
 	uint64_t runningbuf_loops;    /* iterations of buf_daemon_runningbuf */
 	uint64_t runningbuf_drains;   /* times it drained to lodirtybuffers and disarmed */
+	uint64_t perdevice_loops;     /* iterations of buf_daemon_perdevice */
+	uint64_t perdevice_drains;    /* times it drained to lodirtybuffers and disarmed */
+	uint64_t perdevice_blocked;   /* times every dirty buffer it could take was bound for a full
+	                                 disk, so it waited for one to drain */
+	uint64_t sleeps_wdrdev;       /* sleeps for a disk's budget, wmesg wdrdev (writers, daemon) */
+	uint64_t wdrdev_ns;           /* time spent in them */
 	uint64_t design_switches;
 };
 extern struct bd_stats bdstats;
@@ -83,9 +112,13 @@ void        bd_wakeup(int level);
 void        bd_speedup(void);
 void        numdirtywakeup(int level);
 void        runningbufwakeup(int bytes);
+void        rundevwakeup(const struct rd_charge *rc);
+int         perdevice_hirunning(const struct rundev *rd);
+int         perdevice_lorunning(const struct rundev *rd);
+void        perdevice_release_all(void);
 void        bd_buffer_dirtied(void);
 void        bd_buffer_cleaned(void);
-void        bd_async_write_issued(void);
+void        bd_async_write_issued(const struct rd_charge *rc);
 void        waitrunningbufspace(void);
 void        bwillwrite(void);
 bool        bd_set_design(const char *name);

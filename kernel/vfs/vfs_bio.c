@@ -67,6 +67,7 @@ static uint32_t bufhashmask;
 static struct buflists bufqueues[BUFFER_QUEUES];
 
 static int needsbuffer;      /* getnewbuf sleepers wait on &needsbuffer */
+static struct proc *bufdaemonproc;   /* the "bufdaemon" thread (set once, at bufinit) */
 
 /* ---- sizing --------------------------------------------------------------------------------- */
 
@@ -347,6 +348,7 @@ static struct buf *getnewbuf(int size, bool vmio)
 	bp->b_resid = 0;
 	bp->b_iodone = NULL;
 	bp->b_runningbufspace = 0;
+	bp->b_rdcharge.rc_n = 0;
 	return bp;
 }
 
@@ -507,12 +509,14 @@ void buf_write_begin(struct buf *bp)
 /*
  * bwrite: write a busy buffer. Synchronous unless B_ASYNC is set: then the completion
  * releases it and the caller must not touch bp again, and the design may make the caller wait
- * for earlier writes (bd_async_write_issued: "wdrain" in the runningbuf design). Returns the
- * I/O error (0 for async). runningbufspace is charged with the buffer's size just before the
- * strategy call (FreeBSD 4.3).
+ * for earlier writes (bd_async_write_issued: "wdrain" in the runningbuf design, "wdrdev" for
+ * the disks the write went to in perdevice). Returns the I/O error (0 for async).
+ * runningbufspace is charged with the buffer's size just before the strategy call (FreeBSD
+ * 4.3), and so are the disks it goes to (buf_charge: their shares, kept in b_rdcharge).
  */
 int bwrite(struct buf *bp)
 {
+	struct rd_charge rc;
 	bool async;
 	int error;
 
@@ -529,6 +533,8 @@ int bwrite(struct buf *bp)
 	/* LAB bufdaemon STUB */
 	// /* Charge the write's bytes to runningbufspace here (biodone gives b_runningbufspace back). */
 	/* LAB bufdaemon END */
+	buf_charge(&bp->b_rdcharge, buf_disk(bp->b_vp), bp->b_blkno, bp->b_bufsize);
+	rc = bp->b_rdcharge;                  /* the async step's: bp is not ours once issued */
 	async = (bp->b_flags & B_ASYNC) != 0;
 	spin_unlock(&bufcache_lock);
 
@@ -545,7 +551,7 @@ int bwrite(struct buf *bp)
 		bstats.bwrites++;
 	VOP_STRATEGY(bp->b_vp, bp);
 	if (async) {
-		bd_async_write_issued();
+		bd_async_write_issued(&rc);
 		return 0;
 	}
 	error = biowait(bp);
@@ -681,7 +687,8 @@ static void count_write_error(struct vnode *vp, int error)
 
 /*
  * biodone: the I/O on bp is finished (b_error says how). Returns the write's bytes to
- * runningbufspace (runningbufwakeup), counts the vnode's write done, marks a successful read
+ * runningbufspace (runningbufwakeup) and to the disks it was charged to (rundevwakeup), counts
+ * the vnode's write done, marks a successful read
  * B_CACHE and then, in FreeBSD 4's order: calls the b_iodone hook if one is set, else
  * releases an async buffer, else wakes biowait. Any context; never sleeps.
  */
@@ -705,6 +712,8 @@ void biodone(struct buf *bp)
 		/* LAB bufdaemon STUB */
 		// /* Give the write's bytes back to runningbufspace here (runningbufwakeup). */
 		/* LAB bufdaemon END */
+		rundevwakeup(&bp->b_rdcharge);
+		bp->b_rdcharge.rc_n = 0;
 		if (bp->b_error != 0 || (bp->b_flags & B_ERROR))
 			count_write_error(bp->b_vp, bp->b_error != 0 ? bp->b_error : EIO);
 		if (--bp->b_vp->v_numoutput == 0)
@@ -899,18 +908,46 @@ uint64_t bd_nanouptime(void)
 	return nanouptime();
 }
 
+bool bd_curthread_is_daemon(void)
+{
+	return curproc != NULL && curproc == bufdaemonproc;
+}
+
 /*
- * buf_flush_oldest: the body of FreeBSD's flushbufqueues. The first buffer on QUEUE_DIRTY
- * is written with vfs_bio_awrite, which gathers its contiguous dirty neighbours into one
- * cluster; a B_INVAL buffer found on the way is released instead (it is not worth a write).
+ * The oldest buffer on QUEUE_DIRTY, or with ok the oldest whose cluster's disks (buf_reach)
+ * ok() accepts, counting those it refused in *blocked; NULL if none. [lock held]
  */
-long buf_flush_oldest(int *nbufs)
+static struct buf *dirty_oldest(bool (*ok)(const struct rd_charge *), int *blocked)
+{
+	struct rd_charge rc;
+	struct buf *bp;
+
+	*blocked = 0;
+	TAILQ_FOREACH(bp, &bufqueues[QUEUE_DIRTY], b_freelist) {
+		if (ok == NULL || (bp->b_flags & B_INVAL))
+			return bp;
+		buf_reach(bp, &rc);
+		if (ok(&rc))
+			return bp;
+		(*blocked)++;
+	}
+	return NULL;
+}
+
+/*
+ * buf_flush_oldest: the body of FreeBSD's flushbufqueues. The oldest buffer on QUEUE_DIRTY
+ * (with ok: the oldest ok() accepts, dirty_oldest) is written with vfs_bio_awrite, which
+ * gathers its contiguous dirty neighbours into one cluster; a B_INVAL buffer found on the way
+ * is released instead (it is not worth a write).
+ */
+long buf_flush_oldest(bool (*ok)(const struct rd_charge *), int *nbufs, int *nblocked)
 {
 	struct buf *bp;
+	int blocked;
 
 	*nbufs = 0;
 	spin_lock(&bufcache_lock);
-	while ((bp = TAILQ_FIRST(&bufqueues[QUEUE_DIRTY])) != NULL) {
+	while ((bp = dirty_oldest(ok, &blocked)) != NULL) {
 		buf_busy(bp);
 		if (!(bp->b_flags & B_INVAL))
 			break;
@@ -919,6 +956,8 @@ long buf_flush_oldest(int *nbufs)
 		spin_lock(&bufcache_lock);
 	}
 	spin_unlock(&bufcache_lock);
+	if (nblocked != NULL)
+		*nblocked = blocked;
 	if (bp == NULL)
 		return 0;
 	return vfs_bio_awrite(bp, nbufs);
@@ -955,12 +994,13 @@ void bufinit(void)
 	for (i = 0; i < nbuf; i++)
 		bq_insert(QUEUE_EMPTY, &buf[i], false);
 	cluster_init();
+	rundev_boot();
 	syncio_init();
 	vmio_init();
 	bufstat_init();
 
 	kprintf("bufinit: nbuf %d, maxbufspace %d KB, hidirtybuffers %d, lodirtybuffers %d\n",
 	        nbuf, maxbufspace / 1024, hidirtybuffers, lodirtybuffers);
-	if (kproc_create(bufdaemon_thread, NULL, NULL, "bufdaemon") != 0)
+	if (kproc_create(bufdaemon_thread, NULL, &bufdaemonproc, "bufdaemon") != 0)
 		panic("bufinit: cannot start bufdaemon");
 }

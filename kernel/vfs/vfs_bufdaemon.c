@@ -1,31 +1,35 @@
 /*
  * vfs_bufdaemon.c - the buf_daemon, FreeBSD's buffer flushing thread, in the two designs of
- * the December 2000 experiment (interface: vfs/bufdaemon.h; docs/bufcache.md).
+ * the December 2000 experiment and a third, the per-disk pipelining the experiment's author
+ * named as his next step (interface: vfs/bufdaemon.h; docs/bufcache.md).
  *
  * The daemon writes delayed-write (B_DELWRI) buffers so that writers do not run the cache out
  * of clean buffers. A design is the five decisions below, and nothing else differs:
  *   - the daemon's loop: when to flush, how much, and how long to sleep;
  *   - the dirty count at which a buffer being dirtied asks the daemon in (bdirty's bd_wakeup);
  *   - bwillwrite: when write(2) blocks its caller ("flswai");
- *   - what an async write does after it is issued: return (speedup), or wait while more than
- *     hirunningspace bytes are in flight ("wdrain", runningbuf);
+ *   - what an async write does after it is issued: return (speedup), wait while more than
+ *     hirunningspace bytes are in flight ("wdrain", runningbuf), or wait while a disk it was
+ *     charged to is over its own budget ("wdrdev", perdevice);
  *   - the dirty count at which buffers being cleaned wake the blocked writers.
  * The shared helpers come first, then buf_daemon_speedup() and its four small companions,
- * then buf_daemon_runningbuf() and its, then the table and the switch. A student diffs the two
- * design sections to see the whole difference.
+ * then buf_daemon_runningbuf() and its, then buf_daemon_perdevice() and its budgets, then the
+ * table and the switch. A student diffs two design sections to see the whole difference.
  *
  * Switching (sysctl vfs.bufdaemon_design): the new design's functions are used from the next
  * call on; the daemon finishes its current loop iteration and starts the new design's loop
  * (fresh state: bd_flushto and friends are reset); writers waiting under the old rules are
  * woken to test the new ones.
  *
- * Pure C (bufdaemon.h): the host test tests/unit/test_bufdaemon.c compiles this file with a
- * simulated buffer cache and disk, and checks each design's promises with synthetic counters.
+ * Pure C (bufdaemon.h): the host tests tests/unit/test_bufdaemon.c and test_perdevice.c compile
+ * this file with a simulated buffer cache and disks (bufdaemon_sim.h), and check each design's
+ * promises with synthetic counters.
  *
- * Locking: the counters and flags below (bd_request, runningbufreq, needsdirtyflush) are
- * protected by bufcache_lock (bufq_lock). The daemon reads numdirtybuffers without it, as
- * FreeBSD's does: a stale value only shifts a decision by one loop. The speedup state
- * (bd_flushto, bd_flushinc, bd_interval) and the daemon's own counters are the daemon's.
+ * Locking: the counters and flags below (bd_request, runningbufreq, needsdirtyflush,
+ * rundevreq, rundev_drains) and every disk's struct rundev are protected by bufcache_lock
+ * (bufq_lock). The daemon reads numdirtybuffers without it, as FreeBSD's does: a stale value
+ * only shifts a decision by one loop. The speedup state (bd_flushto, bd_flushinc, bd_interval)
+ * and the daemon's own counters are the daemon's.
  */
 #include "vfs/bufdaemon.h"
 
@@ -36,17 +40,20 @@ int bd_flushinc;             /* speedup: how fast bd_flushto climbs back after t
 int bd_interval;             /* speedup: ticks to sleep between flushing rounds */
 static int runningbufreq;    /* someone waits in waitrunningbufspace ("wdrain") */
 static int needsdirtyflush;  /* someone waits in bwillwrite ("flswai") */
+static int rundevreq;        /* the perdevice daemon waits for a full disk to drain ("wdrdev") */
+static unsigned rundev_drains;  /* credits that left a disk at or below its lo (a generation) */
 
 struct bd_design {
 	const char *name;
 	void (*daemon)(void);            /* runs until the design changes */
 	int  (*dirtied_level)(void);     /* bdirty wakes the daemon once numdirty >= this */
 	void (*willwrite)(void);         /* bwillwrite */
-	void (*async_written)(void);     /* after an async write is issued; 0 = return at once */
+	void (*async_written)(const struct rd_charge *);  /* after an async write is issued, with
+	                                    the disks it was charged to; 0 = return at once */
 	int  (*cleaned_level)(void);     /* bundirty wakes writers once numdirty <= this */
 };
 
-enum { BD_SPEEDUP, BD_RUNNINGBUF, BD_NDESIGNS };
+enum { BD_SPEEDUP, BD_RUNNINGBUF, BD_PERDEVICE, BD_NDESIGNS };
 static const struct bd_design bd_designs[BD_NDESIGNS];
 static const struct bd_design *volatile bd_current = &bd_designs[BD_RUNNINGBUF];
 
@@ -93,6 +100,35 @@ void runningbufwakeup(int bytes)
 	/* LAB bufdaemon STUB */
 	// /* The bytes go back to runningbufspace, and the wdrain sleepers go at lorunningspace. */
 	/* LAB bufdaemon END */
+}
+
+/*
+ * rundevwakeup: a write charged as rc says completed (every design counts it; only perdevice
+ * looks). Each disk's count falls and its completion rate is measured (rundev_done); a disk at
+ * or below its lo lets its waiting writers go, oldest first, and wakes the perdevice daemon if
+ * it waits for a disk to drain. [lock held]
+ */
+void rundevwakeup(const struct rd_charge *rc)
+{
+	uint64_t now = bd_nanouptime();
+	struct rd_waiter *w;
+
+	for (int i = 0; i < rc->rc_n; i++) {
+		struct rundev *rd = rc->rc_dev[i].rd;
+
+		rundev_done(rd, rc->rc_dev[i].bytes, now);
+		if (rd->rd_running > perdevice_lorunning(rd))
+			continue;
+		rundev_drains++;
+		while ((w = rundev_dequeue(rd)) != 0) {
+			w->rw_released = true;
+			bufq_wakeup(w);
+		}
+		if (rundevreq) {
+			rundevreq = 0;
+			bufq_wakeup(&rundevreq);
+		}
+	}
 }
 
 /*
@@ -145,12 +181,13 @@ static void bwillwrite_wait(int limit, int kick)
 
 /*
  * flushbufqueues: start one (clustered) write of the oldest dirty buffer (buf_flush_oldest:
- * FreeBSD's flushbufqueues body, vfs_bio_awrite). 1 if it found one, 0 if nothing was flushable.
+ * FreeBSD's flushbufqueues body, vfs_bio_awrite), or with `ok` of the oldest whose disks ok()
+ * accepts (*nblocked: how many it refused). 1 if it found one, 0 if nothing was flushable.
  */
-static int flushbufqueues(void)
+static int flushbufqueues(bool (*ok)(const struct rd_charge *), int *nblocked)
 {
 	int nbufs;
-	long bytes = buf_flush_oldest(&nbufs);
+	long bytes = buf_flush_oldest(ok, &nbufs, nblocked);
 
 	if (bytes == 0)
 		return 0;
@@ -187,12 +224,30 @@ void bd_buffer_cleaned(void)
 }
 
 /* bd_async_write_issued: the design's pipelining step after an async write. [no lock] */
-void bd_async_write_issued(void)
+void bd_async_write_issued(const struct rd_charge *rc)
 {
 	const struct bd_design *d = bd_current;
 
 	if (d->async_written != 0)
-		d->async_written();
+		d->async_written(rc);
+}
+
+/*
+ * The end of a round of the patch's daemon (runningbuf, and perdevice after it): drained to
+ * lodirtybuffers, disarm and sleep a second ("psleep": real hysteresis); else dirty buffers
+ * remain that it could not take (all busy): retry in half a second ("qsleep"), still armed.
+ */
+static void bd_round_end(uint64_t *drains)
+{
+	bufq_lock();
+	if (numdirtybuffers <= lodirtybuffers) {
+		bd_request = 0;
+		(*drains)++;
+		bd_sleep("psleep", bd_hz, &bdstats.sleeps_psleep);
+	} else {
+		bd_sleep("qsleep", bd_hz / 2, &bdstats.sleeps_qsleep);
+	}
+	bufq_unlock();
 }
 
 /* bwillwrite: write(2)'s throttle, called before any vnode lock is taken. [no lock] */
@@ -238,7 +293,7 @@ static void buf_daemon_speedup(void)
 	while (bd_current == me) {
 		bdstats.speedup_loops++;
 		for (runs = 0; runs < maxbdrun && numdirtybuffers > bd_flushto; runs++)
-			if (flushbufqueues() == 0)
+			if (flushbufqueues(0, 0) == 0)
 				break;
 		bufq_lock();
 		early = bd_request != 0 || bd_sleep("psleep", bd_interval, &bdstats.sleeps_psleep);
@@ -304,39 +359,35 @@ static void buf_daemon_runningbuf(void)
 	while (bd_current == me) {
 		bdstats.runningbuf_loops++;
 		while (numdirtybuffers > lodirtybuffers) {
-			if (flushbufqueues() == 0)
+			if (flushbufqueues(0, 0) == 0)
 				break;
 			waitrunningbufspace();
 			bufq_lock();
 			numdirtywakeup((lodirtybuffers + hidirtybuffers) / 2);
 			bufq_unlock();
 		}
-		bufq_lock();
-		if (numdirtybuffers <= lodirtybuffers) {
-			bd_request = 0;
-			bdstats.runningbuf_drains++;
-			bd_sleep("psleep", bd_hz, &bdstats.sleeps_psleep);
-		} else {
-			bd_sleep("qsleep", bd_hz / 2, &bdstats.sleeps_qsleep);
-		}
-		bufq_unlock();
+		bd_round_end(&bdstats.runningbuf_drains);
 	}
 	/* LAB bufdaemon STUB */
 	// /*
 	//  * A naive daemon, so that the handout works (labs/bufdaemon/README.md): once asked, it
-	//  * flushes down to lodirtybuffers as fast as it can and sleeps a second. Nothing limits
-	//  * the bytes in flight, and writers blocked in flswai wait for the drain to end.
+	//  * flushes down to lodirtybuffers as fast as it can. Nothing limits the bytes in flight,
+	//  * and writers blocked in flswai wait for the whole drain.
 	//  */
 	// while (bd_current == me) {
 	// 	bdstats.runningbuf_loops++;
-	// 	while (numdirtybuffers > lodirtybuffers && flushbufqueues() != 0)
+	// 	while (numdirtybuffers > lodirtybuffers && flushbufqueues(0, 0) != 0)
 	// 		;
-	// 	bufq_lock();
-	// 	bd_request = 0;
-	// 	bd_sleep("psleep", bd_hz, &bdstats.sleeps_psleep);
-	// 	bufq_unlock();
+	// 	bd_round_end(&bdstats.runningbuf_drains);
 	// }
 	/* LAB bufdaemon END */
+}
+
+/* The patch's async step: wait in "wdrain" for earlier writes (the disks do not matter). */
+static void async_written_runningbuf(const struct rd_charge *rc)
+{
+	(void)rc;
+	waitrunningbufspace();
 }
 
 /* The patch's bdirty and bdwrite: bd_wakeup at the lo/hi midpoint. */
@@ -358,13 +409,185 @@ static int cleaned_level_runningbuf(void)
 	return lodirtybuffers;
 }
 
+/* ============================ the next step: "perdevice" ================================= */
+
+static bool perdevice_flushable(const struct rd_charge *rc);
+static void perdevice_wait_drain(unsigned gen);
+
+/*
+ * buf_daemon_perdevice: the patch's pipelining with a write budget per disk - the step the
+ * patch's author named next ("I am slowly making my way to per-(disk)-device I/O pipelining.
+ * At the moment the pipelining is system-wide", [@dillon-post]). No FreeBSD ever had it; this
+ * design is wdrain's, and each part says where it comes from:
+ *   - From the patch [@fbsd-vfs_bio-2001], unchanged: when the daemon is armed and disarmed,
+ *     its hysteresis between lodirtybuffers and hidirtybuffers, the writers woken at the
+ *     midpoint, bdirty's and bwillwrite's levels (the table shares runningbuf's functions),
+ *     and an async write that waits after it is issued, for earlier writes only.
+ *   - From Linux 2.6.32's per-device flushers [@linux-per-bdi]: one disk's backlog must not
+ *     hold up another's writeback. wdrain keeps one daemon; when the oldest dirty buffer is
+ *     bound for a full disk, it flushes the oldest one bound for disks with room instead of
+ *     sleeping, and sleeps only when every dirty buffer it could take is bound for a full disk.
+ *   - From Linux 3.2's IO-less throttling [@linux-ioless] [@linux-page-writeback]: a
+ *     device's write bandwidth measured from its completions (200 ms windows, a 3 s memory:
+ *     vfs/rundev.h), and a writer held back in proportion to what its device can absorb.
+ *   - From DragonFly [@dragonfly-vfs_bio]: fairness among the writers held back - its
+ *     waitrunningbufspace blocks a newcomer while others wait; here each disk keeps a queue
+ *     and lets its waiters go in the order they came - and its note that hirunningspace
+ *     "needs to be per-mount".
+ *   - wdrain's own: the budget of a disk is its measured completion rate times a target
+ *     queueing delay, vfs.perdevice.target_ms (Little's law: the bytes a disk holds in flight
+ *     are the time a newly queued synchronous read waits behind them, times its rate), at
+ *     least one MAXPHYS cluster and at most perdevice_maxspace (the bytes the cluster headers
+ *     can have in flight); the rate is measured over the disk's busy time; lo is half of hi.
+ *     docs/bufcache.md "The perdevice design" derives the default delay.
+ * A write is charged to the disks its pieces go to (vfs/rundev.h), so a writer to one disk
+ * never waits for another disk's writes, and the global runningbufspace is their sum.
+ *
+ * The loop: once armed, flush until numdirtybuffers <= lodirtybuffers, each time the oldest
+ * dirty buffer whose disks all have room (perdevice_flushable); never wait after a flush. If
+ * every dirty buffer it could take is bound for a full disk, sleep ("wdrdev") until some disk
+ * drains to its lo. Then disarm or retry as the patch does (bd_round_end).
+ */
+static void buf_daemon_perdevice(void)
+{
+	const struct bd_design *me = &bd_designs[BD_PERDEVICE];
+	int blocked;
+
+	while (bd_current == me) {
+		bdstats.perdevice_loops++;
+		while (numdirtybuffers > lodirtybuffers && bd_current == me) {
+			unsigned gen = rundev_drains;
+
+			if (flushbufqueues(perdevice_flushable, &blocked) != 0) {
+				bufq_lock();
+				numdirtywakeup((lodirtybuffers + hidirtybuffers) / 2);
+				bufq_unlock();
+				continue;
+			}
+			if (blocked == 0)
+				break;
+			perdevice_wait_drain(gen);
+		}
+		bd_round_end(&bdstats.perdevice_drains);
+	}
+}
+
+/*
+ * A disk's budget now: with vfs.perdevice.auto, its measured rate times the target delay,
+ * between one cluster and perdevice_maxspace; without, the fixed value set for it.
+ * The low-water mark is half of the high one, as the patch's lorunningspace. [lock held]
+ */
+int perdevice_hirunning(const struct rundev *rd)
+{
+	int64_t b = rd->rd_bandwidth * perdevice_target_ms / 1000;
+
+	if (!perdevice_auto)
+		return rd->rd_hirunning;
+	return (int)BD_MAX(BD_MIN(b, (int64_t)perdevice_maxspace), (int64_t)PERDEVICE_MINSPACE);
+}
+
+int perdevice_lorunning(const struct rundev *rd)
+{
+	return perdevice_auto ? perdevice_hirunning(rd) / 2 : rd->rd_lorunning;
+}
+
+/* A disk is full when it holds more than its budget, or writers already wait for it. [lock] */
+static bool perdevice_full(const struct rundev *rd)
+{
+	return rd->rd_running > perdevice_hirunning(rd) || rd->rd_nwait > 0;
+}
+
+/* May the daemon start a write to these disks? Only if none is full (skips counted). [lock] */
+static bool perdevice_flushable(const struct rd_charge *rc)
+{
+	for (int i = 0; i < rc->rc_n; i++) {
+		if (perdevice_full(rc->rc_dev[i].rd)) {
+			rc->rc_dev[i].rd->rd_skips++;
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Every dirty buffer the daemon could take is bound for a full disk: sleep until some disk
+ * drains to its lo - unless one already did since `gen` was read, before the scan (the
+ * generation closes the window between the scan and the sleep). [no lock]
+ */
+static void perdevice_wait_drain(unsigned gen)
+{
+	uint64_t t0 = bd_nanouptime();
+
+	bufq_lock();
+	bdstats.perdevice_blocked++;
+	if (rundev_drains == gen) {
+		rundevreq = 1;
+		bdstats.sleeps_wdrdev++;
+		bufq_sleep(&rundevreq, "wdrdev", 0);
+	}
+	bdstats.wdrdev_ns += bd_nanouptime() - t0;
+	bufq_unlock();
+}
+
+/*
+ * waitrundevspace: the perdevice design's step after an async write. For each disk the write
+ * was charged to that is full (over its budget, or others wait for it and go first), join its
+ * queue and sleep "wdrdev" until rundevwakeup lets the queue go at the disk's lo. It waits
+ * for earlier writes only, and only for these disks. The daemon's own flushes never wait here:
+ * it chose a disk with room, and waiting for it would idle the others (it waits for a drain
+ * only when every disk it could write to is full). [no lock]
+ */
+static void waitrundevspace(const struct rd_charge *rc)
+{
+	const struct bd_design *me = &bd_designs[BD_PERDEVICE];
+	struct rd_waiter w;
+	uint64_t t0, ns;
+
+	if (bd_curthread_is_daemon())
+		return;
+	bufq_lock();
+	for (int i = 0; i < rc->rc_n && bd_current == me; i++) {
+		struct rundev *rd = rc->rc_dev[i].rd;
+
+		if (!perdevice_full(rd))
+			continue;
+		t0 = bd_nanouptime();
+		rundev_enqueue(rd, &w);
+		rd->rd_sleeps++;
+		bdstats.sleeps_wdrdev++;
+		while (!w.rw_released)
+			bufq_sleep(&w, "wdrdev", 0);
+		ns = bd_nanouptime() - t0;
+		rd->rd_wait_ns += ns;
+		bdstats.wdrdev_ns += ns;
+	}
+	bufq_unlock();
+}
+
+/* Let every writer waiting for a disk's budget, and the daemon, go (the rules changed). [lock] */
+void perdevice_release_all(void)
+{
+	struct rd_waiter *w;
+
+	for (struct rundev *rd = rundev_first(); rd != 0; rd = rd->rd_next) {
+		while ((w = rundev_dequeue(rd)) != 0) {
+			w->rw_released = true;
+			bufq_wakeup(w);
+		}
+	}
+	rundevreq = 0;
+	bufq_wakeup(&rundevreq);
+}
+
 /* ================================= the designs and the switch ============================= */
 
 static const struct bd_design bd_designs[BD_NDESIGNS] = {
 	[BD_SPEEDUP]    = { "speedup", buf_daemon_speedup, dirtied_level_speedup, bwillwrite_speedup, 0,
 	                    cleaned_level_speedup },
 	[BD_RUNNINGBUF] = { "runningbuf", buf_daemon_runningbuf, dirtied_level_runningbuf,
-	                    bwillwrite_runningbuf, waitrunningbufspace, cleaned_level_runningbuf },
+	                    bwillwrite_runningbuf, async_written_runningbuf, cleaned_level_runningbuf },
+	[BD_PERDEVICE]  = { "perdevice", buf_daemon_perdevice, dirtied_level_runningbuf,
+	                    bwillwrite_runningbuf, waitrundevspace, cleaned_level_runningbuf },
 };
 
 static bool same_name(const char *a, const char *b)
@@ -376,7 +599,7 @@ static bool same_name(const char *a, const char *b)
 
 /*
  * bd_set_design: make `name` the current design. The daemon is woken so it leaves the old
- * loop, and every writer waiting in flswai or wdrain re-tests under the new rules.
+ * loop, and every writer waiting in flswai, wdrain or wdrdev re-tests under the new rules.
  */
 bool bd_set_design(const char *name)
 {
@@ -392,6 +615,7 @@ bool bd_set_design(const char *name)
 			bufq_wakeup(&needsdirtyflush);
 			runningbufreq = 0;
 			bufq_wakeup(&runningbufreq);
+			perdevice_release_all();
 		}
 		bufq_unlock();
 		return true;

@@ -7,7 +7,8 @@
  *   kern.nswbuf              I/O headers (command line only; half of them are the cluster pool)
  *   vfs.bufspace, vfs.numdirtybuffers, vfs.runningbufspace   the levels they bound (RO)
  *   vfs.vmio_pages           file pages wired by VMIO buffers (RO)
- *   vfs.bufdaemon_design     speedup | runningbuf (RW; the presets set it at boot)
+ *   vfs.bufdaemon_design     speedup | runningbuf | perdevice (RW; the presets set it at boot)
+ *   (vfs.perdevice.*, the per-disk budgets, are vfs_bio_rundev.c's)
  *   vfs.bufdaemon.*          the buf_daemon's counters and the speedup design's state (RO)
  *   vfs.bio.*                reads and writes by kind, getnewbuf sleeps (RO)
  *   vfs.cluster.*            clustered writes and reads, and the write sizes (RO)
@@ -196,7 +197,8 @@ static int sysctl_bufdaemon_design(struct sysctl_req *req)
 }
 SYSCTL_PROC(vfs_bufdaemon_design, "vfs.bufdaemon_design", CTLTYPE_STRING | CTLFLAG_RW, NULL, 0,
             sysctl_bufdaemon_design, "A",
-            "buf_daemon design: speedup (4.2-STABLE) or runningbuf (the December 2000 patch)");
+            "buf_daemon design: speedup (4.2-STABLE), runningbuf (the December 2000 patch) or "
+            "perdevice (a write budget per disk)");
 
 /* vfs.cluster.size_hist: "blocks:count" for every cluster size written at least once. */
 static int sysctl_cluster_hist(struct sysctl_req *req)
@@ -241,6 +243,14 @@ static const struct {
 	{ "vfs.bufdaemon.runningbuf_loops", &bdstats.runningbuf_loops, "Rounds of buf_daemon_runningbuf" },
 	{ "vfs.bufdaemon.runningbuf_drains", &bdstats.runningbuf_drains,
 	  "runningbuf: times it drained to lodirtybuffers and disarmed" },
+	{ "vfs.bufdaemon.perdevice_loops", &bdstats.perdevice_loops, "Rounds of buf_daemon_perdevice" },
+	{ "vfs.bufdaemon.perdevice_drains", &bdstats.perdevice_drains,
+	  "perdevice: times it drained to lodirtybuffers and disarmed" },
+	{ "vfs.bufdaemon.perdevice_blocked", &bdstats.perdevice_blocked,
+	  "perdevice: times every dirty buffer it could take was bound for a full disk" },
+	{ "vfs.bufdaemon.sleeps_wdrdev", &bdstats.sleeps_wdrdev,
+	  "Sleeps for a disk's budget, wmesg wdrdev (writers and the daemon)" },
+	{ "vfs.bufdaemon.wdrdev_ns", &bdstats.wdrdev_ns, "Nanoseconds spent blocked in wdrdev" },
 	{ "vfs.bufdaemon.design_switches", &bdstats.design_switches, "Changes of vfs.bufdaemon_design" },
 	{ "vfs.bio.breads", &bstats.breads, "Block reads issued" },
 	{ "vfs.bio.bdwrites", &bstats.bdwrites, "Delayed writes (bdwrite)" },

@@ -20,8 +20,9 @@
  *                                the caller will want next in the same request, and, for a
  *                                sequential reader, starts reading the next run ahead (B_RAM
  *                                marks the block whose use starts the next read-ahead).
- * A cluster write is one async write: runningbufspace is charged with the whole cluster and
- * credited when it completes, and the design's wait after an async write applies to it.
+ * A cluster write is one async write: runningbufspace, and the disks it goes to, are charged
+ * with the whole cluster and credited when it completes, and the design's wait after an async
+ * write applies to it.
  *
  * The I/O headers of clusters come from a fixed pool of nswbuf / 2 (FreeBSD 4's
  * cluster_pbuf_freecnt, set in vm_pager.c's vm_pager_bufferinit; nswbuf from machdep.c
@@ -58,6 +59,7 @@ struct cluster_io {
 	struct bio         cl_bio;
 	int                cl_nbufs;
 	int                cl_bytes;
+	struct rd_charge   cl_rdcharge;       /* a write's charge to its disks (buf_charge) */
 	struct buf        *cl_bufs[MAXCLBLKS];
 	struct vm_page    *cl_pages[MAXPHYS / PAGE_SIZE];
 };
@@ -148,15 +150,17 @@ static void cluster_done(struct bio *bio)
 	struct cluster_io *cl = bio->bio_caller1;
 	int error = bio->bio_error != 0 ? bio->bio_error : bio->bio_resid != 0 ? EIO : 0;
 
-	/* LAB bufdaemon BEGIN */
 	if (bio->bio_cmd == BIO_WRITE) {
 		spin_lock(&bufcache_lock);
+		/* LAB bufdaemon BEGIN */
 		runningbufwakeup(cl->cl_bytes);
+		/* LAB bufdaemon STUB */
+		// /* A cluster write is done: give its bytes back to runningbufspace here. */
+		/* LAB bufdaemon END */
+		rundevwakeup(&cl->cl_rdcharge);
+		cl->cl_rdcharge.rc_n = 0;
 		spin_unlock(&bufcache_lock);
 	}
-	/* LAB bufdaemon STUB */
-	// /* A cluster write is done: give its bytes back to runningbufspace here. */
-	/* LAB bufdaemon END */
 	for (int i = 0; i < cl->cl_nbufs; i++) {
 		cl->cl_bufs[i]->b_error = error;
 		cl->cl_bufs[i]->b_resid = error != 0 ? cl->cl_bufs[i]->b_bcount : 0;
@@ -207,6 +211,7 @@ static void cluster_count(bool write, int n, int bytes)
  */
 static int cluster_issue_write(struct vnode *vp, struct buf **bufs, int n, struct cluster_io *cl)
 {
+	struct rd_charge rc;
 	int bytes = 0;
 
 	if (n == 1) {
@@ -222,6 +227,7 @@ static int cluster_issue_write(struct vnode *vp, struct buf **bufs, int n, struc
 		buf_write_begin(tbp);
 		tbp->b_flags |= B_ASYNC;
 		tbp->b_runningbufspace = 0;     /* the cluster carries the charge */
+		tbp->b_rdcharge.rc_n = 0;
 		tbp->b_iocmd = BIO_WRITE;
 		tbp->b_error = tbp->b_resid = 0;
 		cl->cl_bufs[i] = tbp;
@@ -233,6 +239,8 @@ static int cluster_issue_write(struct vnode *vp, struct buf **bufs, int n, struc
 	/* LAB bufdaemon STUB */
 	// /* Charge the cluster's bytes to runningbufspace here (cluster_done gives them back). */
 	/* LAB bufdaemon END */
+	buf_charge(&cl->cl_rdcharge, buf_disk(vp), bufs[0]->b_blkno, bytes);
+	rc = cl->cl_rdcharge;                 /* the async step's: cl may complete at once */
 	spin_unlock(&bufcache_lock);
 	for (int i = 0; i < n; i++)
 		if (bufs[i]->b_flags & B_VMIO)
@@ -242,7 +250,7 @@ static int cluster_issue_write(struct vnode *vp, struct buf **bufs, int n, struc
 	bstats.bawrites++;
 	cluster_count(true, n, bytes);
 	cluster_start(cl, buf_disk(vp), BIO_WRITE);
-	bd_async_write_issued();
+	bd_async_write_issued(&rc);
 	return bytes;
 }
 

@@ -68,13 +68,6 @@ def expected(size, seed):
     return pattern(seed, 0, size)
 
 
-def ints(g, names):
-    out, st = g.sh("sysctl -n " + " ".join(names))
-    vals = out.split()
-    if st != 0 or len(vals) != len(names) or not all(v.lstrip("-").isdigit() for v in vals):
-        return None
-    return dict(zip(names, map(int, vals)))
-
 
 def host_check(tag, disks, files, when):
     """De-stripe, fsck -y then -n, and check the files byte for byte: what the guest left."""
@@ -108,10 +101,10 @@ def boot1(g, tag, design):
     names = ["vfs.bio.bdwrites", "vfs.cluster.writes", "vfs.hirunningspace",
              "kern.devstat.da1.writes", "kern.devstat.da1.bytes_written",
              "kern.devstat.da2.writes", "kern.devstat.da2.bytes_written"]
-    before = ints(g, names)
+    before = g.sysctl_ints(names)
     out, st = g.sh("sampler -i 10 -s vfs.runningbufspace -o /tmp/rb.csv pattern write /data1/big %d 1 && "
                    "cat /tmp/rb.csv" % BIG, timeout=300)
-    after = ints(g, names)
+    after = g.sysctl_ints(names)
     T.check("%s: pattern write of a 4x RAM file (%d MB) through the file system" % (prefix, BIG >> 20),
             st == 0 and before is not None and after is not None, expected="status 0", got=out[-300:])
     if before is None or after is None:
@@ -139,12 +132,12 @@ def boot1(g, tag, design):
     # then (the second before `mid`), never after.
     chosen, old = OTHER[PRESET[design]], PRESET[design]
     counters = DISTINCT[chosen] + DISTINCT[old]
-    saved = ints(g, [name for name, _ in SWITCH_TUNABLES])
+    saved = g.sysctl_ints([name for name, _ in SWITCH_TUNABLES])
     out, st = g.sh("sysctl vfs.bufdaemon_design=%s; sleep 1" % chosen)
-    mid = ints(g, counters)
+    mid = g.sysctl_ints(counters)
     tout, tst = g.sh("sysctl %s > /dev/null && dd if=/dev/zero of=/data1/switch bs=64k count=64 2>/dev/null "
                      "&& sleep 2" % " ".join("%s=%d" % t for t in SWITCH_TUNABLES))
-    end = ints(g, counters)
+    end = g.sysctl_ints(counters)
     ok = st == 0 and tst == 0 and None not in (saved, mid, end)
     moved = {name: end[name] - mid[name] for name in counters} if ok else None
     T.check("%s: vfs.bufdaemon_design=%s at run time: a dd moves %s and not %s"
@@ -182,9 +175,9 @@ def boot2(g, tag):
             expected="VERIFIED", got=out[-300:])
     names = ["vfs.cluster.writes", "vfs.bio.bawrites"]
     out, st = g.sh("umount /data1 && mount -o noclusterw /dev/ccd0 /data1 && mount | grep ccd0")
-    before = ints(g, names)
+    before = g.sysctl_ints(names)
     g.sh("dd if=/dev/zero of=/data1/nocl bs=64k count=32 2>/dev/null; rm /data1/nocl")
-    after = ints(g, names)
+    after = g.sysctl_ints(names)
     d = {k: after[k] - before[k] for k in names} if before and after else {}
     T.check("%s: on a noclusterw mount each full block is bawrite'n alone (no cluster)" % prefix,
             "noclusterw" in out and d and d["vfs.cluster.writes"] == 0 and d["vfs.bio.bawrites"] >= 256,

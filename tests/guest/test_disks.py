@@ -9,7 +9,8 @@ Boot 3, AHCI through the GRUB ISO, in the same folder without --keep: root on ad
 menu entry gets root=ada0 and loses the md0 module), ada1 is fresh (no marker), and an
 injected write error on ada1 fails a dd over that sector but not one beside it.
 Boot 4, --root md: md0 stays the root and the data disk is da0. Boot 5, --disk-model ideal:
-a write through the model server reaches the image and its statistics count it.
+a write through the model server reaches the image and its statistics count it. Boot 6,
+--disk-model ideal,ide7200 (a preset per disk): each disk's server runs its own preset.
 Also: conflicting or impossible options are refused with exit status 2, before any boot.
 """
 # tests/run: timeout=300
@@ -128,6 +129,26 @@ def boot_disk_model():
             expected=MARK, got=open(g.disk_images[0], "rb").read(20))
 
 
+def boot_disk_models():
+    """One preset per disk: each server runs its own (its log's banner names it)."""
+    with Guest(disks=2, bus="scsi", disk_model="ideal,ide7200,trace=off", disk_size="64m") as g:
+        out, st = g.sh("ccdconfig -u ccd0 2>/dev/null; dd if=/dev/zero of=/dev/da1 bs=128k count=8 && "
+                       "dd if=/dev/zero of=/dev/da2 bs=128k count=8", timeout=120)
+        T.check("--disk-model ideal,ide7200: dd to both disks works", st == 0 and out.count("8+0 records out") == 2,
+                expected="8+0 records out twice", got="status %d: %s" % (st, out.strip()))
+        disk_dir = g.disk_dir
+    banners = []
+    for j in range(2):
+        try:
+            text = (disk_dir / ("d%d.log" % j)).read_text(errors="replace")
+        except OSError as e:
+            text = str(e)
+        banners.append(next((ln for ln in text.splitlines() if "preset=" in ln), text[-200:]))
+    T.check("--disk-model ideal,ide7200: da1 is served as ideal, da2 as ide7200",
+            "preset=ideal" in banners[0] and "preset=ide7200" in banners[1], expected="preset=ideal, preset=ide7200",
+            got=banners)
+
+
 def refused_options():
     run = str(wdrun.ROOT / "tools" / "run")
     cases = [
@@ -135,7 +156,9 @@ def refused_options():
         (["--disks", "1", "--inject-write-error", "2:100"], "da2 is not one of the disks"),
         (["--disks", "6", "--bus", "ahci"], "at most 6 disks"),
         (["--throttle", "5"], "give --disks N too"),
-        (["--disks", "1", "--disk-model", "scsi15k"], "the preset is one of"),
+        (["--disks", "1", "--disk-model", "scsi15k"], "start with a preset"),
+        (["--disks", "2", "--disk-model", "scsi10k,ide15k"], "'ide15k' is neither a preset"),
+        (["--disks", "3", "--disk-model", "scsi10k,ide7200"], "2 presets for 3 data disks"),
     ]
     for opts, want in cases:
         r = subprocess.run([run] + opts + ["--", "true"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -151,6 +174,7 @@ try:
     boot_fresh_ahci()
     boot_md_root()
     boot_disk_model()
+    boot_disk_models()
 finally:
     shutil.rmtree(DIR, ignore_errors=True)
 T.done()

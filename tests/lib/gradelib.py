@@ -51,7 +51,8 @@ The test body gets a Run `t`:
   t.partial(got, of)            score got/of of the points (default: all or nothing)
   t.guest(reference=False, **vm) a booted guest (wdtest.Guest's keywords): g.sh(cmd) ->
                                 (output, status), g.ok(cmd) -> output (FAIL unless status 0),
-                                g.sysctl(name) -> int; reference=True boots the reference kernel.
+                                g.sysctl(name) -> int, g.sysctl_ints(names) -> {name: int};
+                                reference=True boots the reference kernel.
                                 Its scratch disk images (g.disk_images) stay readable after the
                                 guest is gone and are deleted when the test ends
   t.unit_test(name, prefixes=None)  build and run build/host/tests/NAME; FAIL on any FAIL line
@@ -156,6 +157,12 @@ class GuestHandle:
         if not re.fullmatch(r"-?\d+", out):
             raise Fail("sysctl %s: expected a number, got %r" % (name, out))
         return int(out)
+
+    def sysctl_ints(self, names):
+        vals = self.g.sysctl_ints(names)
+        if vals is None:
+            raise Fail("sysctl -n %s: expected %d numbers" % (" ".join(names), len(names)))
+        return vals
 
 
 def _last(text, n):

@@ -18,7 +18,8 @@ Guest(mem=128, smp=1, design=None, args='', timeout=60, iso=False, verbose=False
     the disk keywords are tools/run's options (README.md, docs/testing.md):
     inject=['1:20480', 'da2:100:once'] is --inject-write-error, inject_read the
     read form. design=None boots the default preset (patched). g.sh(cmdline,
-    timeout=60) returns (output, status); g.keys(data, prompt=True, seconds=1)
+    timeout=60) returns (output, status); g.sysctl_ints(names) the integer sysctls as a
+    dict (None if any is missing); g.keys(data, prompt=True, seconds=1)
     types raw keys (arrows, ^C) at the shell's line editor and returns what the
     guest printed, waiting for the prompt or, without it, for `seconds`;
     g.console is everything the guest printed. WDTEST_VERBOSE=1 in the environment copies the console to stderr.
@@ -231,6 +232,15 @@ class Guest:
         out, status = self.vm.run(cmdline, timeout)
         self.doing = None
         return out, status
+
+    def sysctl_ints(self, names):
+        """{name: value} of the integer sysctls `names`, read with one `sysctl -n`; None if the
+        command fails or any value is missing or not an integer."""
+        out, st = self.sh("sysctl -n " + " ".join(names))
+        vals = out.split()
+        if st != 0 or len(vals) != len(names) or not all(v.lstrip("-").isdigit() for v in vals):
+            return None
+        return dict(zip(names, map(int, vals)))
 
     def keys(self, data, prompt=True, seconds=1.0, timeout=60):
         """Type raw keys at the shell's prompt (wdrun.VM.keys); what the guest printed."""

@@ -5,10 +5,11 @@
  * table, CCDF_UNIFORM, concatenation, interleave 1, one disk) every ccd sector must map to
  * exactly one component location inside that component's usable area and back, every usable
  * component sector must map back to a ccd sector, and every (start, length) range must split
- * into pieces that cover it exactly, in order, each inside one stripe unit. Then named
- * boundary cases with known answers (FreeBSD's ccd arithmetic worked by hand). The outputs are
- * initialised, so a mapping that fails (lab stripe's handout, labs/stripe/README.md) is reported
- * as a wrong answer, not read as garbage.
+ * into pieces that cover it exactly, in order, each inside one stripe unit, and its share per
+ * component (what the buffer cache charges each component) must be its pieces' sums. Then
+ * named boundary cases with known answers (FreeBSD's ccd arithmetic worked by hand). The
+ * outputs are initialised, so a mapping that fails (lab stripe's handout, labs/stripe/README.md)
+ * is reported as a wrong answer, not read as garbage.
  */
 #include "unit.h"
 #include <stdio.h>
@@ -252,6 +253,50 @@ static void check_known(void)
 	check_u64("concat_first_piece_len", p[0].cp_nsect, 2);
 }
 
+/* Every range's share per component adds up to the range, and agrees with its pieces. */
+static void check_shares(const struct layout *l, const struct ccd_geom *g)
+{
+	struct ccd_piece p[MAXSECT];
+	uint64_t share[CCD_MAXNDISKS], want[CCD_MAXNDISKS];
+	char name[96], why[96];
+	size_t n;
+
+	snprintf(name, sizeof name, "%s_every_range_shares_by_its_pieces", l->name);
+	for (uint64_t bn = 0; bn < g->cg_size; bn++)
+		for (uint64_t len = 1; len <= g->cg_size - bn; len++) {
+			n = ccd_map_range(g, bn, len, p, MAXSECT);
+			memset(want, 0, sizeof want);
+			for (size_t i = 0; i < n; i++)
+				want[p[i].cp_disk] += p[i].cp_nsect;
+			if (!ccd_map_share(g, bn, len, share) || memcmp(share, want, g->cg_ndisks * sizeof share[0])) {
+				snprintf(why, sizeof why, "[%llu,+%llu) differs", (unsigned long long)bn,
+				         (unsigned long long)len);
+				fail(name, "the pieces' sums", why);
+				return;
+			}
+		}
+	pass(name);
+}
+
+static void check_known_shares(void)
+{
+	static const uint64_t two[2] = { 16 + 1024, 16 + 1024 };
+	struct ccd_geom g;
+	uint64_t share[2];
+
+	/* The seed's stripe (ileave 128): a 128 KB cluster from a unit boundary is 128 + 128. */
+	ccd_geom_init(&g, 2, two, 128, false);
+	check_u64("share_cluster_aligned", ccd_map_share(&g, 256, 256, share) ? share[0] * 1000 + share[1] : 0,
+	          128128);
+	/* From the middle of a unit: 64 on disk 0, 128 on disk 1, 64 on disk 0 again. */
+	check_u64("share_cluster_mid_unit", ccd_map_share(&g, 64, 256, share) ? share[0] * 1000 + share[1] : 0,
+	          128128);
+	check_u64("share_within_one_unit_all_on_disk1",
+	          ccd_map_share(&g, 130, 16, share) ? share[0] * 1000 + share[1] : 0, 16);
+	check_u64("share_past_the_end_is_refused", ccd_map_share(&g, 2040, 16, share), false);
+	check_u64("share_past_the_end_is_zero", share[0] + share[1], 0);
+}
+
 static void check_errors(void)
 {
 	static const uint64_t sizes[CCD_MAXNDISKS + 1] = { 100, 100, 100, 100, 100, 100, 100, 100, 100 };
@@ -280,8 +325,10 @@ int main(void)
 		check_forward(&layouts[i], &g);
 		check_inverse(&layouts[i], &g);
 		check_ranges(&layouts[i], &g);
+		check_shares(&layouts[i], &g);
 	}
 	check_known();
+	check_known_shares();
 	check_errors();
 	return unit_exit();
 }

@@ -11,8 +11,8 @@ import wdrun
 from wdbench import MiB, block_size
 
 from . import batch, plots, report
-from .plan import (AXES, DISK_AXIS, PRESETS, PROBE_MODES, SEED_SIZE_MB, WMESGS, Options, axis_kind, disk_model_of,
-                   ensure_root_image, grid, load_plan, make_plan)
+from .plan import (AXES, DISK_AXIS, LAYOUTS, PRESETS, PROBE_MODES, SEED_SIZE_MB, WMESGS, Options, axis_kind,
+                   disk_model_of, ensure_root_image, grid, load_plan, make_plan)
 
 QUICK = {"trials": 1, "size_mb": 64, "name": "quick"}
 NAME_RE = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
@@ -58,10 +58,14 @@ def parser():
     m.add_argument("--mem", type=int, metavar="MB", help="guest memory (default 128)")
     m.add_argument("--smp", type=int, metavar="N", help="guest CPUs (default 1)")
     m.add_argument("--bus", choices=sorted(wdrun.BUSES), help="disk controller (default scsi: virtio-scsi)")
-    m.add_argument("--disks", type=int, metavar="N", help="disks in the ccd stripe (default 2)")
+    m.add_argument("--disks", type=int, metavar="N", help="data disks (default 2)")
+    m.add_argument("--layout", choices=LAYOUTS,
+                   help="stripe (default): the seed's, one file system on ccd0 over the data disks and one dd; "
+                        "separate: a file system and a dd on each data disk, all dd's at once (no raw ceiling)")
     d = m.add_mutually_exclusive_group()
-    d.add_argument("--disk-model", metavar="PRESET[,p=v...]",
-                   help="modelled disks, tools/diskmodel (default scsi10k; %s)" % ", ".join(wdrun.DISK_MODEL_PRESETS))
+    d.add_argument("--disk-model", metavar="PRESET[,PRESET...][,p=v...]",
+                   help="modelled disks, tools/diskmodel (default scsi10k; %s); one preset per disk in order, "
+                        "e.g. scsi10k,ide7200" % ", ".join(wdrun.DISK_MODEL_PRESETS))
     d.add_argument("--throttle", type=float, metavar="MBPS", help="QEMU-throttled disks instead, MBPS x 10^6 B/s each")
     m.add_argument("--prealloc", choices=wdrun.PREALLOC,
                    help="the data disks' images on the host: falloc (default: allocated, so the first "
@@ -118,8 +122,8 @@ def options_from(ap, ns):
     if ns.quick:
         for k, v in QUICK.items():
             setattr(o, k, v)
-    for k in ("trials", "size_mb", "bs", "raw_bs", "mem", "smp", "bus", "disks", "interval_ms", "probe_ms",
-              "timeout", "name", "prealloc"):
+    for k in ("trials", "size_mb", "bs", "raw_bs", "mem", "smp", "bus", "disks", "layout", "interval_ms",
+              "probe_ms", "timeout", "name", "prealloc"):
         v = getattr(ns, k)
         if v is not None:
             setattr(o, k, v)
@@ -136,7 +140,7 @@ def options_from(ap, ns):
         o.throttle, o.disk_model = ns.throttle, None
     elif ns.disk_model is not None:
         o.disk_model = ns.disk_model
-    o.raw, o.samples, o.setup, o.verbose = not ns.no_raw, not ns.no_samples, ns.setup, ns.verbose
+    o.raw, o.samples, o.setup, o.verbose = not ns.no_raw and o.layout == "stripe", not ns.no_samples, ns.setup, ns.verbose
     o.keep_suspect = ns.keep_suspect
     if ns.probe is not None:
         o.probe = ns.probe
@@ -161,7 +165,7 @@ def check_axis(ap, o, ns, name, values):
     kind = axis_kind(name)
     if kind == "preset":
         if ns.presets is not None:
-            ap.error("--sweep preset and --presets both choose the presets: give one")
+            ap.error("--sweep preset, --presets: both choose the presets; give one")
         for p in values:
             if p not in wdrun.DESIGNS:
                 ap.error("--sweep preset: '%s' is not a preset (they are: %s)" % (p, ", ".join(wdrun.DESIGNS)))

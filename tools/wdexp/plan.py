@@ -39,8 +39,11 @@ SEED_BPS = {"stable42": 46676295, "patched": 57530722}     # Dillon's post (docs
 SEED_SIZE_MB = 1536                                         # bs=32k count=49152
 # Wait messages counted in every sample (processes asleep on each): the buffer cache's and the
 # VM's (FreeBSD's names), the disks', and wdrain's own.
-WMESGS = ("flswai", "wdrain", "newbuf", "wswbuf0", "vmwait", "biord", "biowr", "getblk", "wdfsrc", "syncwt",
-          "psleep", "qsleep")
+WMESGS = ("flswai", "wdrain", "wdrdev", "newbuf", "wswbuf0", "vmwait", "biord", "biowr", "getblk", "wdfsrc",
+          "syncwt", "psleep", "qsleep")
+# Where the dd's write: "stripe", the seed's (one file system on ccd0 over the data disks, one dd);
+# "separate", a file system on each data disk (/data1, /data2, ...) and a dd on each, all at once.
+LAYOUTS = ("stripe", "separate")
 PROBE_FILE = "/var/probe/data"
 PROBE_MODES = ("separate", "same", "off")
 PROBE_MB = 32
@@ -62,7 +65,8 @@ class Options:
     smp: int = 1
     bus: str = "scsi"
     disks: int = 2
-    disk_model: str = "scsi10k"         # None with throttle
+    layout: str = "stripe"              # LAYOUTS
+    disk_model: str = "scsi10k"         # None with throttle; "scsi10k,ide7200": a preset per disk
     prealloc: str = "falloc"            # data disk images: off (sparse), falloc, full (wdrun.PREALLOC)
     throttle: float = 0.0
     sets: list = field(default_factory=list)       # [[sysctl, value], ...] for every run

@@ -14,12 +14,14 @@ since the file dd started:
                                         and what other disks had outstanding (queue_depth: ccd0)
   ...-syncio.png                        each synchronous I/O the dd waited for (ms, log scale),
                                         by kind (syncio-<id>.csv)
+  ...-perdevice.png                     write bytes in flight per disk (vfs.perdevice.<disk>.
+                                        runningbufspace, KB) with each disk's budget (dashed)
   ...-blocked.png                       processes asleep per wait message (flswai, wdrain,
-                                        newbuf always; any other that was ever non-zero)
+                                        wdrdev, newbuf always; any other that was ever non-zero)
   ...-probe.png                         latprobe's latencies (ms, log scale)
-Both presets on the same axes, one plot per metric: plot-[<point>-]compare-<metric>.png for
-rate, dirty, running, free, blocked (flswai + wdrain + newbuf + wswbuf0), syncio (the dd's
-synchronous I/O waits) and each probe latency.
+All presets on the same axes, one plot per metric: plot-[<point>-]compare-<metric>.png for
+rate, dirty, running, free, blocked (flswai + wdrain + wdrdev + newbuf + wswbuf0), syncio (the
+dd's synchronous I/O waits) and each probe latency.
 With sweeps: plot-sweep-<axis>.png for every swept axis (a sysctl, disk.<param>, openings, mem,
 preset), the file dd's MB/s (median, min-max bars) against the axis's values, one line per
 preset and per combination of the other axes' values.
@@ -38,8 +40,9 @@ from . import series
 from .plan import data_disks, point_tag
 
 VM = "vm.stats.vm."
-BLOCKED = ("flswai", "wdrain", "newbuf", "wswbuf0")
+BLOCKED = ("flswai", "wdrain", "wdrdev", "newbuf", "wswbuf0")
 SYNCIO_KINDS = ("metaread", "metawrite", "dataread", "datawrite", "fsync")
+PERDEVICE = "vfs.perdevice."
 PROBES = (("stat_us", "stat"), ("read_us", "read 4 KB"), ("write_us", "create+write+fsync"))
 
 # name: (title, y label, [(column, title, scale)], [(column of a level, title, scale)])
@@ -139,6 +142,7 @@ class Drawer:
             self.draw(prefix + metric, head(prefix + metric + ".png", "%s: %s" % (label, title), ylabel)
                       + "plot " + ", \\\n     ".join(parts) + "\n")
         self.queues(prefix, csvname, label)
+        self.perdevice(prefix, csvname, label)
         self.syncio(prefix, run_id, label)
         self.blocked(prefix, csvname, label)
         self.probe(prefix, run_id, label)
@@ -168,6 +172,26 @@ class Drawer:
             return
         self.draw(prefix + "queue", head(prefix + "queue.png", "%s: requests per disk" % label,
                                          "requests") + "plot " + ", \\\n     ".join(parts) + "\n")
+
+    def perdevice(self, prefix, csvname, label):
+        """Write bytes in flight charged to each disk that had any, and its budget (every design
+        counts them; only perdevice waits on them: docs/bufcache.md "The perdevice design")."""
+        header, rows = self.table(csvname)
+        names = [h for h in header if h.startswith(PERDEVICE) and h.endswith(".runningbufspace")
+                 and any(series.column(header, rows, h))]
+        if not names:
+            self.skip(prefix + "perdevice", "no per-disk write counts in the samples")
+            return
+        parts = []
+        for h in names:
+            disk = h[len(PERDEVICE):-len(".runningbufspace")]
+            parts.append("%s using \"t_s\":%s with steps lw 2 title %s" % (q(csvname), col(h, 1 / 1024), q(disk)))
+            hi = PERDEVICE + disk + ".hirunningspace"
+            if self.has(csvname, hi):
+                parts.append("%s using \"t_s\":%s with lines dt 2 title %s" % (q(csvname), col(hi, 1 / 1024),
+                                                                              q(disk + " budget")))
+        self.draw(prefix + "perdevice", head(prefix + "perdevice.png", "%s: write I/O in flight per disk" % label,
+                                             "KB") + "plot " + ", \\\n     ".join(parts) + "\n")
 
     def syncio(self, prefix, run_id, label):
         csvname = "syncio-%s.csv" % run_id
@@ -212,7 +236,7 @@ class Drawer:
         self.draw(prefix + "probe", head(prefix + "probe.png", "%s: probe latency" % label, "ms", logy=True)
                   + "plot " + ", \\\n     ".join(parts) + "\n")
 
-    # -- both presets --
+    # -- all presets --
 
     def compare(self, prefix, runs, label):
         """runs: [(preset, run id)] of the median trials."""

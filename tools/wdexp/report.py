@@ -40,12 +40,13 @@ from .trial import SYNCIO_KINDS, host_info
 LAUNDERED = "vm.stats.vm.v_pdlaundered"                     # docs/vm.md
 BD_FLUSHES = "vfs.bufdaemon.flushes"                        # writes the buf_daemon started
 PAGEOUTS = ("vm.stats.vm.v_swappgsout", "vm.stats.vm.v_vnodepgsout")
-BLOCKED = ("flswai", "wdrain", "newbuf", "wswbuf0")
+BLOCKED = ("flswai", "wdrain", "wdrdev", "newbuf", "wswbuf0")
 # the buffer cache's counters of these sleeps (docs/bufcache.md "Tunables and counters")
 BLOCKED_NS = {"flswai": "vfs.bufdaemon.flswai_ns", "wdrain": "vfs.bufdaemon.wdrain_ns",
-              "wswbuf0": "vfs.cluster.wswbuf0_ns"}
+              "wdrdev": "vfs.bufdaemon.wdrdev_ns", "wswbuf0": "vfs.cluster.wswbuf0_ns"}
 SLEEPS = {"flswai": "vfs.bufdaemon.sleeps_flswai", "wdrain": "vfs.bufdaemon.sleeps_wdrain",
-          "newbuf": "vfs.bio.sleeps_newbuf", "wswbuf0": "vfs.cluster.sleeps_wswbuf0"}
+          "wdrdev": "vfs.bufdaemon.sleeps_wdrdev", "newbuf": "vfs.bio.sleeps_newbuf",
+          "wswbuf0": "vfs.cluster.sleeps_wswbuf0"}
 PROBE_COLS = (("stat_us", "stat"), ("read_us", "read 4K"), ("write_us", "create+write+fsync"))
 
 
@@ -102,6 +103,10 @@ def groups(plan, results):
             g["file_Bps"] = [r["file"]["Bps"] for r in ok]
             g["raw_Bps"] = [r["raw"]["Bps"] for r in ok if "raw" in r]
             g["smooth_Bps"] = [r["smooth"]["Bps"] for r in ok if "smooth" in r]
+            g["writers_Bps"] = {}                  # --layout separate: each disk's writer, by trial
+            for r in ok:
+                for disk, w in r["file"].get("writers", {}).items():
+                    g["writers_Bps"].setdefault(disk, []).append(w["Bps"])
             g["fraction"] = _med([r["file"]["Bps"] / r["raw"]["Bps"] for r in ok if "raw" in r])
             deltas = [r.get("samples", {}).get("file", {}).get("delta", {}) for r in ok]
             g["laundered"] = _med([d.get(LAUNDERED) for d in deltas])
@@ -218,6 +223,9 @@ def workload_lines(plan):
     bs = block_size(o.bs)[1]
     count = o.size_mb * (1 << 20) // bs
     where = "a fresh file system on ccd0 (newfs /dev/ccd0 && mount /dev/ccd0 /data1)"
+    if o.layout == "separate":
+        where = ("a fresh file system on each data disk (/data1 on the first, ...), one such dd per disk, "
+                 "all at once")
     disks = ("disk model %s" % o.disk_model) if o.disk_model else ("throttled to %g MB/s each" % o.throttle
                                                                     if o.throttle else "unthrottled")
     lines = textwrap.wrap("workload: dd if=/dev/zero of=/data1/test bs=%s count=%d (%d MiB) onto %s"
@@ -228,8 +236,8 @@ def workload_lines(plan):
     mem = "RAM per sweep point (mem)" if "mem" in swept else "%d MB RAM" % o.mem
     if any(n.startswith(DISK_AXIS) for n in swept):
         disks += " (%s per sweep point)" % ", ".join(n for n in swept if n.startswith(DISK_AXIS))
-    lines.append("machine:  %s, %d CPU, ccd0 = %d disks on %s, %s; %d trial(s) per preset"
-                 % (mem, o.smp, o.disks, o.bus, disks, o.trials))
+    lines.append("machine:  %s, %d CPU, %s%d disks on %s, %s; %d trial(s) per preset"
+                 % (mem, o.smp, "ccd0 = " if o.layout == "stripe" else "", o.disks, o.bus, disks, o.trials))
     if o.sweeps:
         lines.append("sweep:    " + "  ".join("%s=%s" % (n, ",".join(v)) for n, v in o.sweeps))
     if o.sets:
@@ -329,14 +337,19 @@ def table_text(plan, gs, results):
         f = g["file_Bps"]
         bad = trial_note(g)
         rows.append([lab(g), bps(_med(f)), bps(min(f)) if f else "-", bps(max(f)) if f else "-",
-                     bps(_med(g["raw_Bps"])), opt(g["fraction"], "%.3f"), bps(SEED_BPS.get(g["preset"])),
+                     bps(_med(g["raw_Bps"])), opt(g["fraction"], "%.3f"),
+                     bps(SEED_BPS.get(g["preset"]) if plan.options.layout == "stripe" else None),
                      bps(_med(g["smooth_Bps"])), bad])
     for point in plan.points():
         by = {g["preset"]: _med(g["file_Bps"]) for g in gs if g["point"] == point}
+        tag = (point_tag(point) + " ") if sweep else ""
         if by.get("patched") and by.get("stable42"):
-            rows.append([((point_tag(point) + " ") if sweep else "") + "patched/stable42",
-                         "%.3f" % (by["patched"] / by["stable42"]), "", "", "", "",
+            rows.append([tag + "patched/stable42", "%.3f" % (by["patched"] / by["stable42"]), "", "", "", "",
                          "%.3f" % (SEED_BPS["patched"] / SEED_BPS["stable42"]), "", ""])
+            if by.get("perdevice"):
+                rows.append([tag + "perdevice/best of both", "%.3f" % (by["perdevice"] / max(by["patched"],
+                                                                                             by["stable42"])),
+                             "", "", "", "", "", "", ""])
     lines += columns(["preset", "file dd B/s", "min", "max", "raw B/s", "of raw", "seed B/s", "beside probe", ""],
                      rows)
     lines += [""] + note("file dd B/s: median of the trials; of raw: the file dd over the raw ceiling of the "
@@ -355,6 +368,15 @@ def table_text(plan, gs, results):
                              "others = CPU use in %% of one host CPU by QEMU, by the disk-model servers and by "
                              "everything else" % (trust.IDLE_NS, trust.IDLE_PCT_MIN, trust.LATE_PCT_MAX))
         lines += [""]
+    disks = sorted({d for g in gs for d in g["writers_Bps"]})
+    if disks:
+        rows = [[lab(g)] + ["%s (%s-%s)" % (bps(_med(g["writers_Bps"].get(d, []))), bps(min(g["writers_Bps"][d])),
+                                            bps(max(g["writers_Bps"][d]))) if g["writers_Bps"].get(d) else "-"
+                            for d in disks] for g in gs]
+        lines += columns(["writer B/s"] + ["%s (min-max)" % d for d in disks], rows)
+        lines += [""] + note("--layout separate: each disk's dd on its own file system, all at once, its bytes over "
+                             "its own time, median of the trials; the file dd B/s above is their sum over the "
+                             "slowest one's time") + [""]
     rows = [[lab(g), opt(g["laundered"], "%d"), opt(g["paged_out"], "%d"), opt(g["bd_flushes"], "%d")] +
             [opt(g["blocked_s"][b], "%.1f") + ("" if g["sleeps"][b] is None else " (%d)" % g["sleeps"][b])
              for b in BLOCKED] for g in gs]
@@ -402,7 +424,7 @@ def sampling_cost(results):
 
 # ---- the files --------------------------------------------------------------------------
 
-RESULT_COLS = ["id", "preset", "trial", "point", "status", "file_bytes", "file_secs", "file_Bps",
+RESULT_COLS = ["id", "preset", "trial", "point", "status", "file_bytes", "file_secs", "file_Bps", "writers_Bps",
                "raw_Bps", "file_of_raw", "smooth_Bps", "laundered", "paged_out", "bd_flushes"] + ["blocked_s.%s" % b for b in BLOCKED] + \
               ["sleeps.%s" % b for b in BLOCKED] + \
               ["probe.%s.%s" % (c, k) for c, _ in PROBE_COLS for k in ("p50", "p99", "max")] + \
@@ -420,6 +442,7 @@ def result_row(r):
     row = {"id": r["id"], "preset": r["preset"], "trial": r["trial"], "point": point_tag(r["point"]),
            "status": r["status"], "file_bytes": f.get("bytes"), "file_secs": f.get("secs"),
            "file_Bps": f.get("Bps"), "raw_Bps": raw.get("Bps"),
+           "writers_Bps": " ".join("%s:%d" % (d, w["Bps"]) for d, w in f.get("writers", {}).items()) or None,
            "file_of_raw": round(f["Bps"] / raw["Bps"], 4) if f and raw else None,
            "smooth_Bps": r.get("smooth", {}).get("Bps"),
            "laundered": delta.get(LAUNDERED), "bd_flushes": delta.get(BD_FLUSHES), "paged_out": counter(delta, PAGEOUTS),

@@ -9,7 +9,7 @@
                         (phase, bytes written by its dd, MB/s so far, bytes to write) or None.
 
 The phases, in one boot (each one shell command line; its status and dd's summary are read
-from the console):
+from the console), for the seed's layout (--layout stripe):
   set      sysctl NAME=VALUE for --set and the run's sweep point (its sysctls, and for an
            `openings` axis dev.<da|ada>.<n>.openings of every data disk; its mem and disk.<param>
            axes are in the VM itself: vm_config)
@@ -21,6 +21,10 @@ from the console):
   smooth   rm /data1/test && sync, then the same dd again with latprobe beside it (--probe
            separate, the default; --probe same runs latprobe beside the measured dd instead,
            --probe off not at all)
+With --layout separate there is no stripe and no raw dd: fs makes a file system on each data
+disk (/data1 on da1, /data2 on da2, ...), and file and smooth run one dd per disk at once (a
+`sh -c` the sampler watches), each writing --size MiB; the summaries of each writer are kept
+(result "writers", by disk) beside their sum over the slowest one's time.
 The dd's run under the sampler (-l raw, -l file, -l smooth) and latprobe as -l probe, all
 writing to /dev/ttyd1; around each dd phase the harness types `syncio -n` (the number of the
 next synchronous I/O wait) and, after it, `syncio -e -s N -l syncio-<phase>` (the waits during
@@ -39,7 +43,7 @@ import traceback
 from pathlib import Path
 
 import wdrun
-from wdbench import MiB, block_size, ccdconfig_line, parse_dd
+from wdbench import CCD_RELEASE, DD_RE, MiB, block_size, ccdconfig_line, parse_dd
 
 from . import series, trust
 from .plan import PROBE_FILE, axis_kind, data_disks, disk_model_of
@@ -132,6 +136,8 @@ class Trial:
             out.append(("set", "sysctl " + " ".join("%s=%s" % (k, v) for k, v in sets), PHASE_TIMEOUT, 0))
         if o.setup:
             out.append(("setup", o.setup, PHASE_TIMEOUT, 0))
+        if o.layout == "separate":
+            return out + self.separate_phases(cfg)
         out.append(("ccd", ccdconfig_line(cfg), PHASE_TIMEOUT, 0))
         total = o.size_mb * MiB
         if o.raw:
@@ -149,6 +155,45 @@ class Trial:
             out.append(("clean", "rm /data1/test && sync", PHASE_TIMEOUT, 0))
             out.append(("smooth", "%s%s %s" % (self.sampler(cfg, "smooth"), dd, probe), self.dd_timeout(), total))
         return out
+
+    def separate_phases(self, cfg):
+        """--layout separate: a file system and a dd writer per data disk, the writers at once."""
+        o, disks = self.o, cfg.data_names()
+        mounts = ["/data%d" % (j + 1) for j in range(len(disks))]
+        total, bs = o.size_mb * MiB, block_size(o.bs)[1]
+        fs = CCD_RELEASE + " && ".join("newfs /dev/%s > /dev/null && mkdir -p %s && mount /dev/%s %s" % (d, m, d, m)
+                                       for d, m in zip(disks, mounts))
+        writers = "sh -c '%s; wait'" % " & ".join("dd if=/dev/zero of=%s/test bs=%d count=%d 2> /tmp/dd.%s"
+                                                  % (m, bs, total // bs, d) for d, m in zip(disks, mounts))
+        summaries = "; cat " + " ".join("/tmp/dd.%s" % d for d in disks)
+        probe = "& S=$!; latprobe -o %s -l probe -i %d -p $S -s %s -r %s -w /data1; wait $S" % (
+            GUEST_SERIAL, o.probe_ms, PROBE_FILE, PROBE_FILE)
+        out = [("fs", fs, PHASE_TIMEOUT, 0),
+               ("file", "%s%s %s%s" % (self.sampler(cfg, "file"), writers, probe if o.probe == "same" else "",
+                                       summaries), self.dd_timeout(), total)]
+        if o.probe == "separate":
+            out.append(("clean", "rm %s && sync" % " ".join(m + "/test" for m in mounts), PHASE_TIMEOUT, 0))
+            out.append(("smooth", "%s%s %s%s" % (self.sampler(cfg, "smooth"), writers, probe, summaries),
+                        self.dd_timeout(), total))
+        return out
+
+    def dd_result(self, name, out, nbytes):
+        """A dd phase's numbers: its summary; with --layout separate each writer's (in disk order,
+        as the phase cats them) and their sum over the slowest writer's time."""
+        if self.o.layout != "separate":
+            dd = parse_dd(out)
+            if dd is None or dd[0] != nbytes or dd[1] <= 0:
+                raise PhaseFailed("%s: dd printed no summary of %d bytes: %s"
+                                  % (name, nbytes, " / ".join(out.strip().splitlines()[-3:])))
+            return {"bytes": dd[0], "secs": dd[1], "Bps": round(dd[0] / dd[1])}
+        disks = data_disks(self.o)
+        found = [(int(m.group(1)), float(m.group(2))) for m in DD_RE.finditer(out)][-len(disks):]
+        if len(found) != len(disks) or any(b != nbytes or s <= 0 for b, s in found):
+            raise PhaseFailed("%s: not every writer printed a summary of %d bytes: %s"
+                              % (name, nbytes, " / ".join(out.strip().splitlines()[-4:])))
+        total, secs = sum(b for b, _ in found), max(s for _, s in found)
+        return {"bytes": total, "secs": secs, "Bps": round(total / secs),
+                "writers": {d: {"bytes": b, "secs": s, "Bps": round(b / s)} for d, (b, s) in zip(disks, found)}}
 
     # -- running it --
 
@@ -217,11 +262,7 @@ class Trial:
                 raise PhaseFailed("%s: '%s' exited %d: %s" % (name, wdrun._short(cmd, 80), st,
                                                               " / ".join(out.strip().splitlines()[-3:])))
             if nbytes:
-                dd = parse_dd(out)
-                if dd is None or dd[0] != nbytes or dd[1] <= 0:
-                    raise PhaseFailed("%s: dd printed no summary of %d bytes: %s"
-                                      % (name, nbytes, " / ".join(out.strip().splitlines()[-3:])))
-                result[name] = {"bytes": dd[0], "secs": dd[1], "Bps": round(dd[0] / dd[1])}
+                result[name] = self.dd_result(name, out, nbytes)
                 self.guest_line(vm, "syncio -e -s %s -o %s -l syncio-%s" % (seq, GUEST_SERIAL, name))
         disk_marks.append((None, vm.disks.read_stats()))
         host.mark(None)

@@ -50,7 +50,7 @@ class VMConfig:
     keep: bool = False              # reuse existing images
     disk_dir: str = None            # where the images live (None: see the module comment)
     throttle: float = 0.0           # MB/s per data disk, reads and writes; 0 = unlimited
-    disk_model: str = None          # "PRESET[,param=value...]" for tools/diskmodel/serve
+    disk_model: str = None          # "PRESET[,PRESET...][,param=value...]" for tools/diskmodel/serve
     inject_write: tuple = ()        # "DISK:SECTOR[:once]": fail writes covering SECTOR on data disk DISK
     inject_read: tuple = ()         # the same for reads
     qemu_args: tuple = ()           # appended to QEMU's command line as they are
@@ -113,11 +113,22 @@ def parse_size(text):
     return n
 
 
-def parse_disk_model(spec):
-    """'scsi10k,qdepth=8' -> ('scsi10k', ['qdepth=8'])."""
-    preset, *params = [p.strip() for p in spec.split(",")]
-    if preset not in DISK_MODEL_PRESETS:
-        raise ConfigError("--disk-model '%s': the preset is one of %s" % (spec, ", ".join(DISK_MODEL_PRESETS)))
+def parse_disk_model(spec, ndisks=None):
+    """'scsi10k,qdepth=8' -> (['scsi10k'], ['qdepth=8']); 'scsi10k,ide7200' -> (['scsi10k', 'ide7200'], []).
+    The presets go to the data disks in order (one preset: every disk; several: one per disk, so
+    as many as ndisks when it is given), the param=value words to every disk."""
+    words = [p.strip() for p in spec.split(",")]
+    presets = [w for w in words if "=" not in w]
+    params = [w for w in words if "=" in w]
+    if not presets or words[0] not in DISK_MODEL_PRESETS:
+        raise ConfigError("--disk-model '%s': start with a preset, one of %s" % (spec, ", ".join(DISK_MODEL_PRESETS)))
+    for p in presets:
+        if p not in DISK_MODEL_PRESETS:
+            raise ConfigError("--disk-model '%s': '%s' is neither a preset (%s) nor param=value"
+                              % (spec, p, ", ".join(DISK_MODEL_PRESETS)))
+    if ndisks is not None and len(presets) > 1 and len(presets) != ndisks:
+        raise ConfigError("--disk-model '%s': %d presets for %d data disks (give one for all, or one per disk)"
+                          % (spec, len(presets), ndisks))
     for p in params:
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=[^\s=]+", p):
             raise ConfigError("--disk-model: '%s' is not param=value" % p)
@@ -126,7 +137,7 @@ def parse_disk_model(spec):
             raise ConfigError("--disk-model: stats= is set by tools/run (d<j>.stats in the disk folder)")
         if key == "trace" and value not in ("on", "off"):
             raise ConfigError("--disk-model: trace=on writes d<j>.trace.csv in the disk folder; no other value")
-    return preset, params
+    return presets, params
 
 
 def parse_inject(spec, cfg, op="write"):
@@ -217,7 +228,7 @@ def check_disk_config(cfg):
         if cfg.throttle:
             raise ConfigError("--throttle and --disk-model exclude each other: a modelled disk has its own "
                               "speed (throttle it with the model's parameters instead)")
-        parse_disk_model(cfg.disk_model)
+        parse_disk_model(cfg.disk_model, cfg.disks)
     for op, specs in (("write", cfg.inject_write), ("read", cfg.inject_read)):
         for spec in specs:
             parse_inject(spec, cfg, op)
@@ -260,8 +271,9 @@ def add_arguments(parser):
                         "build/run/disks/BUS/keep)")
     d.add_argument("--throttle", type=float, default=0.0, metavar="MBPS",
                    help="limit each data disk to MBPS x 10^6 bytes/s for reads and for writes (0 = unlimited)")
-    d.add_argument("--disk-model", metavar="PRESET[,p=v...]",
-                   help="serve each data disk through tools/diskmodel (%s)" % ", ".join(DISK_MODEL_PRESETS))
+    d.add_argument("--disk-model", metavar="PRESET[,PRESET...][,p=v...]",
+                   help="serve each data disk through tools/diskmodel (%s): one preset for every disk, or one "
+                        "per disk in order (scsi10k,ide7200); the params go to every disk" % ", ".join(DISK_MODEL_PRESETS))
     d.add_argument("--inject-write-error", action="append", default=[], metavar="DISK:SECTOR[:once]",
                    help="writes covering SECTOR of disk DISK (unit number or name, e.g. 1 or da1; the root "
                         "disk too) fail with EIO (every time, or once); repeatable")

@@ -110,7 +110,7 @@ class DiskSet:
         self.images = [self.dir / ("d%d.img" % j) for j in range(n)]
         self.names = cfg.data_names()
         self.units = [cfg.first_data_unit() + j for j in range(n)]
-        self.model = parse_disk_model(cfg.disk_model) if cfg.disk_model else None
+        self.model = parse_disk_model(cfg.disk_model, n) if cfg.disk_model else None
         sockdir = self.dir
         if self.model and len(str(self.dir / ("d%d.sock" % n))) > SUN_PATH_MAX:
             tag = hashlib.sha1(str(self.dir).encode()).hexdigest()[:12]
@@ -206,9 +206,17 @@ class DiskSet:
 
     # -- disk-model servers --
 
+    def preset_of(self, j):
+        """The disk-model preset data disk j is served with (None without a model)."""
+        if not self.model:
+            return None
+        presets = self.model[0]
+        return presets[j] if len(presets) > 1 else presets[0]
+
     def _start_servers(self):
-        preset, params = self.model
+        params = self.model[1]
         for j, img in enumerate(self.images):
+            preset = self.preset_of(j)
             ready = self.dir / ("d%d.ready" % j)
             ready.unlink(missing_ok=True)
             extra = []
@@ -361,7 +369,8 @@ class DiskSet:
             lines.append("%s0 (root): %s" % (self.cfg.prefix(), self.root_image))
         for j, name in enumerate(self.names):
             how = "throttled to %g MB/s" % self.cfg.throttle if self.cfg.throttle else (
-                "disk model %s via %s" % (self.cfg.disk_model, self.sockets[j]) if self.model else "unlimited")
+                "disk model %s via %s" % (",".join([self.preset_of(j)] + self.model[1]), self.sockets[j])
+                if self.model else "unlimited")
             lines.append("%s: %s, %s" % (name, self.images[j], how))
         return lines
 

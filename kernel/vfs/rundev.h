@@ -1,0 +1,96 @@
+/*
+ * rundev.h - write bytes in flight per disk: the accounting behind the perdevice buf_daemon
+ * design (vfs/vfs_rundev.c; the design's decisions are in vfs/vfs_bufdaemon.c; docs/bufcache.md
+ * "The perdevice design"). Pure C: only <stdint.h>/<stdbool.h>, so tests/unit/test_bufdaemon.c
+ * compiles vfs_rundev.c with vfs_bufdaemon.c and a simulated cache and disks.
+ *
+ * Every disk has a struct rundev (the buffer cache attaches one when the disk registers: its
+ * d_rundev). A write is charged to the disks its pieces go to (disk_map: a ccd answers with
+ * its components), with how many bytes each, in a struct rd_charge kept with the write, and
+ * the same record is credited when the write completes. So each disk's rd_running is its
+ * share of the global runningbufspace, and their sum is runningbufspace itself.
+ *
+ *   rundev_init(rd, name, hi, lo, bw, now)  a disk's record: fixed budget hi/lo, starting
+ *                                 bandwidth estimate bw (bytes/s).
+ *   rundev_register(rd), rundev_first(), rd->rd_next   the list of every record.
+ *   rundev_charge(rc, now)        a write of rc's bytes is issued to rc's disks.   [lock held]
+ *   rundev_done(rd, bytes, now)   `bytes` of rd's charge completed: the count falls, and the
+ *                                 completion rate is measured (below).             [lock held]
+ *   rundev_enqueue(rd, w), rundev_dequeue(rd)   rd's queue of waiting writers, first come
+ *                                 first served (the sleeping and waking is the design's).
+ *   rundev_estimate(bw, sample, busy_ns)   the bandwidth estimate's smoothing step.
+ *
+ * Measuring the completion rate (rd_bandwidth, bytes/s). The bytes that complete are counted
+ * in windows of RD_INTERVAL_NS of wall time (Linux's BANDWIDTH_INTERVAL, 200 ms); a window's
+ * sample is its bytes over the time in it during which the disk had writes charged to it (busy
+ * time, not wall time: a disk that idles for lack of work is not slow). A window with less
+ * than RD_MINBUSY_NS of busy time tells too little and is dropped. The sample joins the
+ * estimate weighted by its busy time over a period of RD_PERIOD_NS (Linux's 3 s:
+ * bw = (sample * busy + bw * (period - busy)) / period), so the estimate follows a change of
+ * the disk's speed within a few seconds and ignores one slow window. Linux's
+ * bdi_update_write_bandwidth does the same over elapsed time [@linux-page-writeback]; measuring
+ * over busy time is wdrain's.
+ *
+ * Locking: every field is protected by the buffer cache's lock (bufcache_lock), which the
+ * callers hold; rd_name and rd_next never change once the record is registered.
+ */
+#ifndef _VFS_RUNDEV_H_
+#define _VFS_RUNDEV_H_
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#define RD_MAXDEV       8                      /* disks one write can reach (a ccd's components) */
+#define RD_INTERVAL_NS  200000000ull           /* a measuring window */
+#define RD_PERIOD_NS    3000000000ull          /* the estimate's memory */
+#define RD_MINBUSY_NS   20000000ull            /* less busy time than this: no sample */
+
+/* A writer waiting for a disk's budget (on its stack, linked while it waits). */
+struct rd_waiter {
+	struct rd_waiter *rw_next;
+	bool              rw_released;     /* set by the design when it lets the writer go */
+};
+
+struct rundev {
+	const char       *rd_name;         /* the disk's name ("da1") */
+	int               rd_running;      /* bytes of writes charged here and not completed */
+	int               rd_hirunning;    /* the fixed budget (vfs.perdevice.auto=0): wait above */
+	int               rd_lorunning;    /* ... until down to this */
+	int64_t           rd_bandwidth;    /* estimated completion rate, bytes/s */
+	/* the measuring window */
+	uint64_t          rd_win_start;    /* when it began (ns) */
+	uint64_t          rd_win_busy;     /* busy time in it so far (ns) */
+	int64_t           rd_win_bytes;    /* bytes completed in it */
+	uint64_t          rd_busy_since;   /* when rd_win_busy was last brought up to date */
+	/* writers waiting for this budget, oldest first */
+	struct rd_waiter *rd_whead, *rd_wtail;
+	int               rd_nwait;
+	/* counters (vfs.perdevice.<disk>.*) */
+	uint64_t          rd_charged;      /* bytes charged since boot */
+	uint64_t          rd_sleeps;       /* writers that waited for this budget */
+	uint64_t          rd_wait_ns;      /* ... and how long */
+	uint64_t          rd_skips;        /* dirty buffers the daemon passed over: budget full */
+	uint64_t          rd_samples;      /* windows that changed the estimate */
+	struct rundev    *rd_next;
+};
+
+/* What one write is charged to: bytes per disk. */
+struct rd_charge {
+	int rc_n;
+	struct {
+		struct rundev *rd;
+		int            bytes;
+	} rc_dev[RD_MAXDEV];
+};
+
+void           rundev_init(struct rundev *rd, const char *name, int hi, int lo, int64_t bw,
+                           uint64_t now);
+void           rundev_register(struct rundev *rd);
+struct rundev *rundev_first(void);
+void           rundev_charge(const struct rd_charge *rc, uint64_t now);
+void           rundev_done(struct rundev *rd, int bytes, uint64_t now);
+void           rundev_enqueue(struct rundev *rd, struct rd_waiter *w);
+struct rd_waiter *rundev_dequeue(struct rundev *rd);
+int64_t        rundev_estimate(int64_t bw, int64_t sample, uint64_t busy_ns);
+
+#endif

@@ -1,0 +1,534 @@
+/*
+ * bufdaemon_sim.h - a discrete-event simulation of the buffer cache and its disks around the
+ * buf_daemon's designs (kernel/vfs/vfs_bufdaemon.c and vfs_rundev.c, compiled in), for the
+ * host tests test_bufdaemon.c (speedup, runningbuf) and test_perdevice.c (perdevice).
+ *
+ * Threads are coroutines on a simulated clock in ticks (100 per second): the daemon, a dirtier
+ * (write(2) into the cache: bwillwrite, then buffers dirtied) and streamers (cluster_write's
+ * write-behind: 128 KB async writes issued at once, each followed by the design's async step).
+ * Each sleep of vfs_bufdaemon.c is a switch to the scheduler, which runs whoever was woken, or
+ * moves the clock to the next timeout or I/O completion. Disks complete their writes in order,
+ * each at its own rate in bytes per tick, and credit them as biodone does (runningbufwakeup,
+ * rundevwakeup). Dirty buffers are a FIFO of the disks they are bound for; a flush takes up to
+ * flush_bufs buffers of one disk (a cluster), the oldest first, or with the design's ok() the
+ * oldest whose disk it accepts.
+ *
+ * A test sets the scene with sim_reset() and dev_setup(), spawns threads, and run_until()s;
+ * what happened is in the counters below.
+ */
+#include "unit.h"
+#include <ucontext.h>
+#include <stdlib.h>
+#include "vfs/vfs_rundev.c"
+#include "vfs/vfs_bufdaemon.c"
+
+/* The buffer cache's counters and tunables (vfs_bio.c and vfs_bio_rundev.c in the kernel). */
+int numdirtybuffers, hidirtybuffers, lodirtybuffers, runningbufspace, hirunningspace,
+    lorunningspace, maxbdrun;
+int bd_hz = 100;
+int perdevice_auto = 1, perdevice_target_ms = 50, perdevice_maxspace = 4 * 1024 * 1024;
+
+#define BUFSZ      8192
+#define CLUSTER    (16 * BUFSZ)
+#define NTHREADS   8
+#define STACKSZ    (256 * 1024)
+#define MAXIO      8192
+#define NDEVS      2
+#define MAXDIRTY   4096
+#define TICK_NS    10000000ull
+
+enum { T_DAEMON, T_WRITER };
+
+/* ---- threads -------------------------------------------------------------------------------- */
+
+struct sim_thread {
+	ucontext_t  ctx;
+	char       *stack;
+	bool        sleeping;
+	void       *chan;
+	const char *wmesg;
+	long        deadline;      /* tick its sleep times out at; 0 = never */
+	bool        woken;
+	int         wdrdev_dev;    /* the disk it last waited for in wdrdev (-1: none) */
+	long        wdrdev_sleeps[NDEVS];
+	/* a streamer's */
+	int         s_dev, s_burst, s_think;
+	long        s_stop, s_issued, s_overtakes, s_cut_in;
+};
+
+static struct sim_thread th[NTHREADS];
+static int nthreads, cur = -1;
+static ucontext_t sched_ctx;
+static long now;                     /* ticks */
+static int lock_depth;
+
+/* ---- disks ---------------------------------------------------------------------------------- */
+
+struct simdev {
+	struct { long done_at; int bytes; struct rd_charge rc; } ios[MAXIO];
+	int           head, tail;
+	long          busy_until;    /* tick the last write issued completes */
+	int           rate;          /* bytes per tick */
+	struct rundev rd;
+	int           ndirty;        /* dirty buffers bound for it */
+	int           max_running;   /* highest rd_running right after a write was issued */
+	long          done_bytes;
+	long          idle_dirty;    /* ticks idle while it had dirty buffers and the daemon was armed */
+	long          flushes_while_other_full;   /* daemon flushes to it while the other disk was full */
+	long          flushes;
+};
+
+static struct simdev devs[NDEVS];
+static int ndevs;
+static int dirtyq[MAXDIRTY];         /* the dirty buffers' disks, oldest first */
+
+/* The scenario's knobs. */
+static int flush_bufs;               /* buffers per flush (a cluster) */
+static int writer_bufs;              /* buffers the dirtier dirties per tick */
+static long writer_stop;             /* the dirtier stops at this tick */
+static long writer_switch;           /* from this tick on it dirties for disk 1, before for disk 0 */
+
+/* What the checks look at. */
+static int max_running;              /* highest runningbufspace right after a write was issued */
+static int flushes_now, max_flushes_per_round;
+static int disarmed_above_lo;        /* daemon sleeps with bd_request 0 and numdirty > lo */
+static int daemon_sleeps;
+static int flswai_wakes, flswai_wakes_above_mid, flswai_wakes_above_lo;
+static int drain_sleeps, drain_sleeps_with_room;   /* perdevice daemon: waits for a drain, and
+                                                      those taken while a disk with dirty buffers had room */
+static int wdrdev_enqueued[4096], wdrdev_released[4096];   /* thread ids, in order */
+static int nenqueued, nreleased;
+struct round { bool early; int flushto, interval; uint64_t loops; };
+static struct round rounds[4096];
+static int nrounds;
+static int writer_chan;
+
+void bufq_lock(void)
+{
+	if (lock_depth != 0)
+		fail("lock_not_recursive", "bufq_lock without the lock held", "held");
+	lock_depth = 1;
+}
+
+void bufq_unlock(void)
+{
+	lock_depth = 0;
+}
+
+void bufq_wakeup(void *chan)
+{
+	if (lock_depth != 1)
+		fail("wakeup_under_lock", "bufq_wakeup with the lock held", "not held");
+	for (int i = 0; i < nthreads; i++)
+		if (th[i].sleeping && th[i].chan == chan) {
+			th[i].sleeping = false;
+			th[i].woken = true;
+			if (strcmp(th[i].wmesg, "wdrdev") == 0 && chan != &rundevreq && nreleased < 4096)
+				wdrdev_released[nreleased++] = i;
+		}
+}
+
+uint64_t bd_nanouptime(void)
+{
+	return (uint64_t)now * TICK_NS;
+}
+
+bool bd_curthread_is_daemon(void)
+{
+	return cur == T_DAEMON;
+}
+
+/* What the daemon's sleeps on &bd_request tell: its round just ended. */
+static void note_daemon_sleep(void)
+{
+	daemon_sleeps++;
+	if (bd_request == 0 && numdirtybuffers > lodirtybuffers)
+		disarmed_above_lo++;
+	if (flushes_now > max_flushes_per_round)
+		max_flushes_per_round = flushes_now;
+	flushes_now = 0;
+	if (nrounds < (int)(sizeof(rounds) / sizeof(rounds[0])))
+		rounds[nrounds++] = (struct round){ false, bd_flushto, bd_interval, bdstats.speedup_loops };
+}
+
+/* The disk a waiter record belongs to: the queue it is on. */
+static int waiter_dev(void *chan)
+{
+	for (int d = 0; d < ndevs; d++)
+		for (struct rd_waiter *w = devs[d].rd.rd_whead; w != NULL; w = w->rw_next)
+			if ((void *)w == chan)
+				return d;
+	return -1;
+}
+
+/* The perdevice daemon waits for a drain: had a disk with dirty buffers room? */
+static void note_drain_sleep(void)
+{
+	drain_sleeps++;
+	for (int d = 0; d < ndevs; d++)
+		if (devs[d].ndirty > 0 && !perdevice_full(&devs[d].rd)) {
+			drain_sleeps_with_room++;
+			return;
+		}
+}
+
+bool bufq_sleep(void *chan, const char *wmesg, int timo)
+{
+	struct sim_thread *t = &th[cur];
+
+	if (lock_depth != 1)
+		fail("sleep_under_lock", "bufq_sleep with the lock held", "not held");
+	if (cur == T_DAEMON && chan == &bd_request)
+		note_daemon_sleep();
+	if (cur == T_DAEMON && chan == &rundevreq)
+		note_drain_sleep();
+	if (strcmp(wmesg, "wdrdev") == 0 && chan != &rundevreq) {
+		t->wdrdev_dev = waiter_dev(chan);
+		if (t->wdrdev_dev >= 0)
+			t->wdrdev_sleeps[t->wdrdev_dev]++;
+		if (nenqueued < 4096)
+			wdrdev_enqueued[nenqueued++] = cur;
+	}
+	t->sleeping = true;
+	t->chan = chan;
+	t->wmesg = wmesg;
+	t->deadline = timo > 0 ? now + timo : 0;
+	t->woken = false;
+	lock_depth = 0;
+	swapcontext(&t->ctx, &sched_ctx);
+	lock_depth = 1;
+	if (cur == T_DAEMON && chan == &bd_request && nrounds > 0)
+		rounds[nrounds - 1].early = t->woken;
+	if (cur == T_WRITER && t->woken && strcmp(wmesg, "flswai") == 0) {
+		flswai_wakes++;
+		if (numdirtybuffers > (lodirtybuffers + hidirtybuffers) / 2)
+			flswai_wakes_above_mid++;
+		if (numdirtybuffers > lodirtybuffers)
+			flswai_wakes_above_lo++;
+	}
+	return t->woken;
+}
+
+/* A write of `bytes` to disk d, issued as bwrite does (lock held); rc is its charge. */
+static void sim_issue(int d, int bytes, struct rd_charge *rc)
+{
+	struct simdev *dv = &devs[d];
+	long start;
+
+	rc->rc_n = 1;
+	rc->rc_dev[0].rd = &dv->rd;
+	rc->rc_dev[0].bytes = bytes;
+	runningbufspace += bytes;
+	rundev_charge(rc, bd_nanouptime());
+	if (runningbufspace > max_running)
+		max_running = runningbufspace;
+	if (dv->rd.rd_running > dv->max_running)
+		dv->max_running = dv->rd.rd_running;
+	start = dv->busy_until > now ? dv->busy_until : now;
+	dv->busy_until = start + (bytes + dv->rate - 1) / dv->rate;
+	dv->ios[dv->tail].done_at = dv->busy_until;
+	dv->ios[dv->tail].bytes = bytes;
+	dv->ios[dv->tail].rc = *rc;
+	dv->tail++;
+}
+
+/* Take up to n dirty buffers of disk d off the queue, oldest first. How many. */
+static int take_dirty(int d, int n)
+{
+	int kept = 0, taken = 0;
+
+	for (int i = 0; i < numdirtybuffers; i++) {
+		if (dirtyq[i] == d && taken < n)
+			taken++;
+		else
+			dirtyq[kept++] = dirtyq[i];
+	}
+	for (int i = 0; i < taken; i++) {
+		numdirtybuffers--;
+		devs[d].ndirty--;
+		bd_buffer_cleaned();
+	}
+	return taken;
+}
+
+/* The flush: the oldest dirty buffer (that ok() accepts) and up to flush_bufs of its disk's. */
+long buf_flush_oldest(bool (*ok)(const struct rd_charge *), int *nbufs, int *nblocked)
+{
+	struct rd_charge rc;
+	int n, d = -1, blocked = 0, bytes;
+
+	bufq_lock();
+	for (int i = 0; i < numdirtybuffers && d < 0; i++) {
+		rc.rc_n = 1;
+		rc.rc_dev[0].rd = &devs[dirtyq[i]].rd;
+		rc.rc_dev[0].bytes = BUFSZ;
+		if (ok == NULL || ok(&rc))
+			d = dirtyq[i];
+		else
+			blocked++;
+	}
+	if (nblocked != NULL)
+		*nblocked = blocked;
+	if (d < 0 || devs[d].tail == MAXIO) {
+		bufq_unlock();
+		return 0;
+	}
+	for (int o = 0; o < ndevs; o++)
+		if (o != d && perdevice_full(&devs[o].rd))
+			devs[d].flushes_while_other_full++;
+	devs[d].flushes++;
+	n = take_dirty(d, flush_bufs);
+	bytes = n * BUFSZ;
+	sim_issue(d, bytes, &rc);
+	flushes_now++;
+	bufq_unlock();
+	bd_async_write_issued(&rc);
+	*nbufs = n;
+	return bytes;
+}
+
+/* The dirtier: bwillwrite, then writer_bufs buffers dirtied (bdirty's wakeup), a tick of CPU. */
+static void writer(void)
+{
+	for (;;) {
+		if (now >= writer_stop) {
+			bufq_lock();
+			bufq_sleep(&writer_chan, "done", 0);
+			bufq_unlock();
+			continue;
+		}
+		bwillwrite();
+		bufq_lock();
+		for (int i = 0; i < writer_bufs && numdirtybuffers < MAXDIRTY; i++) {
+			int d = now >= writer_switch ? 1 : 0;
+
+			dirtyq[numdirtybuffers++] = d;
+			devs[d].ndirty++;
+			bd_wakeup((lodirtybuffers + hidirtybuffers) / 2);
+		}
+		bufq_sleep(&writer_chan, "cpu", 1);
+		bufq_unlock();
+	}
+}
+
+/*
+ * A streamer: every s_think ticks, s_burst 128 KB writes to its disk, each issued and then handed to
+ * the design's async step (cluster_write's write-behind). Counts arrivals that found others
+ * waiting for its disk while there was room (s_cut_in), and those that then passed without
+ * waiting (s_overtakes).
+ */
+static void streamer(void)
+{
+	struct sim_thread *t = &th[cur];
+	struct simdev *dv = &devs[t->s_dev];
+	struct rd_charge rc;
+
+	for (;;) {
+		bufq_lock();
+		if (now >= t->s_stop) {
+			bufq_sleep(&writer_chan, "done", 0);
+			bufq_unlock();
+			continue;
+		}
+		bufq_unlock();
+		for (int i = 0; i < t->s_burst; i++) {
+			long sleeps = t->wdrdev_sleeps[t->s_dev];
+			bool queued;
+
+			bufq_lock();
+			queued = dv->rd.rd_nwait > 0;
+			if (queued && dv->rd.rd_running + CLUSTER <= perdevice_hirunning(&dv->rd))
+				t->s_cut_in++;
+			sim_issue(t->s_dev, CLUSTER, &rc);
+			t->s_issued += CLUSTER;
+			bufq_unlock();
+			bd_async_write_issued(&rc);
+			if (queued && t->wdrdev_sleeps[t->s_dev] == sleeps)
+				t->s_overtakes++;
+		}
+		bufq_lock();
+		bufq_sleep(&writer_chan, "cpu", t->s_think);
+		bufq_unlock();
+	}
+}
+
+static void daemon_thread(void)
+{
+	buf_daemon();
+}
+
+static int spawn(void (*fn)(void))
+{
+	struct sim_thread *t = &th[nthreads];
+
+	if (t->stack == NULL)
+		t->stack = malloc(STACKSZ);
+	getcontext(&t->ctx);
+	t->ctx.uc_stack.ss_sp = t->stack;
+	t->ctx.uc_stack.ss_size = STACKSZ;
+	t->ctx.uc_link = &sched_ctx;
+	makecontext(&t->ctx, fn, 0);
+	t->sleeping = false;
+	t->wdrdev_dev = -1;
+	memset(t->wdrdev_sleeps, 0, sizeof(t->wdrdev_sleeps));
+	t->s_issued = t->s_overtakes = t->s_cut_in = 0;
+	return nthreads++;
+}
+
+/* A streamer writing `burst` clusters to disk d every `think` ticks until tick `stop`. */
+__attribute__((unused)) static int spawn_streamer(int d, int burst, int think, long stop)
+{
+	int i = nthreads;
+
+	th[i].s_dev = d;
+	th[i].s_burst = burst;
+	th[i].s_think = think;
+	th[i].s_stop = stop;
+	return spawn(streamer);
+}
+
+/* The disks' completions due by now, credited as biodone does. [no lock] */
+static void complete_ios(void)
+{
+	lock_depth = 1;
+	for (int d = 0; d < ndevs; d++) {
+		struct simdev *dv = &devs[d];
+
+		while (dv->head < dv->tail && dv->ios[dv->head].done_at <= now) {
+			runningbufwakeup(dv->ios[dv->head].bytes);
+			rundevwakeup(&dv->ios[dv->head].rc);
+			dv->done_bytes += dv->ios[dv->head].bytes;
+			dv->head++;
+		}
+	}
+	lock_depth = 0;
+}
+
+/* Idle disks with dirty buffers while the daemon is armed, over [from, now). */
+static void note_idle(long from)
+{
+	for (int d = 0; d < ndevs; d++)
+		if (devs[d].busy_until <= from && devs[d].ndirty > 0 && bd_request)
+			devs[d].idle_dirty += now - from;
+}
+
+/* Run every coroutine until nobody is runnable, then move the clock; stop at `until`. */
+static void run_until(long until)
+{
+	for (;;) {
+		bool ran = false;
+		long next = -1, from;
+
+		for (int i = 0; i < nthreads; i++) {
+			if (th[i].sleeping)
+				continue;
+			cur = i;
+			swapcontext(&sched_ctx, &th[i].ctx);
+			cur = -1;
+			ran = true;
+		}
+		if (ran)
+			continue;
+		for (int i = 0; i < nthreads; i++)
+			if (th[i].sleeping && th[i].deadline > 0 && (next < 0 || th[i].deadline < next))
+				next = th[i].deadline;
+		for (int d = 0; d < ndevs; d++)
+			if (devs[d].head < devs[d].tail && (next < 0 || devs[d].ios[devs[d].head].done_at < next))
+				next = devs[d].ios[devs[d].head].done_at;
+		if (next < 0 || next > until)
+			return;
+		from = now;
+		now = next;
+		note_idle(from);
+		complete_ios();
+		for (int i = 0; i < nthreads; i++)
+			if (th[i].sleeping && th[i].deadline > 0 && th[i].deadline <= now)
+				th[i].sleeping = false;
+	}
+}
+
+/* Disk d: `rate` bytes per tick, a fixed budget hi/lo, a starting estimate of bw bytes/s. */
+static void dev_setup(int d, int rate, int hi, int lo, int64_t bw)
+{
+	struct simdev *dv = &devs[d];
+	struct rundev *next = dv->rd.rd_next;    /* registered once: keep its place in the list */
+
+	dv->head = dv->tail = 0;
+	dv->busy_until = 0;
+	dv->rate = rate;
+	dv->ndirty = dv->max_running = 0;
+	dv->done_bytes = dv->idle_dirty = dv->flushes_while_other_full = dv->flushes = 0;
+	rundev_init(&dv->rd, d == 0 ? "sim0" : "sim1", hi, lo, bw, 0);
+	dv->rd.rd_next = next;
+}
+
+/* A fresh cache, `n` disks of 4 MB/s and the counters zeroed, running `design`. No threads. */
+static void sim_reset(const char *design, int n)
+{
+	static bool registered;
+
+	if (!registered) {
+		for (int d = 0; d < NDEVS; d++)
+			rundev_register(&devs[d].rd);
+		registered = true;
+	}
+	numdirtybuffers = runningbufspace = 0;
+	hidirtybuffers = 390;
+	lodirtybuffers = 195;
+	hirunningspace = 1024 * 1024;
+	lorunningspace = 512 * 1024;
+	maxbdrun = 16;
+	perdevice_auto = 1;
+	perdevice_target_ms = 50;
+	perdevice_maxspace = 4 * 1024 * 1024;
+	memset(&bdstats, 0, sizeof(bdstats));
+	bd_request = runningbufreq = needsdirtyflush = rundevreq = 0;
+	now = 0;
+	ndevs = n;
+	for (int d = 0; d < NDEVS; d++)
+		dev_setup(d, 40 * 1024, hirunningspace, lorunningspace, 20 * 1024 * 1024);
+	flush_bufs = 16;
+	writer_bufs = 0;
+	writer_stop = 0;
+	writer_switch = 1L << 30;
+	max_running = flushes_now = max_flushes_per_round = 0;
+	disarmed_above_lo = daemon_sleeps = 0;
+	flswai_wakes = flswai_wakes_above_mid = flswai_wakes_above_lo = 0;
+	drain_sleeps = drain_sleeps_with_room = 0;
+	nenqueued = nreleased = 0;
+	nrounds = 0;
+	lock_depth = 0;
+	nthreads = 0;
+	bd_set_design(design);
+}
+
+/* The scenes of test_bufdaemon.c: one 4 MB/s disk, the daemon and the dirtier as configured. */
+__attribute__((unused)) static void scenario(const char *design, int fbufs, int wbufs, long stop,
+                                             long until)
+{
+	sim_reset(design, 1);
+	flush_bufs = fbufs;
+	writer_bufs = wbufs;
+	writer_stop = stop;
+	spawn(daemon_thread);
+	spawn(writer);
+	run_until(until);
+}
+
+/*
+ * One promise checked on `design`: it must hold when the promise is the design's own (self),
+ * and must NOT hold on another design (a negative control: the test tells them apart).
+ */
+static void verdict(const char *design, bool self, const char *what, bool held, const char *want,
+                    const char *got)
+{
+	char name[200], expected[96];
+
+	snprintf(name, sizeof(name), "%s: %s%s", design, what,
+	         self ? "" : " - must NOT hold (negative control)");
+	snprintf(expected, sizeof(expected), "%s%s", self ? "" : "not ", want);
+	if (held == self)
+		pass(name);
+	else
+		fail(name, expected, got);
+}

@@ -51,7 +51,8 @@ The test body gets a Run `t`:
   t.partial(got, of)            score got/of of the points (default: all or nothing)
   t.guest(reference=False, **vm) a booted guest (wdtest.Guest's keywords): g.sh(cmd) ->
                                 (output, status), g.ok(cmd) -> output (FAIL unless status 0),
-                                g.sysctl(name) -> int, g.sysctl_ints(names) -> {name: int};
+                                g.sysctl(name) -> int, g.sysctl_ints(names) -> {name: int},
+                                g.sampled(cmd, names) -> (output, [{name: value} every 10 ms]);
                                 reference=True boots the reference kernel.
                                 Its scratch disk images (g.disk_images) stay readable after the
                                 guest is gone and are deleted when the test ends
@@ -163,6 +164,18 @@ class GuestHandle:
         if vals is None:
             raise Fail("sysctl -n %s: expected %d numbers" % (" ".join(names), len(names)))
         return vals
+
+    def sampled(self, cmd, names, min_samples=5):
+        """Run cmd under sampler(1), which reads the integer sysctls `names` every 10 ms:
+        (cmd's output, [{name: value} per sample]). FAIL unless cmd succeeds and there are at
+        least min_samples samples."""
+        out = self.ok("rm -f /tmp/grade.csv; sampler -i 10 -s %s -o /tmp/grade.csv %s && cat /tmp/grade.csv"
+                      % (",".join(names), cmd))
+        cols = {n: wdtest.sampled(out, n) for n in names}
+        n = min(len(v) for v in cols.values())
+        if n < min_samples:
+            raise Fail("sampler took %d samples during `%s`:\n%s" % (n, cmd, _indent(_last(out, TAIL))))
+        return out, [{name: cols[name][i] for name in names} for i in range(n)]
 
 
 def _last(text, n):

@@ -34,6 +34,10 @@
  * in flight, the one at fault is unknown: they are all re-issued one at a time (the innocent ones
  * succeed, transparently) and the guilty one shows itself by failing alone.
  *
+ * The slot bookkeeping behind these rules (which slot a command takes, which slots an interrupt
+ * finishes, how a recovery sorts the slots in flight) is pure code in dev/ahci_ncq.c, tested on
+ * the host; lab ncq (labs/ncq/README.md) has students write it and the NCQ parts here.
+ *
  * Locking: each port's p_lock (spinlock) protects its queue, slots and masks and serializes access
  * to its registers. disk_iodone is always called with no lock held (bio_done may start I/O).
  */
@@ -48,6 +52,7 @@
 #include "dev/pci.h"
 #include "dev/disk.h"
 #include "dev/ata_cmd.h"
+#include "dev/ahci_ncq.h"
 #include "dev/ahci.h"
 #include <sys/errno.h>
 
@@ -259,8 +264,8 @@ static const char *ahci_cmd_name(struct ahci_port *p, struct bio *bp)
 }
 
 /*
- * Fill slot s's command table and header for its bio. FLUSH and (without NCQ) reads and writes
- * are non-queued. Returns 0, or EINVAL if the buffer needs more PRDT entries than a table has.
+ * Fill slot s's command table and header for its bio (s_ncq set: FPDMA QUEUED with tag s; else
+ * non-queued). Returns 0, or EINVAL if the buffer needs more PRDT entries than a table has.
  */
 static int ahci_build(struct ahci_port *p, int s)
 {
@@ -280,16 +285,20 @@ static int ahci_build(struct ahci_port *p, int s)
 		                                       segs, nseg);
 		if (nprd < 0)
 			return EINVAL;
-		if (p->p_ncq)
+		/* LAB ncq BEGIN */
+		if (p->p_slots[s].s_ncq)
 			ata_fis_fpdma(ct, bp->bio_cmd == BIO_READ ? ATA_READ_FPDMA_QUEUED : ATA_WRITE_FPDMA_QUEUED,
 			              lba, count, (unsigned)s);
 		else
 			ata_fis_dma_ext(ct, bp->bio_cmd == BIO_READ ? ATA_READ_DMA_EXT : ATA_WRITE_DMA_EXT,
 			                lba, count);
+		/* LAB ncq STUB */
+		// ata_fis_dma_ext(ct, bp->bio_cmd == BIO_READ ? ATA_READ_DMA_EXT : ATA_WRITE_DMA_EXT,
+		//                 lba, count);
+		/* LAB ncq END */
 	}
 	ahci_cmdhdr_build(&p->p_cl[s], SATA_FIS_H2D_LEN, bp->bio_cmd == BIO_WRITE, (unsigned)nprd,
 	                  V2P(ct));
-	p->p_slots[s].s_ncq = p->p_ncq && bp->bio_cmd != BIO_FLUSH;
 	return 0;
 }
 
@@ -311,10 +320,14 @@ static void ahci_issue(struct ahci_port *p, int s)
 	sl->s_deadline = ticks + AHCI_TIMEOUT;
 	callout_reset(&sl->s_timeout, AHCI_TIMEOUT, ahci_timeout, sl);
 	p->p_active |= 1u << s;
+	/* LAB ncq BEGIN */
 	if (sl->s_ncq)
-		port_write(p, AHCI_P_SACT, 1u << s);
+		port_write(p, AHCI_P_SACT, 1u << s);     /* before PxCI (§5.6.4.1) */
 	else
 		p->p_nonq = true;
+	/* LAB ncq STUB */
+	// p->p_nonq = true;           /* one command at a time: every command runs alone */
+	/* LAB ncq END */
 	port_write(p, AHCI_P_CI, 1u << s);
 }
 
@@ -345,8 +358,8 @@ static int lowest_bit(uint32_t v)
 /*
  * ahci_start: issue what the port can take now. p_lock held; failed requests are added to `done`.
  * After a recovery the slots in p_retry go first, one at a time; then queued bios in order while
- * a slot is free. A FLUSH (or any command without NCQ)
- * waits for an empty port and then runs alone.
+ * ncq_pick_slot finds a slot: a FLUSH (or any command without NCQ) waits for an empty port and
+ * then runs alone.
  */
 static void ahci_start(struct ahci_port *p, struct bio **done)
 {
@@ -362,19 +375,17 @@ static void ahci_start(struct ahci_port *p, struct bio **done)
 	while (p->p_head != NULL && !p->p_nonq) {
 		struct bio *bp = p->p_head;
 		bool queued = p->p_ncq && bp->bio_cmd != BIO_FLUSH;
-		uint32_t busy = p->p_active;
-		int s;
+		int s = ncq_pick_slot(p->p_active, p->p_nslots, queued);
 
-		if (!queued && busy != 0)
+		if (s < 0)
 			break;
-		for (s = 0; s < p->p_nslots && (busy & (1u << s)); s++)
-			;
-		if (s == p->p_nslots)
-			break;
+		KASSERT(s < p->p_nslots && (p->p_active & (1u << s)) == 0,
+		        "ahci_start: ncq_pick_slot chose a busy slot or one past the port's slots");
 		p->p_head = bp->bio_next;
 		if (p->p_head == NULL)
 			p->p_tail = NULL;
 		p->p_slots[s].s_bp = bp;
+		p->p_slots[s].s_ncq = queued;
 		p->p_slots[s].s_retries = 0;
 		if (ahci_build(p, s) != 0) {
 			kprintf("%s: request at byte %llu (%u bytes) needs too many PRDT entries; EINVAL\n",
@@ -466,27 +477,40 @@ static void ahci_charge(struct ahci_port *p, int s, uint32_t tfd, const char *wh
 }
 
 /*
+ * A recovery left slots in `lost` neither completed, re-issued nor blamed (ncq_sort_fault's
+ * sorting did not cover every slot in flight): fail them, so that no request waits for ever.
+ * p_lock held.
+ */
+static void ahci_fail_lost(struct ahci_port *p, uint32_t lost, struct bio **done)
+{
+	for (uint32_t m = lost; m; m &= m - 1) {
+		int s = lowest_bit(m);
+		kprintf("%s: slot %d was in flight but neither completed nor re-issued after the error; "
+		        "EIO\n", p->p_disk.d_name, s);
+		ahci_slot_done(p, s, EIO, done);
+	}
+}
+
+/*
  * ahci_recover: an error interrupt or a watchdog. `culprit` is the slot known to be at fault, or
- * -1 to find it (the only command in flight, if there is only one). Completes what finished,
+ * -1 to find it. ncq_sort_fault sorts the slots in flight; this completes what finished,
  * resets and restarts the port, and arranges the retries (see the top comment). p_lock held.
  */
 static void ahci_recover(struct ahci_port *p, int culprit, const char *what, struct bio **done)
 {
 	uint32_t tfd = port_read(p, AHCI_P_TFD);
 	uint32_t pending = port_read(p, AHCI_P_CI) | port_read(p, AHCI_P_SACT);
-	uint32_t finished = p->p_active & ~pending;
-	uint32_t stuck;
+	uint32_t active = p->p_active, blamed, finished, reissue;
+	struct ncq_fault f;
 
-	if (culprit < 0 && p->p_nonq)
-		culprit = lowest_bit(p->p_active);     /* a non-queued command runs alone */
-	if (culprit >= 0)
-		finished &= ~(1u << culprit);
+	ncq_sort_fault(active, pending, p->p_nonq, culprit, &f);
+	blamed = f.culprit >= 0 && f.culprit < AHCI_MAXSLOTS ? active & (1u << f.culprit) : 0;
+	finished = f.finished & active & ~blamed;
+	reissue = f.reissue & active & ~(finished | blamed);
 	for (uint32_t m = finished; m; m &= m - 1)
 		ahci_slot_done(p, lowest_bit(m), 0, done);
-	stuck = p->p_active;
-	if (culprit < 0 && popcount32(stuck) == 1)
-		culprit = lowest_bit(stuck);
-	for (uint32_t m = stuck; m; m &= m - 1)
+	ahci_fail_lost(p, active & ~(finished | reissue | blamed), done);
+	for (uint32_t m = p->p_active; m; m &= m - 1)
 		callout_stop(&p->p_slots[lowest_bit(m)].s_timeout);
 	p->p_active = 0;
 	p->p_nonq = false;
@@ -499,15 +523,13 @@ static void ahci_recover(struct ahci_port *p, int culprit, const char *what, str
 		return;
 	}
 	port_write(p, AHCI_P_IS, 0xffffffff);
-	if (culprit >= 0)
-		stuck &= ~(1u << culprit);
-	if (stuck != 0)
+	if (reissue != 0)
 		kprintf("%s: %s with %d commands in flight (status 0x%02x error 0x%02x); "
 		        "port reset, re-issuing them one at a time\n", p->p_disk.d_name, what,
-		        popcount32(stuck) + (culprit >= 0), tfd & 0xff, (tfd >> 8) & 0xff);
-	p->p_retry |= stuck;
-	if (culprit >= 0)
-		ahci_charge(p, culprit, tfd, what, done);
+		        popcount32(reissue) + (blamed != 0), tfd & 0xff, (tfd >> 8) & 0xff);
+	p->p_retry |= reissue;
+	if (blamed != 0)
+		ahci_charge(p, f.culprit, tfd, what, done);
 }
 
 /* Watchdog of one slot (callout, CPU 0): if its command is still out past its deadline, recover. */
@@ -536,7 +558,7 @@ static void ahci_timeout(void *arg)
 static void ahci_port_intr(struct ahci_port *p)
 {
 	struct bio *done = NULL;
-	uint32_t is, pending, finished;
+	uint32_t is, finished;
 
 	spin_lock(&p->p_lock);
 	is = port_read(p, AHCI_P_IS);
@@ -544,9 +566,8 @@ static void ahci_port_intr(struct ahci_port *p)
 	if (is & AHCI_P_IX_ERRORS) {
 		ahci_recover(p, -1, (is & AHCI_P_IX_TFE) ? "failed" : "hit an interface error", &done);
 	} else {
-		pending = port_read(p, AHCI_P_CI) | port_read(p, AHCI_P_SACT);
-		finished = p->p_active & ~pending;
-		for (uint32_t m = finished; m; m &= m - 1)
+		finished = ncq_finished(p->p_active, port_read(p, AHCI_P_CI), port_read(p, AHCI_P_SACT));
+		for (uint32_t m = finished & p->p_active; m; m &= m - 1)
 			ahci_slot_done(p, lowest_bit(m), 0, &done);
 	}
 	ahci_start(p, &done);

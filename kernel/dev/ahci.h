@@ -3,8 +3,9 @@
  *   ahci_init() - register the PCI driver; pci_attach_drivers() then attaches every AHCI function
  *                 (class 01.06, programming interface 01h) and each ATA disk on it becomes
  *                 ada0, ada1, ... (disk_register), in PCI order and then port order.
- * Per disk, sysctl dev.ada.<n>.max_inflight bounds the commands in flight (1 .. the NCQ depth) and
- * dev.ada.<n>.max_active (read-only) is the most there have been in flight in the HBA at once.
+ * Per disk, sysctl dev.ada.<n>.openings bounds the commands in flight (1 .. the NCQ slots; the
+ * block layer's disk queue, dev/disk.c) and kern.devstat.ada<n>.max_active (read-only) is the
+ * most there have been in flight in the HBA at once.
  */
 #ifndef _DEV_AHCI_H_
 #define _DEV_AHCI_H_

@@ -52,11 +52,15 @@ void ata_fis_dma_ext(uint8_t fis[SATA_FIS_H2D_LEN], uint8_t cmd, uint64_t lba, u
  */
 void ata_fis_fpdma(uint8_t fis[SATA_FIS_H2D_LEN], uint8_t cmd, uint64_t lba, uint32_t count, unsigned tag)
 {
+	/* LAB ncq BEGIN */
 	fis_start(fis, cmd);
 	fis_lba48(fis, lba);
 	fis[3] = (uint8_t)count;
 	fis[11] = (uint8_t)(count >> 8);
 	fis[12] = (uint8_t)((tag & 0x1f) << 3);
+	/* LAB ncq STUB */
+	// fis_start(fis, cmd);        /* the LBA, the count and the tag are still to be placed */
+	/* LAB ncq END */
 }
 
 /* A command with no LBA and no count: IDENTIFY DEVICE (§7.16), FLUSH CACHE EXT (§7.14). */
@@ -139,12 +143,19 @@ uint64_t ata_ident_sectors(const uint16_t id[256])
 	return (uint64_t)id[60] | (uint64_t)id[61] << 16;
 }
 
-/* ata_ident_ncq_depth: word 76 bit 8 says NCQ is supported; word 75 4:0 is the depth - 1. */
+/*
+ * ata_ident_ncq_depth (ATA8-ACS §7.16.7): word 76 bit 8 says NCQ is supported, and then word 75
+ * 4:0 is the queue depth - 1. A word 76 of FFFFh comes from a device that is not Serial ATA.
+ */
 unsigned ata_ident_ncq_depth(const uint16_t id[256])
 {
+	/* LAB ncq BEGIN */
 	if (id[76] == 0xffff || (id[76] & (1u << 8)) == 0)
 		return 0;
 	return (id[75] & 0x1f) + 1u;
+	/* LAB ncq STUB */
+	// return 0;                   /* no NCQ: the driver runs one command at a time */
+	/* LAB ncq END */
 }
 
 /* ata_error_names: the set bits of the ATA error register by name, e.g. "ABRT" or "UNC IDNF". */

@@ -527,9 +527,13 @@ int bwrite(struct buf *bp)
 	}
 	spin_lock(&bufcache_lock);
 	buf_write_begin(bp);
+	/* LAB bufdaemon BEGIN */
 	bp->b_runningbufspace = bp->b_bufsize;
 	runningbufspace += bp->b_runningbufspace;
-	buf_charge(&bp->b_rdcharge, buf_disk(bp->b_vp), bp->b_blkno, bp->b_runningbufspace);
+	/* LAB bufdaemon STUB */
+	// /* Charge the write's bytes to runningbufspace here (biodone gives b_runningbufspace back). */
+	/* LAB bufdaemon END */
+	buf_charge(&bp->b_rdcharge, buf_disk(bp->b_vp), bp->b_blkno, bp->b_bufsize);
 	rc = bp->b_rdcharge;                  /* the async step's: bp is not ours once issued */
 	async = (bp->b_flags & B_ASYNC) != 0;
 	spin_unlock(&bufcache_lock);
@@ -702,9 +706,13 @@ void biodone(struct buf *bp)
 		/* LAB tour BEGIN */
 		bstats.writes_done++;
 		/* LAB tour END */
+		/* LAB bufdaemon BEGIN */
 		runningbufwakeup(bp->b_runningbufspace);
-		rundevwakeup(&bp->b_rdcharge);
 		bp->b_runningbufspace = 0;
+		/* LAB bufdaemon STUB */
+		// /* Give the write's bytes back to runningbufspace here (runningbufwakeup). */
+		/* LAB bufdaemon END */
+		rundevwakeup(&bp->b_rdcharge);
 		bp->b_rdcharge.rc_n = 0;
 		if (bp->b_error != 0 || (bp->b_flags & B_ERROR))
 			count_write_error(bp->b_vp, bp->b_error != 0 ? bp->b_error : EIO);

@@ -89,6 +89,7 @@ void numdirtywakeup(int level)
 /* runningbufwakeup: a write of `bytes` completed; wake wdrain waiters at lorunningspace. */
 void runningbufwakeup(int bytes)
 {
+	/* LAB bufdaemon BEGIN */
 	if (bytes == 0)
 		return;
 	runningbufspace -= bytes;
@@ -96,6 +97,9 @@ void runningbufwakeup(int bytes)
 		runningbufreq = 0;
 		bufq_wakeup(&runningbufreq);
 	}
+	/* LAB bufdaemon STUB */
+	// /* The bytes go back to runningbufspace, and the wdrain sleepers go at lorunningspace. */
+	/* LAB bufdaemon END */
 }
 
 /*
@@ -135,6 +139,7 @@ void rundevwakeup(const struct rd_charge *rc)
  */
 void waitrunningbufspace(void)
 {
+	/* LAB bufdaemon BEGIN */
 	uint64_t t0;
 
 	bufq_lock();
@@ -148,6 +153,9 @@ void waitrunningbufspace(void)
 		bdstats.wdrain_ns += bd_nanouptime() - t0;
 	}
 	bufq_unlock();
+	/* LAB bufdaemon STUB */
+	// /* Returns at once: nothing limits the bytes of writes in flight yet. */
+	/* LAB bufdaemon END */
 }
 
 /*
@@ -347,6 +355,7 @@ static void buf_daemon_runningbuf(void)
 {
 	const struct bd_design *me = &bd_designs[BD_RUNNINGBUF];
 
+	/* LAB bufdaemon BEGIN */
 	while (bd_current == me) {
 		bdstats.runningbuf_loops++;
 		while (numdirtybuffers > lodirtybuffers) {
@@ -359,6 +368,19 @@ static void buf_daemon_runningbuf(void)
 		}
 		bd_round_end(&bdstats.runningbuf_drains);
 	}
+	/* LAB bufdaemon STUB */
+	// /*
+	//  * A naive daemon, so that the handout works (labs/bufdaemon/README.md): once asked, it
+	//  * flushes down to lodirtybuffers as fast as it can. Nothing limits the bytes in flight,
+	//  * and writers blocked in flswai wait for the whole drain.
+	//  */
+	// while (bd_current == me) {
+	// 	bdstats.runningbuf_loops++;
+	// 	while (numdirtybuffers > lodirtybuffers && flushbufqueues(0, 0) != 0)
+	// 		;
+	// 	bd_round_end(&bdstats.runningbuf_drains);
+	// }
+	/* LAB bufdaemon END */
 }
 
 /* The patch's async step: wait in "wdrain" for earlier writes (the disks do not matter). */
@@ -389,6 +411,7 @@ static int cleaned_level_runningbuf(void)
 
 /* ============================ the next step: "perdevice" ================================= */
 
+/* LAB perdevice BEGIN */
 static bool perdevice_flushable(const struct rd_charge *rc);
 static void perdevice_wait_drain(unsigned gen);
 
@@ -556,6 +579,47 @@ void perdevice_release_all(void)
 	rundevreq = 0;
 	bufq_wakeup(&rundevreq);
 }
+/* LAB perdevice STUB */
+// /*
+//  * The handout's perdevice (labs/perdevice/README.md) is the patch's design under another name:
+//  * one global budget, runningbufspace against hirunningspace, while the disks' own counts are
+//  * kept (vfs/rundev.h) and nothing looks at them. Make it a design of your own: the daemon's
+//  * choice of what to flush, each disk's budget, and the wait after an async write.
+//  */
+// static void buf_daemon_perdevice(void)
+// {
+// 	const struct bd_design *me = &bd_designs[BD_PERDEVICE];
+//
+// 	while (bd_current == me) {
+// 		bdstats.perdevice_loops++;
+// 		while (numdirtybuffers > lodirtybuffers && flushbufqueues(0, 0) != 0)
+// 			waitrunningbufspace();
+// 		bd_round_end(&bdstats.perdevice_drains);
+// 	}
+// }
+//
+// /* A disk's budget: the fixed values set for it (vfs.perdevice.<disk>.hirunningspace). [lock] */
+// int perdevice_hirunning(const struct rundev *rd)
+// {
+// 	return rd->rd_hirunning;
+// }
+//
+// int perdevice_lorunning(const struct rundev *rd)
+// {
+// 	return rd->rd_lorunning;
+// }
+//
+// /* After an async write: the patch's global wait, whatever disks the write went to. */
+// static void waitrundevspace(const struct rd_charge *rc)
+// {
+// 	waitrunningbufspace();
+// }
+//
+// /* Let every writer waiting for a disk's budget go: nobody waits for one here. [lock] */
+// void perdevice_release_all(void)
+// {
+// }
+/* LAB perdevice END */
 
 /* ================================= the designs and the switch ============================= */
 

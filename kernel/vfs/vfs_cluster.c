@@ -152,7 +152,11 @@ static void cluster_done(struct bio *bio)
 
 	if (bio->bio_cmd == BIO_WRITE) {
 		spin_lock(&bufcache_lock);
+		/* LAB bufdaemon BEGIN */
 		runningbufwakeup(cl->cl_bytes);
+		/* LAB bufdaemon STUB */
+		// /* A cluster write is done: give its bytes back to runningbufspace here. */
+		/* LAB bufdaemon END */
 		rundevwakeup(&cl->cl_rdcharge);
 		cl->cl_rdcharge.rc_n = 0;
 		spin_unlock(&bufcache_lock);
@@ -230,7 +234,11 @@ static int cluster_issue_write(struct vnode *vp, struct buf **bufs, int n, struc
 		bytes += tbp->b_bufsize;
 	}
 	cl->cl_bytes = bytes;
+	/* LAB bufdaemon BEGIN */
 	runningbufspace += bytes;
+	/* LAB bufdaemon STUB */
+	// /* Charge the cluster's bytes to runningbufspace here (cluster_done gives them back). */
+	/* LAB bufdaemon END */
 	buf_charge(&cl->cl_rdcharge, buf_disk(vp), bufs[0]->b_blkno, bytes);
 	rc = cl->cl_rdcharge;                 /* the async step's: cl may complete at once */
 	spin_unlock(&bufcache_lock);

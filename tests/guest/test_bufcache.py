@@ -27,23 +27,18 @@ the middle (SIGKILL), and on the host fsck repairs it to a consistent state with
 files intact. (The kill after boot 1 is also repaired by the guest's own fsck -y at boot 2.)
 """
 # tests/run: timeout=900 about=105
-import importlib.machinery
-import importlib.util
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wdtest import Guest, TestSet  # noqa: E402
+from wdtest import Guest, TestSet, pattern, sampled  # noqa: E402
 import reltest  # noqa: E402
 import wdfs  # noqa: E402
 import wdrun  # noqa: E402
 from wdbench import CCD_RELEASE  # noqa: E402
 
 DESTRIPE = wdrun.ROOT / "tools" / "destripe"
-_loader = importlib.machinery.SourceFileLoader("destripe", str(DESTRIPE))
-destripe = importlib.util.module_from_spec(importlib.util.spec_from_loader("destripe", _loader))
-_loader.exec_module(destripe)
 
 MEM = 32
 BIG = 4 * MEM << 20                 # the 4x RAM file
@@ -66,14 +61,11 @@ PRESET = {"patched": "runningbuf", "stable42": "speedup"}
 FILES = {"/big": (BIG, 1), "/w1": (SMALL, 2), "/w2": (SMALL, 3), "/synced": (FSYNCD, 7)}
 
 T = TestSet("bufcache")
-tables = {}
 
 
 def expected(size, seed):
     """pattern(1)'s bytes for a file of `size` bytes: the same function of offset and seed as on a disk."""
-    if seed not in tables:
-        tables[seed] = destripe.pattern_table(seed)
-    return destripe.pattern(tables[seed], seed, 0, size)
+    return pattern(seed, 0, size)
 
 
 
@@ -125,14 +117,7 @@ def boot1(g, tag, design):
         n, b = d["kern.devstat.%s.writes" % c], d["kern.devstat.%s.bytes_written" % c]
         T.check("%s: average write request on component %s >= 64 KB" % (prefix, c), n > 0 and b / n >= 65536,
                 expected=">= 65536 bytes", got="%d writes, %d bytes: %.0f" % (n, b, b / n if n else 0))
-    samples = []
-    col = None
-    for line in out.splitlines():
-        f = line.strip().split(",")
-        if col is None and "vfs.runningbufspace" in f:
-            col = f.index("vfs.runningbufspace")
-        elif col is not None and len(f) > col and f[col].isdigit():
-            samples.append(int(f[col]))
+    samples = sampled(out, "vfs.runningbufspace")
     peak = max(samples or [0])
     limit = after["vfs.hirunningspace"] + CLUSTER
     if design == "patched":

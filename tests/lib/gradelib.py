@@ -51,7 +51,11 @@ The test body gets a Run `t`:
   t.partial(got, of)            score got/of of the points (default: all or nothing)
   t.guest(reference=False, **vm) a booted guest (wdtest.Guest's keywords): g.sh(cmd) ->
                                 (output, status), g.ok(cmd) -> output (FAIL unless status 0),
-                                g.sysctl(name) -> int; reference=True boots the reference kernel
+                                g.sysctl(name) -> int, g.sysctl_ints(names) -> {name: int},
+                                g.sampled(cmd, names) -> (output, [{name: value} every 10 ms]);
+                                reference=True boots the reference kernel.
+                                Its scratch disk images (g.disk_images) stay readable after the
+                                guest is gone and are deleted when the test ends
   t.unit_test(name, prefixes=None)  build and run build/host/tests/NAME; FAIL on any FAIL line
                                 among the checks named with one of the prefixes (all if None)
   t.compare(...), t.leaderboard(...)  performance: gradeperf.py
@@ -155,6 +159,24 @@ class GuestHandle:
             raise Fail("sysctl %s: expected a number, got %r" % (name, out))
         return int(out)
 
+    def sysctl_ints(self, names):
+        vals = self.g.sysctl_ints(names)
+        if vals is None:
+            raise Fail("sysctl -n %s: expected %d numbers" % (" ".join(names), len(names)))
+        return vals
+
+    def sampled(self, cmd, names, min_samples=5):
+        """Run cmd under sampler(1), which reads the integer sysctls `names` every 10 ms:
+        (cmd's output, [{name: value} per sample]). FAIL unless cmd succeeds and there are at
+        least min_samples samples."""
+        out = self.ok("rm -f /tmp/grade.csv; sampler -i 10 -s %s -o /tmp/grade.csv %s && cat /tmp/grade.csv"
+                      % (",".join(names), cmd))
+        cols = {n: wdtest.sampled(out, n) for n in names}
+        n = min(len(v) for v in cols.values())
+        if n < min_samples:
+            raise Fail("sampler took %d samples during `%s`:\n%s" % (n, cmd, _indent(_last(out, TAIL))))
+        return out, [{name: cols[name][i] for name in names} for i in range(n)]
+
 
 def _last(text, n):
     return "\n".join(text.rstrip("\n").split("\n")[-n:])
@@ -188,6 +210,13 @@ class Run:
         self.lines = []              # (always_shown, text)
         self.fraction = None
         self.board = []
+        self.vms = []                # the guests booted, whose scratch disks go when the test ends
+
+    def discard_disks(self):
+        """Delete the scratch disk images of this test's guests (a performance test boots many,
+        and preallocated images hold their whole size until the grader exits otherwise)."""
+        for vm in self.vms:
+            vm.disks.discard()
 
     def log(self, line):
         self.lines.append((False, line))
@@ -222,6 +251,7 @@ class Run:
             vm["kernel"] = str(kernel)
         quiet = self.lab.opts.watchdog
         g = wdtest.Guest(timeout=HARD_LIMIT, verbose=self.verbose, **vm)
+        self.vms.append(g.vm)
         dog = Watchdog(g.vm, quiet)
         dog.start()
         try:
@@ -416,6 +446,8 @@ class Lab:
             raise
         except Exception as e:      # a bug in the grader: a FAIL that says so, not a traceback
             t.lines.append((True, "the grader itself failed: %s: %s" % (type(e).__name__, e)))
+        finally:
+            t.discard_disks()
         secs = time.monotonic() - start
         print("== %s == %s (%.1f s)" % (test.title, "OK" if ok else "FAIL", secs))
         shown = [text for always, text in t.lines if always or not ok]

@@ -37,6 +37,15 @@ Guest(mem=128, smp=1, design=None, args='', timeout=60, iso=False, verbose=False
     propagates. A boot failure surfaces at the first g.sh() for the same reason
     (Python cannot skip a `with` body from __enter__).
 
+pattern(seed, offset, length)
+    the bytes `pattern write DEV SIZE SEED` (user/bin/pattern.c) puts at [offset, offset+length)
+    of a raw device or file, from tools/destripe's independent implementation: a host check of
+    a disk image or a file read back.
+
+sampled(text, name)
+    the values of counter `name` in sampler(1)'s CSV lines (the header line names the columns),
+    in order; [] if the text has no such column.
+
 TestSet(name)
     check(name, cond, expected=None, got=None)  prints `PASS name` or
         `FAIL name: expected X, got Y` (values on one line, truncated).
@@ -48,6 +57,8 @@ TestSet(name)
 tests/run counts the PASS and FAIL lines on stdout.
 """
 
+import importlib.machinery
+import importlib.util
 import os
 import sys
 
@@ -58,6 +69,8 @@ from wdrun import GuestError, GuestPanic, GuestTimeout, GuestExited  # noqa: E40
 MAX_SHOWN = 200              # characters of an expected/got value shown in a FAIL line
 
 _active = None               # the TestSet that reports guest errors (one per test script)
+_destripe = None             # tools/destripe as a module, loaded by pattern()
+_pattern_tables = {}         # seed -> its 61 rows
 
 
 def show(v):
@@ -68,6 +81,31 @@ def show(v):
     if len(s) > MAX_SHOWN:
         s = s[:MAX_SHOWN] + "...(%d more)" % (len(s) - MAX_SHOWN)
     return s
+
+
+def pattern(seed, offset, length):
+    """pattern(1)'s bytes at [offset, offset+length) (multiples of 512) for SEED."""
+    global _destripe
+    if _destripe is None:
+        path = os.path.join(str(wdrun.ROOT), "tools", "destripe")
+        loader = importlib.machinery.SourceFileLoader("destripe", path)
+        _destripe = importlib.util.module_from_spec(importlib.util.spec_from_loader("destripe", loader))
+        loader.exec_module(_destripe)
+    if seed not in _pattern_tables:
+        _pattern_tables[seed] = _destripe.pattern_table(seed)
+    return _destripe.pattern(_pattern_tables[seed], seed, offset, length)
+
+
+def sampled(text, name):
+    """Counter `name`'s integer values from sampler's CSV output in `text`."""
+    col, values = None, []
+    for line in text.splitlines():
+        f = line.strip().split(",")
+        if col is None and name in f:
+            col = f.index(name)
+        elif col is not None and len(f) > col and f[col].lstrip("-").isdigit():
+            values.append(int(f[col]))
+    return values
 
 
 class TestSet:

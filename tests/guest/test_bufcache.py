@@ -4,7 +4,10 @@
 Four configurations, both presets on 1 and on 2 CPUs, each a 32 MB guest with a ccd
 stripe of two 128 MB disks (interleave 1024 sectors, 512 KB: wide enough that a 128 KB cluster
 is seldom cut in two, so the components' request sizes show the clusters; the seed's 64 KB
-interleave cuts every cluster, docs/bufcache.md "Measurements"), newfs'd and mounted on /data1
+interleave cuts every cluster, docs/bufcache.md "Measurements"), each disk throttled to 30 MB/s
+(so that a write is still in flight when its writer looks at runningbufspace: unthrottled, QEMU
+completes a 128 KB write within microseconds, and on a slow host the completion can beat the
+check every time), newfs'd and mounted on /data1
 in the guest. Boot 1:
 - `pattern write` of a file of 4x RAM (128 MB), under `sampler` taking vfs.runningbufspace every
   10 ms: in the patched design no sample exceeds hirunningspace + one 128 KB cluster;
@@ -12,7 +15,7 @@ in the guest. Boot 1:
   the average write request on each component (kern.devstat) is at least 64 KB;
 - the design switch at run time takes effect: after `sysctl vfs.bufdaemon_design=<the other>`,
   with hirunningspace below one cluster and hidirtybuffers at 20 (so that each design's own
-  work is sure to happen in a 4 MB dd), the dd moves the counters only the chosen design's work
+  work is sure to happen in a 16 MB dd), the dd moves the counters only the chosen design's work
   moves and not the old one's: runningbuf's wdrain sleeps (only its async writes and its daemon
   call waitrunningbufspace), speedup's bd_flushto adjustments (speedup_faster/slower: a round
   that ends, woken at the dirty midpoint or after its interval);
@@ -26,7 +29,7 @@ again and the 128 MB file read back and verified in the guest; then a 64 MB writ
 the middle (SIGKILL), and on the host fsck repairs it to a consistent state with the earlier
 files intact. (The kill after boot 1 is also repaired by the guest's own fsck -y at boot 2.)
 """
-# tests/run: timeout=900 about=105
+# tests/run: timeout=900 about=150
 import os
 import re
 import sys
@@ -46,12 +49,13 @@ SMALL = 16 << 20                    # the two concurrent writers' files
 FSYNCD = 4 << 20                    # the file fsync'd before the kill
 ILEAVE = 1024                       # sectors
 COMPONENT = "128m"
+THROTTLE = 30                       # MB/s per component; QEMU lets a burst of 3 MB through first
 CLUSTER = 128 * 1024
 CONFIGS = [("patched", 1), ("stable42", 2), ("stable42", 1), ("patched", 2)]
 # The counters only each design's own work moves (a loop counter moves as soon as a loop starts).
 DISTINCT = {"runningbuf": ["vfs.bufdaemon.sleeps_wdrain"],
             "speedup": ["vfs.bufdaemon.speedup_faster", "vfs.bufdaemon.speedup_slower"]}
-# For the switch's dd: an async 128 KB cluster is above hirunningspace, so under runningbuf every
+# For the switch's 16 MB dd (past the throttle's 3 MB burst on each disk): an async 128 KB cluster is above hirunningspace, so under runningbuf every
 # one waits in wdrain; one 16-block run dirties more than the lo/hi midpoint (12), so under
 # speedup the daemon is woken early and lowers bd_flushto. The order keeps lo < hi at each step.
 SWITCH_TUNABLES = [("vfs.lodirtybuffers", 4), ("vfs.hidirtybuffers", 20),
@@ -135,7 +139,7 @@ def boot1(g, tag, design):
     saved = g.sysctl_ints([name for name, _ in SWITCH_TUNABLES])
     out, st = g.sh("sysctl vfs.bufdaemon_design=%s; sleep 1" % chosen)
     mid = g.sysctl_ints(counters)
-    tout, tst = g.sh("sysctl %s > /dev/null && dd if=/dev/zero of=/data1/switch bs=64k count=64 2>/dev/null "
+    tout, tst = g.sh("sysctl %s > /dev/null && dd if=/dev/zero of=/data1/switch bs=64k count=256 2>/dev/null "
                      "&& sleep 2" % " ".join("%s=%d" % t for t in SWITCH_TUNABLES))
     end = g.sysctl_ints(counters)
     ok = st == 0 and tst == 0 and None not in (saved, mid, end)
@@ -195,11 +199,11 @@ for design, smp in CONFIGS:
         if st != 0:
             raise RuntimeError(out)
     with Guest(mem=MEM, smp=smp, design=design, disks=2, keep=True, disk_dir=disks, disk_size=COMPONENT,
-               timeout=120) as g:
+               throttle=THROTTLE, timeout=120) as g:
         boot1(g, tag, design)
     host_check(tag, disks, list(FILES), "the kill after fsync")
     with Guest(mem=MEM, smp=smp, design=design, disks=2, keep=True, disk_dir=disks, disk_size=COMPONENT,
-               timeout=120) as g:
+               throttle=THROTTLE, timeout=120) as g:
         boot2(g, tag)
     host_check(tag, disks, list(FILES), "the kill in the middle of a 64 MB write")
 T.done()

@@ -12,7 +12,9 @@ with partial credit; a guest that hangs is stopped by the progress watchdog (--w
 its test fails saying so; a kernel panic and QEMU failing to start are FAILs with their reason;
 the performance comparison on numbers it is given: a ratio inside the band passes with every
 trial shown, one outside fails naming the band widened by the baseline's spread, a baseline
-spreading over the cap gets trials up to 7 and then fails as too noisy; a host program that
+spreading over the cap gets trials up to 7 and then fails as too noisy, unless the subject is
+inside the band against every one of its trials (a pass after 3) or outside it against every
+one (a fail after 3); a host program that
 prints nothing is stopped by its watchdog.
 
 Then for every lab (tests/lib/labtest.py LABS, read from each grader's --describe): `tools/lab handout` writes a git repository with
@@ -226,7 +228,7 @@ sys.path.insert(0, %(lib)r)
 from gradelib import Lab, Metric
 lab = Lab("fake")
 vals = {"b": iter([10.0, 10.2, 9.9]), "s": iter([19.5, 20.0, 20.6]), "slow": iter([14.0, 15.0, 16.0]),
-        "noisy": iter([5.0, 10.0, 20.0, 5.0, 20.0, 5.0, 20.0])}
+        "noisy": iter([5.0, 10.0, 20.0, 5.0, 20.0, 5.0, 20.0]), "wide": iter([8.0, 10.0, 12.0, 8.0, 10.0, 12.0])}
 def trial(k):
     return lambda i: {"MB/s": next(vals[k])}
 @lab.test("passes", 2)
@@ -259,6 +261,14 @@ def slower(t):
 def noisy(t):
     t.compare(subject=("s", lambda i: {"MB/s": 20.0}), baseline=("noisy", trial("noisy")),
               metrics=[Metric("MB/s", lo=1.8)])
+@lab.test("decided", 1, perf=True)
+def decided(t):
+    t.compare(subject=("s", lambda i: {"MB/s": 30.0}), baseline=("wide", trial("wide")),
+              metrics=[Metric("MB/s", lo=1.8)])
+@lab.test("decided_fail", 1, perf=True)
+def decided_fail(t):
+    t.compare(subject=("s", lambda i: {"MB/s": 12.0}), baseline=("wide", trial("wide")),
+              metrics=[Metric("MB/s", lo=1.8)])
 lab.run()
 """
 
@@ -274,9 +284,9 @@ def grader_library():
     secs = time.monotonic() - start
     g = labtest.Graded(r, d / "r.json")
     block = {t: r.stdout.split("== %s ==" % t, 1)[-1].split("\n== ", 1)[0] for t in g.tests}
-    T.check("gradelib: OK and FAIL per test, Score with partial credit (2 + 2 of 4 + 1 of 6 more), exit 1",
-            g.tests.get("passes") == "OK" and g.tests.get("half") == "FAIL" and g.score == 5 and g.total == 12
-            and r.returncode == 1, expected="passes OK, half FAIL, Score: 5/12", got="%s %s/%s" % (g.tests, g.score, g.total))
+    T.check("gradelib: OK and FAIL per test, Score with partial credit (2 + 2 of 4 + 2 of 8 more), exit 1",
+            g.tests.get("passes") == "OK" and g.tests.get("half") == "FAIL" and g.score == 6 and g.total == 14
+            and r.returncode == 1, expected="passes OK, half FAIL, Score: 6/14", got="%s %s/%s" % (g.tests, g.score, g.total))
     T.check("gradelib: a guest that prints nothing and does no I/O is stopped by the watchdog, a FAIL saying so",
             g.tests.get("hang") == "FAIL" and "no progress for 5 s" in block.get("hang", ""),
             expected="FAIL: no progress for 5 s ...", got=block.get("hang", "")[:300])
@@ -295,6 +305,16 @@ def grader_library():
     T.check("gradeperf: a baseline spreading over the cap gets more trials, up to 7, then FAILs as too noisy",
             g.tests.get("noisy") == "FAIL" and block["noisy"].count("trial ") == 7 and "too noisy" in block["noisy"],
             expected="7 trials, then too noisy", got=block.get("noisy", "")[:400])
+    T.check("gradeperf: a baseline spreading over the cap, with the subject above the band against every "
+            "trial of it, passes after 3 trials",
+            g.tests.get("decided") == "OK" and block["decided"].count("trial ") == 3 and
+            "against every one of them" in block["decided"],
+            expected="OK, 3 trials", got=block.get("decided", "")[:400])
+    T.check("gradeperf: ... and one below the band against every trial fails after 3, not as too noisy",
+            g.tests.get("decided_fail") == "FAIL" and block["decided_fail"].count("trial ") == 3 and
+            "against every one of the baseline's trials" in block["decided_fail"] and
+            "too noisy" not in block["decided_fail"],
+            expected="FAIL, 3 trials, outside the band", got=block.get("decided_fail", "")[:400])
     T.check("gradelib: the run ends by the watchdog, not a long limit (under 3 minutes)", secs < 180,
             expected="< 180 s", got="%.0f s" % secs)
     labtest.check_results(T, "made-up grader", g, ["faster"])

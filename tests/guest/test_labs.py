@@ -14,8 +14,8 @@ the performance comparison on numbers it is given: a ratio inside the band passe
 trial shown, one outside fails naming the band widened by the baseline's spread, a baseline
 spreading over the cap gets trials up to 7 and then fails as too noisy, unless the subject is
 inside the band against every one of its trials (a pass after 3) or outside it against every
-one (a fail after 3); a host program that
-prints nothing is stopped by its watchdog.
+one (a fail after 3); a metric with widen=False is graded against its band as given; a host
+program that prints nothing is stopped by its watchdog.
 
 Then for every lab (tests/lib/labtest.py LABS, read from each grader's --describe): `tools/lab handout` writes a git repository with
 one commit tagged `handout`, nothing to commit, `.lab` naming the lab, no lab marker left in any
@@ -228,7 +228,8 @@ sys.path.insert(0, %(lib)r)
 from gradelib import Lab, Metric
 lab = Lab("fake")
 vals = {"b": iter([10.0, 10.2, 9.9]), "s": iter([19.5, 20.0, 20.6]), "slow": iter([14.0, 15.0, 16.0]),
-        "noisy": iter([5.0, 10.0, 20.0, 5.0, 20.0, 5.0, 20.0]), "wide": iter([8.0, 10.0, 12.0, 8.0, 10.0, 12.0])}
+        "noisy": iter([5.0, 10.0, 20.0, 5.0, 20.0, 5.0, 20.0]), "wide": iter([8.0, 10.0, 12.0, 8.0, 10.0, 12.0]),
+        "wild": iter([8.0, 20.0, 10.0])}
 def trial(k):
     return lambda i: {"MB/s": next(vals[k])}
 @lab.test("passes", 2)
@@ -269,6 +270,10 @@ def decided(t):
 def decided_fail(t):
     t.compare(subject=("s", lambda i: {"MB/s": 12.0}), baseline=("wide", trial("wide")),
               metrics=[Metric("MB/s", lo=1.8)])
+@lab.test("unwidened", 1, perf=True)
+def unwidened(t):
+    t.compare(subject=("s", lambda i: {"MB/s": 30.0}), baseline=("wild", trial("wild")),
+              metrics=[Metric("MB/s", lo=1.8, widen=False)])
 lab.run()
 """
 
@@ -284,9 +289,9 @@ def grader_library():
     secs = time.monotonic() - start
     g = labtest.Graded(r, d / "r.json")
     block = {t: r.stdout.split("== %s ==" % t, 1)[-1].split("\n== ", 1)[0] for t in g.tests}
-    T.check("gradelib: OK and FAIL per test, Score with partial credit (2 + 2 of 4 + 2 of 8 more), exit 1",
-            g.tests.get("passes") == "OK" and g.tests.get("half") == "FAIL" and g.score == 6 and g.total == 14
-            and r.returncode == 1, expected="passes OK, half FAIL, Score: 6/14", got="%s %s/%s" % (g.tests, g.score, g.total))
+    T.check("gradelib: OK and FAIL per test, Score with partial credit (2 + 2 of 4 + 3 of 9 more), exit 1",
+            g.tests.get("passes") == "OK" and g.tests.get("half") == "FAIL" and g.score == 7 and g.total == 15
+            and r.returncode == 1, expected="passes OK, half FAIL, Score: 7/15", got="%s %s/%s" % (g.tests, g.score, g.total))
     T.check("gradelib: a guest that prints nothing and does no I/O is stopped by the watchdog, a FAIL saying so",
             g.tests.get("hang") == "FAIL" and "no progress for 5 s" in block.get("hang", ""),
             expected="FAIL: no progress for 5 s ...", got=block.get("hang", "")[:300])
@@ -315,6 +320,10 @@ def grader_library():
             "against every one of the baseline's trials" in block["decided_fail"] and
             "too noisy" not in block["decided_fail"],
             expected="FAIL, 3 trials, outside the band", got=block.get("decided_fail", "")[:400])
+    T.check("gradeperf: widen=False grades the ratio of medians against the band as given, 3 trials, no cap",
+            g.tests.get("unwidened") == "OK" and block["unwidened"].count("trial ") == 3 and
+            "not widened" in block["unwidened"], expected="OK, 3 trials, not widened",
+            got=block.get("unwidened", "")[:400])
     T.check("gradelib: the run ends by the watchdog, not a long limit (under 3 minutes)", secs < 180,
             expected="< 180 s", got="%.0f s" % secs)
     labtest.check_results(T, "made-up grader", g, ["faster"])

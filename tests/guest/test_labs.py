@@ -258,22 +258,14 @@ def faster(t):
 def slower(t):
     vals["b"] = iter([10.0, 10.2, 9.9])
     t.compare(subject=("slow", trial("slow")), baseline=("b", trial("b")), metrics=[Metric("MB/s", lo=1.8)])
-@lab.test("noisy", 1, perf=True)
-def noisy(t):
-    t.compare(subject=("s", lambda i: {"MB/s": 20.0}), baseline=("noisy", trial("noisy")),
-              metrics=[Metric("MB/s", lo=1.8)])
-@lab.test("decided", 1, perf=True)
-def decided(t):
-    t.compare(subject=("s", lambda i: {"MB/s": 30.0}), baseline=("wide", trial("wide")),
-              metrics=[Metric("MB/s", lo=1.8)])
-@lab.test("decided_fail", 1, perf=True)
-def decided_fail(t):
-    t.compare(subject=("s", lambda i: {"MB/s": 12.0}), baseline=("wide", trial("wide")),
-              metrics=[Metric("MB/s", lo=1.8)])
-@lab.test("unwidened", 1, perf=True)
-def unwidened(t):
-    t.compare(subject=("s", lambda i: {"MB/s": 30.0}), baseline=("wild", trial("wild")),
-              metrics=[Metric("MB/s", lo=1.8, widen=False)])
+def steady(value, base, **kw):
+    # a test: a subject that always gives `value` against the baseline `base`'s values
+    return lambda t: t.compare(subject=("s", lambda i: {"MB/s": value}), baseline=(base, trial(base)),
+                               metrics=[Metric("MB/s", lo=1.8, **kw)])
+lab.test("noisy", 1, perf=True)(steady(20.0, "noisy"))
+lab.test("decided", 1, perf=True)(steady(30.0, "wide"))
+lab.test("decided_fail", 1, perf=True)(steady(12.0, "wide"))
+lab.test("unwidened", 1, perf=True)(steady(30.0, "wild", widen=False))
 lab.run()
 """
 

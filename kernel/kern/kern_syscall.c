@@ -40,6 +40,7 @@ static sy_call_t *const sysent[SYS_MAXSYSCALL] = {
 	[SYS_statfs] = sys_statfs,       [SYS_fstatfs] = sys_fstatfs,
 	[SYS_getfsstat] = sys_getfsstat,
 	[SYS_setpgid] = sys_setpgid,     [SYS_getpgrp] = sys_getpgrp,
+	[SYS_utimes] = sys_utimes,
 };
 
 void syscall(struct trapframe *tf)

@@ -23,7 +23,8 @@ sy_call_t sys_read, sys_write, sys_close, sys_dup, sys_dup2, sys_pipe, sys_ioctl
           sys_lseek;
 /* vfs/vfs_syscalls.c: names and files */
 sy_call_t sys_open, sys_link, sys_unlink, sys_chdir, sys_stat, sys_mkdir, sys_rmdir, sys_getcwd,
-          sys_rename, sys_fsync, sys_sync, sys_ftruncate, sys_getdents, sys_statfs, sys_fstatfs;
+          sys_rename, sys_fsync, sys_sync, sys_ftruncate, sys_getdents, sys_statfs, sys_fstatfs,
+          sys_utimes;
 /* vfs/vfs_mount.c: mounts */
 sy_call_t sys_mount, sys_unmount, sys_getfsstat;
 /* vm/vm_mmap.c: mappings (sbrk is in vm/vm_unix.c) */

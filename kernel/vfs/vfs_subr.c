@@ -363,6 +363,11 @@ int VOP_TRUNCATE(struct vnode *vp, off_t length)
 	return VOP_CALL_OR(vp, vop_truncate, EINVAL, vp, length);
 }
 
+int VOP_SETTIMES(struct vnode *vp, time_t atime, time_t mtime)
+{
+	return VOP_CALL_OR(vp, vop_settimes, ENOTSUP, vp, atime, mtime);
+}
+
 int VOP_FSYNC(struct vnode *vp, int waitfor)
 {
 	return VOP_CALL_OR(vp, vop_fsync, 0, vp, waitfor);

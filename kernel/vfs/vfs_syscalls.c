@@ -1,6 +1,6 @@
 /*
  * vfs_syscalls.c - the system calls that name files: open, link, unlink, chdir, stat, mkdir,
- * rmdir, getcwd, rename; and fsync, sync, ftruncate, getdents on descriptors
+ * rmdir, getcwd, rename, utimes; and fsync, sync, ftruncate, getdents on descriptors
  * (the handlers listed in kern/syscall.h; mount/unmount are in vfs_mount.c).
  *
  * Each handler copies its user path in with copyinstr into a PATH_MAX kmalloc'd buffer
@@ -314,6 +314,35 @@ int sys_stat(register_t *args, register_t *rv)
 	vrele(vp);
 	if (error == 0)
 		error = copyout(&st, (void *)args[1], sizeof(st));
+	return error;
+}
+
+/*
+ * utimes(path, times): set the file's access time to times[0] and its modification time to
+ * times[1] (whole seconds: wdfs keeps no more); times NULL means now, as in FreeBSD's utimes(2).
+ */
+int sys_utimes(register_t *args, register_t *rv)
+{
+	struct timeval tv[2];
+	struct vnode *vp;
+	int error;
+
+	*rv = 0;
+	if (args[1] == 0) {
+		tv[0].tv_sec = tv[1].tv_sec = time_second_now();
+	} else {
+		error = copyin((const void *)args[1], tv, sizeof(tv));
+		if (error != 0)
+			return error;
+		for (int i = 0; i < 2; i++)
+			if (tv[i].tv_usec < 0 || tv[i].tv_usec >= 1000000)
+				return EINVAL;
+	}
+	error = namei_user(args[0], &vp);
+	if (error != 0)
+		return error;
+	error = VOP_SETTIMES(vp, tv[0].tv_sec, tv[1].tv_sec);
+	vrele(vp);
 	return error;
 }
 

@@ -92,6 +92,8 @@ struct vop_vector {
 	int (*vop_write)(struct vnode *vp, struct uio *uio, int ioflag);
 	int (*vop_getattr)(struct vnode *vp, struct stat *st);
 	int (*vop_truncate)(struct vnode *vp, off_t length);
+	/* settimes: set the access and modification times (seconds); the change time becomes now. */
+	int (*vop_settimes)(struct vnode *vp, time_t atime, time_t mtime);
 	int (*vop_fsync)(struct vnode *vp, int waitfor);
 	int (*vop_open)(struct vnode *vp, int fflag);
 	int (*vop_close)(struct vnode *vp, int fflag);
@@ -126,6 +128,7 @@ int VOP_READ(struct vnode *vp, struct uio *uio, int ioflag);
 int VOP_WRITE(struct vnode *vp, struct uio *uio, int ioflag);
 int VOP_GETATTR(struct vnode *vp, struct stat *st);
 int VOP_TRUNCATE(struct vnode *vp, off_t length);
+int VOP_SETTIMES(struct vnode *vp, time_t atime, time_t mtime);
 int VOP_FSYNC(struct vnode *vp, int waitfor);
 int VOP_OPEN(struct vnode *vp, int fflag);
 int VOP_CLOSE(struct vnode *vp, int fflag);

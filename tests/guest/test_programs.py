@@ -235,8 +235,32 @@ def files(g):
     run(g, "tail: stdin", "cat /tmp/n | tail -n 1", out="12\n")
     run(g, "head: missing file", "head /nosuch", status=1, out="head: /nosuch: No such file or directory\n")
     run(g, "tail: bad count", "tail -n x /tmp/n", status=1, contains=["illegal offset"])
+    run(g, "head: obsolete -count", "head -4 /tmp/n", out="1\n2\n3\n4\n")
+    run(g, "head -c", "head -c 5 /tmp/n", out="1\n2\n3")
+    run(g, "head: -n and -c together", "head -n 2 -c 3 /tmp/n", status=1, contains=["can't combine"])
+    run(g, "head: bad count", "head -n 0 /tmp/n", status=1, contains=["illegal line count -- 0"])
+    run(g, "tail -n +N from the start", "tail -n +11 /tmp/n", out="11\n12\n")
+    run(g, "tail: obsolete -N and +N", "tail -2 /tmp/n; tail +12 /tmp/n", out="11\n12\n12\n")
+    run(g, "tail -c and -c +N", "tail -c 3 /tmp/n; tail -c +25 /tmp/n", out="12\n12\n")
     usage(g, "head", "head -Z")
     usage(g, "tail", "tail -Z")
+
+    run(g, "touch: creates", "touch /tmp/t1 && ls /tmp/t1", out="/tmp/t1\n")
+    run(g, "touch -c does not create", "rm -f /tmp/t2; touch -c /tmp/t2; echo $?; test -e /tmp/t2 || echo absent",
+        out="0\nabsent\n")
+    run(g, "touch -t", "touch -t 200012151200 /tmp/t1 && ls -l /tmp/t1", regex=r" Dec 15  2000 /tmp/t1$")
+    run(g, "touch -r copies the times", "touch -r /tmp/t1 /tmp/t3 && ls -l /tmp/t3", regex=r" Dec 15  2000 /tmp/t3$")
+    run(g, "touch -a keeps the modification time", "touch -a -t 199001010000 /tmp/t3 && ls -l /tmp/t3",
+        regex=r" Dec 15  2000 /tmp/t3$")
+    run(g, "touch -m -t YYMMDDhhmm.SS", "touch -m -t 9001010000.30 /tmp/t3 && ls -l /tmp/t3",
+        regex=r" Jan  1  1990 /tmp/t3$")
+    run(g, "touch: no time, now", "touch /tmp/t3 && ls -l /tmp/t3", regex=r" \d\d:\d\d /tmp/t3$")
+    run(g, "touch: bad -t", "touch -t 200002301200 /tmp/t1", status=1,
+        contains=["illegal time specification -- 200002301200"])
+    run(g, "touch: missing directory", "touch /nosuch/x", status=1,
+        out="touch: /nosuch/x: No such file or directory\n")
+    usage(g, "touch", "touch")
+    g.sh("rm -f /tmp/t1 /tmp/t2 /tmp/t3")
 
 
 def dd_checks(g):

@@ -213,6 +213,7 @@ static const struct sig sigtab[] = {
 	{ SYS_getfsstat,    "getfsstat",    2, { K_PTR, K_LEN, K_INT } },
 	{ SYS_setpgid,      "setpgid",      1, { K_PID, K_PID } },
 	{ SYS_getpgrp,      "getpgrp",      1, { 0 } },
+	{ SYS_utimes,       "utimes",       2, { K_PATH, K_PTR } },
 };
 #define NSIGS (sizeof sigtab / sizeof sigtab[0])
 

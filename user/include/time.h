@@ -18,6 +18,8 @@ struct tm *gmtime(const time_t *t);
 struct tm *localtime(const time_t *t);          /* = gmtime */
 size_t     strftime(char *buf, size_t size, const char *fmt, const struct tm *tm);
 char      *ctime(const time_t *t);               /* "Thu Nov 14 22:13:20 2023\n" */
+time_t     timegm(struct tm *tm);                /* gmtime's inverse; normalises *tm */
+time_t     mktime(struct tm *tm);                /* = timegm */
 
 int gettimeofday(struct timeval *tv, void *tz);
 int clock_gettime(clockid_t clock, struct timespec *ts);

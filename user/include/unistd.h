@@ -76,6 +76,7 @@ int     getdents(int fd, void *buf, size_t n);
 /* names */
 int   stat(const char *path, struct stat *st);
 int   lstat(const char *path, struct stat *st);           /* = stat: no symbolic links */
+int   utimes(const char *path, const struct timeval *times);   /* times[0] atime, [1] mtime; NULL: now */
 int   link(const char *from, const char *to);
 int   unlink(const char *path);
 int   mkdir(const char *path, mode_t mode);

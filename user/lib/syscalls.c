@@ -149,6 +149,7 @@ int fcntl(int fd, int cmd, ...)
 }
 
 int stat(const char *path, struct stat *st) { return SC2(SYS_stat, path, st); }
+int utimes(const char *path, const struct timeval *times) { return SC2(SYS_utimes, path, times); }
 int link(const char *from, const char *to)  { return SC2(SYS_link, from, to); }
 int unlink(const char *path)            { return SC1(SYS_unlink, path); }
 int mkdir(const char *path, mode_t mode) { return SC2(SYS_mkdir, path, mode); }

@@ -12,6 +12,7 @@ static const char *const wdays[] = { "Sunday", "Monday", "Tuesday", "Wednesday",
 static const char *const months[] = { "January", "February", "March", "April", "May", "June",
                                       "July", "August", "September", "October", "November",
                                       "December" };
+static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 
 time_t time(time_t *t)
 {
@@ -27,7 +28,6 @@ static int isleap(long long y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 
 
 struct tm *gmtime_r(const time_t *t, struct tm *tm)
 {
-	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	long long days = *t / 86400, secs = *t % 86400, y = 1970;
 	int m;
 
@@ -62,16 +62,39 @@ struct tm *gmtime(const time_t *t)
 
 struct tm *localtime(const time_t *t) { return gmtime(t); }
 
-/* Seconds since the epoch for a broken-down UTC time (for %s). */
-static long long timegm_ll(const struct tm *tm)
+/*
+ * Seconds since the epoch for a broken-down UTC time, from its year, month, day and time of day
+ * (not tm_wday or tm_yday); a field out of its range carries into the next (month 12 is January of
+ * the next year, day 0 the last of the month before).
+ */
+static long long epoch_seconds(const struct tm *tm)
 {
-	long long y = tm->tm_year + 1900, days = 0;
+	long long y = tm->tm_year + 1900 + tm->tm_mon / 12, days = tm->tm_mday - 1;
+	int mon = tm->tm_mon % 12;
 
+	if (mon < 0) {
+		mon += 12;
+		y--;
+	}
 	for (long long i = 1970; i < y; i++)
 		days += 365 + isleap(i);
-	days += tm->tm_yday;
-	return days * 86400 + tm->tm_hour * 3600 + tm->tm_min * 60 + tm->tm_sec;
+	for (long long i = y; i < 1970; i++)
+		days -= 365 + isleap(i);
+	for (int m = 0; m < mon; m++)
+		days += mdays[m] + (m == 1 && isleap(y));
+	return days * 86400 + tm->tm_hour * 3600LL + tm->tm_min * 60LL + tm->tm_sec;
 }
+
+/* timegm (BSD): the inverse of gmtime; *tm is normalised (its wday and yday filled in). */
+time_t timegm(struct tm *tm)
+{
+	time_t t = (time_t)epoch_seconds(tm);
+
+	gmtime_r(&t, tm);
+	return t;
+}
+
+time_t mktime(struct tm *tm) { return timegm(tm); }
 
 /* strftime: %a %A %b %B %c %d %D %e %F %H %I %j %l %m %M %n %p %R %s %S %t %T %y %Y %Z %%. */
 size_t strftime(char *buf, size_t size, const char *fmt, const struct tm *tm)
@@ -108,7 +131,7 @@ size_t strftime(char *buf, size_t size, const char *fmt, const struct tm *tm)
 			case 'n': s = "\n"; break;
 			case 'p': s = tm->tm_hour < 12 ? "AM" : "PM"; break;
 			case 'R': snprintf(tmp, sizeof tmp, "%02d:%02d", tm->tm_hour, tm->tm_min); break;
-			case 's': snprintf(tmp, sizeof tmp, "%lld", timegm_ll(tm)); break;
+			case 's': snprintf(tmp, sizeof tmp, "%lld", epoch_seconds(tm)); break;
 			case 'S': snprintf(tmp, sizeof tmp, "%02d", tm->tm_sec); break;
 			case 't': s = "\t"; break;
 			case 'T': snprintf(tmp, sizeof tmp, "%02d:%02d:%02d", tm->tm_hour, tm->tm_min,

@@ -348,6 +348,34 @@ UT_CASE(t_ftruncate)
 	close(fd);
 }
 
+/* utimes sets both times (whole seconds), NULL means now, the change time moves; bad arguments fail. */
+UT_CASE(t_utimes)
+{
+	struct timeval tv[2] = { { 977000000, 0 }, { 977299200, 999999 } };
+	struct stat st;
+	time_t before = time(NULL);
+	int fd = open("/tmp/ut/ut", O_CREAT | O_RDWR | O_TRUNC, 0644);
+
+	CHECK(fd >= 0, "create: %s", strerror(errno));
+	close(fd);
+	CHECK(utimes("/tmp/ut/ut", tv) == 0, "utimes: %s", strerror(errno));
+	CHECK(stat("/tmp/ut/ut", &st) == 0, "stat: %s", strerror(errno));
+	CHECK(st.st_atime == 977000000 && st.st_mtime == 977299200, "atime %lld mtime %lld, expected 977000000 977299200",
+	      (long long)st.st_atime, (long long)st.st_mtime);
+	CHECK(st.st_ctime >= before, "ctime %lld before the call (%lld)", (long long)st.st_ctime, (long long)before);
+	CHECK(utimes("/tmp/ut/ut", NULL) == 0 && stat("/tmp/ut/ut", &st) == 0, "utimes NULL: %s", strerror(errno));
+	CHECK(st.st_atime >= before && st.st_mtime >= before && st.st_mtime <= time(NULL),
+	      "utimes NULL set mtime %lld, not now (%lld)", (long long)st.st_mtime, (long long)before);
+	tv[1].tv_usec = 1000000;
+	EXPECT_ERR(utimes("/tmp/ut/ut", tv), EINVAL);
+	tv[1].tv_usec = -1;
+	EXPECT_ERR(utimes("/tmp/ut/ut", tv), EINVAL);
+	EXPECT_ERR(utimes("/tmp/ut/ut", (struct timeval *)1), EFAULT);
+	EXPECT_ERR(utimes((const char *)1, NULL), EFAULT);
+	EXPECT_ERR(utimes("/tmp/ut/nosuch", NULL), ENOENT);
+	CHECK(utimes("/tmp/ut", NULL) == 0, "utimes on a directory: %s", strerror(errno));
+}
+
 /*
  * Concurrent writers (run with smp=2 this is SMP): NCHILD children each write their own
  * 64 KB region of one file with lseek+write, and append NREC records to another file with

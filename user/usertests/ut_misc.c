@@ -39,6 +39,30 @@ UT_CASE(t_time)
 	}
 }
 
+/* timegm inverts gmtime (leap years, before 1970 too) and carries fields out of range. */
+UT_CASE(t_timegm)
+{
+	struct tm tm;
+	char buf[32];
+
+	for (long long t = -2208988800LL; t < 4102444800LL; t += 86400LL * 97 + 3671) {
+		time_t tt = (time_t)t;
+		gmtime_r(&tt, &tm);
+		CHECK(timegm(&tm) == tt, "timegm(gmtime(%lld)) = %lld", t, (long long)timegm(&tm));
+	}
+	tm = (struct tm){ .tm_year = 100, .tm_mon = 11, .tm_mday = 15, .tm_hour = 12 };
+	CHECK(timegm(&tm) == 976881600, "2000-12-15 12:00 is %lld, not 976881600", (long long)timegm(&tm));
+	CHECK(tm.tm_wday == 5 && tm.tm_yday == 349, "2000-12-15: wday %d yday %d, expected 5 349", tm.tm_wday, tm.tm_yday);
+	tm = (struct tm){ .tm_year = 100, .tm_mon = 12, .tm_mday = 0 };
+	timegm(&tm);
+	strftime(buf, sizeof buf, "%F %T", &tm);
+	CHECK(strcmp(buf, "2000-12-31 00:00:00") == 0, "month 12 day 0 of 2000 is %s, expected 2000-12-31", buf);
+	tm = (struct tm){ .tm_year = 96, .tm_mon = 1, .tm_mday = 29, .tm_hour = 25 };
+	timegm(&tm);
+	strftime(buf, sizeof buf, "%F %T", &tm);
+	CHECK(strcmp(buf, "1996-03-01 01:00:00") == 0, "1996-02-29 25:00 is %s, expected 1996-03-01 01:00", buf);
+}
+
 /* nanosleep sleeps at least as long as asked (and not absurdly longer); bad values: EINVAL. */
 UT_CASE(t_nanosleep)
 {

@@ -604,6 +604,23 @@ static int wdfs_truncate(struct vnode *vp, off_t length)
 	return error;
 }
 
+/* utimes(2): the times given; the change time becomes now (POSIX.1-2008, utimes()). */
+static int wdfs_utimes(struct vnode *vp, time_t atime, time_t mtime)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	int error;
+
+	if (ip->i_wm->wm_rdonly)
+		return EROFS;
+	ILOCK(ip);
+	ip->i_din.di_atime = atime;
+	ip->i_din.di_mtime = mtime;
+	wdfs_settimes(ip, false, true);
+	error = wdfs_iupdate(ip, false);
+	IUNLOCK(ip);
+	return error;
+}
+
 /*
  * The error of any write that failed since this file's last fsync and could have held its data
  * or metadata, whoever issued it (write(2)'s async or clustered write, the buf_daemon, the
@@ -795,6 +812,7 @@ struct vop_vector wdfs_vnodeops = {
 	.vop_write    = wdfs_write,
 	.vop_getattr  = wdfs_getattr,
 	.vop_truncate = wdfs_truncate,
+	.vop_settimes = wdfs_utimes,
 	.vop_fsync    = wdfs_fsync,
 	.vop_open     = wdfs_open,
 	.vop_close    = wdfs_close,

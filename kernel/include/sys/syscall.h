@@ -63,7 +63,8 @@
 #define SYS_getfsstat    50   /* getfsstat(struct statfs *, bufsize, flags) -> count */
 #define SYS_setpgid      51   /* setpgid(pid, pgid) */
 #define SYS_getpgrp      52   /* getpgrp() -> the caller's process group */
+#define SYS_utimes       53   /* utimes(path, const struct timeval times[2]): NULL = now */
 
-#define SYS_MAXSYSCALL   53
+#define SYS_MAXSYSCALL   54
 
 #endif

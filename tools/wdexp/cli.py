@@ -267,6 +267,11 @@ def new_experiment(ap, ns):
     os.environ["WDRAIN_NO_BUILD"] = "1"
     log("%d runs (%s x %d trial(s)%s) into %s" % (len(plan.runs), ",".join(o.presets), o.trials,
                                                    " x %d sweep points" % len(plan.points()) if o.sweeps else "", out))
+    usable, ncpu = len(os.sched_getaffinity(0)), os.cpu_count() or 1
+    if usable < min(2, ncpu):
+        log("warning: only %d of the host's %d CPUs is usable here (the CPU affinity this process inherited): "
+            "QEMU and the disk models will share it; `taskset -c 0-%d tools/experiment ...` gives them all"
+            % (usable, ncpu, ncpu - 1))
     if ns.slurm:
         path = batch.write_slurm(plan)
         log("wrote %s; submit it with: sbatch %s" % (path, path))

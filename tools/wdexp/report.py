@@ -488,8 +488,11 @@ def manifest_text(plan, results):
              "python:      %s" % e.get("python", ""),
              "root image:  %s" % plan.root_image]
     h = e.get("planned_on", {})
-    lines.append("planned on:  %s, %s x %s, load average %s" % (h.get("host"), h.get("ncpu"), h.get("cpu"),
-                                                               " ".join(map(str, h.get("loadavg", [])))))
+    usable = h.get("usable", h.get("ncpu"))
+    lines.append("planned on:  %s, %s x %s%s, load average %s" % (
+        h.get("host"), h.get("ncpu"), h.get("cpu"),
+        " (%s usable: the CPU affinity the run inherited)" % usable if usable != h.get("ncpu") else "",
+        " ".join(map(str, h.get("loadavg", [])))))
     lines.append("options:")
     for k, v in sorted(vars(o).items()):
         lines.append("  %-12s %s" % (k, json.dumps(v)))

@@ -67,7 +67,7 @@ def host_info():
     except OSError:
         pass
     return {"host": socket.gethostname(), "cpu": model or platform.processor(), "ncpu": os.cpu_count(),
-            "loadavg": [round(x, 2) for x in os.getloadavg()]}
+            "usable": len(os.sched_getaffinity(0)), "loadavg": [round(x, 2) for x in os.getloadavg()]}
 
 
 class PhaseFailed(Exception):

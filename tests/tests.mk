@@ -25,7 +25,7 @@ $(BUILD)/host/tests/test_%: tests/unit/test_%.c
 
 test-host: $(HOST_TESTS)
 
-TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 2 ] && n=2; echo $$n)
+TEST_JOBS ?= $(shell n=$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1); [ $$n -gt 2 ] && n=2; echo $$n)
 
 test:
 	tools/install-deps

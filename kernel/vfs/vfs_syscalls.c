@@ -319,7 +319,7 @@ int sys_stat(register_t *args, register_t *rv)
 
 /*
  * utimes(path, times): set the file's access time to times[0] and its modification time to
- * times[1] (whole seconds: wdfs keeps no more); times NULL means now, as in FreeBSD's utimes(2).
+ * times[1] (whole seconds: wdfs keeps no more); times NULL means now (POSIX.1-2008, utimes()).
  */
 int sys_utimes(register_t *args, register_t *rv)
 {

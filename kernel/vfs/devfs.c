@@ -15,6 +15,7 @@
  * DIOCGSECTORSIZE / DIOCGMEDIASIZE give the geometry. A disk vnode is also the device a file
  * system is mounted from: its VOP_STRATEGY sends buffers (b_lblkno in DEV_BSIZE units) to the
  * disk. Character devices pass read/write/ioctl/open/close to their cdevsw.
+ * A node's times are the boot time until utimes(2) sets them (kept in memory only).
  *
  * The vnodes exist before devfs is mounted (the root is mounted from one); mounting devfs
  * (once, on /dev at boot) sets their v_mount.
@@ -48,6 +49,11 @@
 #define RAW_MAXIO       (1024 * 1024) /* largest raw transfer per disk call */
 #define RAW_MINIO       (64 * 1024)   /* raw transfers wait for memory up to this much */
 
+/* A node's times (see the top of the file). */
+struct devfs_times {
+	time_t         atime, mtime, ctime;
+};
+
 struct devfs_node {
 	char           dn_name[16];
 	struct disk   *dn_disk;        /* a disk, or */
@@ -55,6 +61,7 @@ struct devfs_node {
 	void          *dn_arg;
 	ino_t          dn_ino;
 	struct vnode  *dn_vnode;       /* made on first use, referenced by devfs for ever */
+	struct devfs_times dn_times;
 };
 
 static struct {
@@ -67,6 +74,7 @@ static struct devfs_node devfs_nodes[DEVFS_MAXNODES];
 static int ndevfs_nodes;
 static struct sleeplock devfs_lock;
 static struct vnode *devfs_rootvp;
+static struct devfs_times devfs_roottimes;
 static struct mount *devfs_mp;
 
 static struct vop_vector devfs_vops;
@@ -95,6 +103,11 @@ static struct devfs_node *devfs_find(const char *name)
 	return NULL;
 }
 
+static void devfs_times_init(struct devfs_times *t)
+{
+	t->atime = t->mtime = t->ctime = boottime.tv_sec;
+}
+
 static void devfs_add(const char *name, struct disk *dp, struct cdevsw *sw, void *arg)
 {
 	struct devfs_node *dn;
@@ -111,6 +124,7 @@ static void devfs_add(const char *name, struct disk *dp, struct cdevsw *sw, void
 	dn->dn_cdev = sw;
 	dn->dn_arg = arg;
 	dn->dn_ino = DEVFS_ROOTINO + 1 + ndevfs_nodes;
+	devfs_times_init(&dn->dn_times);
 	ndevfs_nodes++;
 }
 
@@ -347,13 +361,23 @@ static int devfs_write(struct vnode *vp, struct uio *uio, int ioflag)
 	return vp->v_cdev->d_write(vp->v_cdevarg, uio, ioflag);
 }
 
+static struct devfs_times *devfs_vtimes(struct vnode *vp)
+{
+	return vp == devfs_rootvp ? &devfs_roottimes : &((struct devfs_node *)vp->v_data)->dn_times;
+}
+
 static int devfs_getattr(struct vnode *vp, struct stat *st)
 {
 	struct devfs_node *dn = vp->v_data;
+	struct devfs_times *t = devfs_vtimes(vp);
 
 	memset(st, 0, sizeof(*st));
 	st->st_dev = DEVFS_DEV;
-	st->st_atime = st->st_mtime = st->st_ctime = boottime.tv_sec;
+	sleeplock_acquire(&devfs_lock);
+	st->st_atime = t->atime;
+	st->st_mtime = t->mtime;
+	st->st_ctime = t->ctime;
+	sleeplock_release(&devfs_lock);
 	if (vp == devfs_rootvp) {
 		st->st_ino = DEVFS_ROOTINO;
 		st->st_mode = S_IFDIR | 0555;
@@ -372,6 +396,18 @@ static int devfs_getattr(struct vnode *vp, struct stat *st)
 		st->st_mode = S_IFCHR | 0666;
 		st->st_blksize = 512;
 	}
+	return 0;
+}
+
+static int devfs_settimes(struct vnode *vp, time_t atime, time_t mtime)
+{
+	struct devfs_times *t = devfs_vtimes(vp);
+
+	sleeplock_acquire(&devfs_lock);
+	t->atime = atime;
+	t->mtime = mtime;
+	t->ctime = time_second_now();
+	sleeplock_release(&devfs_lock);
 	return 0;
 }
 
@@ -467,6 +503,7 @@ static struct vop_vector devfs_vops = {
 	.vop_read     = devfs_read,
 	.vop_write    = devfs_write,
 	.vop_getattr  = devfs_getattr,
+	.vop_settimes = devfs_settimes,
 	.vop_fsync    = devfs_fsync,
 	.vop_open     = devfs_open,
 	.vop_close    = devfs_close,
@@ -569,4 +606,5 @@ void devfs_init(void)
 	if (getnewvnode(NULL, &devfs_vops, &devfs_rootvp) != 0)
 		panic("devfs_init: no vnode for the root");
 	devfs_rootvp->v_type = VDIR;
+	devfs_times_init(&devfs_roottimes);
 }

@@ -136,6 +136,7 @@ def disk_basics(g):
     run(g, "mount -r mounts read-only", "mount -r /dev/da1 /data1 && mount && cat /data1/f > /dev/null",
         contains=["/dev/da1 on /data1 (wdfs, local, read-only)"])
     fails(g, "a read-only mount refuses writes", "echo x > /data1/new", "Read-only file system")
+    fails(g, "a read-only mount refuses new times (utimes: EROFS)", "touch /data1/f", "Read-only file system")
     run(g, "umount by special name", "umount da1 && mount", absent=["/data1"])
     return after
 

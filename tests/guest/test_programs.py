@@ -259,6 +259,8 @@ def files(g):
         contains=["illegal time specification -- 200002301200"])
     run(g, "touch: missing directory", "touch /nosuch/x", status=1,
         out="touch: /nosuch/x: No such file or directory\n")
+    run(g, "touch a device: devfs keeps the times", "touch -t 200012151200 /dev/null && ls -l /dev/null",
+        regex=r" Dec 15  2000 /dev/null$")
     usage(g, "touch", "touch")
     g.sh("rm -f /tmp/t1 /tmp/t2 /tmp/t3")
 

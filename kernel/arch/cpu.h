@@ -51,6 +51,7 @@ struct cpu {
 	struct proc     *proc;           /* running process or NULL */
 	uint64_t         idle_ns;        /* time spent idle in the scheduler */
 	bool             resched;        /* the timer asked for a reschedule */
+	bool             want_resched;   /* a sleeper woke: switch on the way back to user space */
 	uint32_t         wd_stamp;       /* uptime of its last scheduler pass, 2^20 ns units (kern_watchdog.c) */
 	volatile bool    wd_fire;        /* the watchdog found it stuck: report from the NMI */
 };

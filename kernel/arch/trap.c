@@ -195,10 +195,13 @@ void trap(struct trapframe *tf)
 		panic("%s in kernel mode at eip %08x", trap_name(tf->trapno), tf->eip);
 	}
 
-	/* On the way back to user space: die if killed, give up the CPU if the timer said so. */
+	/*
+	 * On the way back: die if killed; give up the CPU if the timer's slice is over or, on the
+	 * way to user space, if a sleeper woke meanwhile (need_resched, kern_synch.c).
+	 */
 	if (from_user && p && p->p_sig)
 		proc_exit(p->p_sig & 0x7f);
-	if (p && p->p_stat == PRS_RUNNING && mycpu()->resched)
+	if (p && p->p_stat == PRS_RUNNING && (mycpu()->resched || (from_user && mycpu()->want_resched)))
 		sched_yield();
 	if (from_user && p && p->p_sig)
 		proc_exit(p->p_sig & 0x7f);

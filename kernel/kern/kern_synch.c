@@ -4,7 +4,9 @@
  * Each CPU runs scheduler(): it picks the next RUNNABLE process round-robin from the process
  * table and swtch()es to it; the process comes back through sched() when it sleeps, yields or
  * exits. The timer preempts a process that has run for a full time slice (sched_tick sets
- * cpu->resched; trap() then calls sched_yield()).
+ * cpu->resched; trap() then calls sched_yield()). A process that wakes from a sleep makes the
+ * CPU that woke it switch on its way back to user space (need_resched), so the sleeper runs
+ * without waiting for the rest of the running process's slice.
  *
  * msleep/tsleep/wakeup: see sleep.h. Timeouts are checked on every tick of CPU 0.
  * Locking: proc_lock protects every process's p_stat and sleep fields. A process gives up the CPU
@@ -111,6 +113,7 @@ void scheduler(void)
 		}
 		c->proc = p;
 		c->resched = false;
+		c->want_resched = false;
 		slice_ticks[c->index] = 0;
 		p->p_stat = PRS_RUNNING;
 		p->p_cpu = c;
@@ -160,11 +163,29 @@ void sched_tick(void)
 		c->resched = true;
 }
 
+/*
+ * A sleeper woke: the process running on this CPU gives up the CPU when it next returns to
+ * user space (trap()), not at the end of its slice. This is 4.4BSD's rule, which FreeBSD kept:
+ * wakeup() asks for a reschedule because a sleeper wakes with the kernel priority it slept at,
+ * better than any process's user priority (4.4BSD-Lite2 sys/kern/kern_synch.c 8.9, wakeup();
+ * FreeBSD's text of late 2000, maybe_resched(), read in dmgerman/unix-history-token at
+ * 019805e7), and the switch waits for the AST on the way back to user space. wdrain has no
+ * priorities, so "a sleeper woke" is the whole test; the woken process still takes its
+ * round-robin turn. A kernel thread never returns to user space, so it is not preempted.
+ */
+static void need_resched(void)
+{
+	struct cpu *c = mycpu();
+	if (c->proc != NULL)
+		c->want_resched = true;
+}
+
 void setrunnable(struct proc *p)
 {
 	p->p_stat = PRS_RUNNABLE;
 	p->p_wchan = NULL;
 	p->p_slptimeout = 0;
+	need_resched();
 }
 
 int msleep(void *chan, struct spinlock *lk, int flags, const char *wmesg, int timo)

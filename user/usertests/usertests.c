@@ -41,7 +41,7 @@ static const struct ucase {
 	{ "statfs", t_statfs },                 { "getfsstat", t_getfsstat },
 	{ "mount_errors", t_mount_errors },
 	{ "time", t_time },                     { "timegm", t_timegm },
-	{ "nanosleep", t_nanosleep },
+	{ "nanosleep", t_nanosleep },           { "wakeup_preempt", t_wakeup_preempt },
 	{ "sysctl", t_sysctl },                 { "sysctl_next", t_sysctl_next },
 	{ "kern_proc", t_kern_proc },           { "sysctl_values", t_sysctl_values },
 	{ "printf", t_printf },                 { "strtol", t_strtol },

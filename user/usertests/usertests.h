@@ -52,7 +52,7 @@ UT_CASE(t_link_unlink); UT_CASE(t_unlink_open); UT_CASE(t_rmdir); UT_CASE(t_o_ex
 UT_CASE(t_o_trunc); UT_CASE(t_ftruncate); UT_CASE(t_concurrent); UT_CASE(t_cwd); UT_CASE(t_dup);
 UT_CASE(t_eisdir); UT_CASE(t_getdents); UT_CASE(t_utimes);
 UT_CASE(t_statfs); UT_CASE(t_getfsstat); UT_CASE(t_mount_errors);
-UT_CASE(t_time); UT_CASE(t_timegm); UT_CASE(t_nanosleep); UT_CASE(t_sysctl); UT_CASE(t_sysctl_next); UT_CASE(t_kern_proc);
+UT_CASE(t_time); UT_CASE(t_timegm); UT_CASE(t_nanosleep); UT_CASE(t_wakeup_preempt); UT_CASE(t_sysctl); UT_CASE(t_sysctl_next); UT_CASE(t_kern_proc);
 UT_CASE(t_sysctl_values);
 UT_CASE(t_printf); UT_CASE(t_strtol); UT_CASE(t_malloc); UT_CASE(t_qsort);
 UT_CASE(t_mmap_anon); UT_CASE(t_mmap_badargs); UT_CASE(t_munmap_badargs); UT_CASE(t_mprotect);

@@ -2,6 +2,7 @@
 #include "usertests.h"
 #include <limits.h>
 #include <libutil.h>
+#include <sys/wait.h>
 
 static long long mono_us(void)
 {
@@ -82,6 +83,34 @@ UT_CASE(t_nanosleep)
 	ts.tv_sec = 0;
 	ts.tv_nsec = 0;
 	CHECK(nanosleep(&ts, NULL) == 0, "zero sleep: %s", strerror(errno));
+}
+
+/*
+ * A process that wakes does not wait out a CPU-bound process's slice: the spinner gives up the
+ * CPU at its next return to user space (need_resched, kernel/kern/kern_synch.c). Each 1 ms sleep
+ * ends at the next 10 ms tick; without the rule it then waited for the spinner's 20 ms slice to
+ * end as well, about 20 ms in all, where with it a sleep takes at most a tick. A quarter of the
+ * sleeps may be late (over 15 ms), room for a busy host; on 2 CPUs the spinner has its own.
+ */
+UT_CASE(t_wakeup_preempt)
+{
+	struct timespec ts = { 0, 1000000 };
+	int late = 0, n = 40, status;
+	pid_t pid = fork();
+
+	CHECK(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0)
+		for (volatile int x = 0;; x++)
+			;
+	nanosleep(&ts, NULL);                        /* the spinner is running */
+	for (int i = 0; i < n; i++) {
+		long long t0 = mono_us();
+		nanosleep(&ts, NULL);
+		late += mono_us() - t0 > 15000;
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	CHECK(late <= n / 4, "%d of %d 1 ms sleeps beside a spinning process took over 15 ms", late, n);
 }
 
 /*

@@ -197,11 +197,13 @@ void trap(struct trapframe *tf)
 
 	/*
 	 * On the way back: die if killed; give up the CPU if the timer's slice is over or, on the
-	 * way to user space, if a sleeper woke meanwhile (need_resched, kern_synch.c).
+	 * way to user space, if a sleeper woke meanwhile (sched_userret, kern_synch.c).
 	 */
 	if (from_user && p && p->p_sig)
 		proc_exit(p->p_sig & 0x7f);
-	if (p && p->p_stat == PRS_RUNNING && (mycpu()->resched || (from_user && mycpu()->want_resched)))
+	if (p && p->p_stat == PRS_RUNNING && from_user)
+		sched_userret(p);
+	else if (p && p->p_stat == PRS_RUNNING && mycpu()->resched)
 		sched_yield();
 	if (from_user && p && p->p_sig)
 		proc_exit(p->p_sig & 0x7f);

@@ -4,9 +4,9 @@
  * Each CPU runs scheduler(): it picks the next RUNNABLE process round-robin from the process
  * table and swtch()es to it; the process comes back through sched() when it sleeps, yields or
  * exits. The timer preempts a process that has run for a full time slice (sched_tick sets
- * cpu->resched; trap() then calls sched_yield()). A process that wakes from a sleep makes the
- * CPU that woke it switch on its way back to user space (need_resched), so the sleeper runs
- * without waiting for the rest of the running process's slice.
+ * cpu->resched; trap() then calls sched_yield()). A process that wakes from a sleep runs before
+ * the others, and makes the CPU that woke it switch on its way back to user space
+ * (need_resched), so it does not wait for the rest of the running process's slice.
  *
  * msleep/tsleep/wakeup: see sleep.h. Timeouts are checked on every tick of CPU 0.
  * Locking: proc_lock protects every process's p_stat and sleep fields. A process gives up the CPU
@@ -58,16 +58,36 @@ void sched(void)
 	mycpu()->intena = intena;
 }
 
-static struct proc *pick_next(void)
+/*
+ * The first RUNNABLE process from the round-robin position on (only a woken one if
+ * woken_only). A woken process jumps the queue without moving the position, so the turn passes
+ * on as if it had not run: otherwise a prober waking every 10 ms would hand the CPU back to the
+ * same process each time, whose slice never ran out, and starve the others.
+ */
+static struct proc *scan_runnable(bool woken_only)
 {
 	for (int i = 0; i < NPROC; i++) {
 		int slot = (next_slot + i) % NPROC;
-		if (proc_table[slot].p_stat == PRS_RUNNABLE) {
-			next_slot = slot + 1;
-			return &proc_table[slot];
+		struct proc *p = &proc_table[slot];
+		if (p->p_stat == PRS_RUNNABLE && (p->p_woken || !woken_only)) {
+			if (!woken_only)
+				next_slot = slot + 1;
+			return p;
 		}
 	}
 	return NULL;
+}
+
+/*
+ * Round-robin, but a process that has just ended a sleep goes before the ones that were
+ * preempted: BSD's sleeper holds the kernel priority it slept at until it returns to user
+ * space (need_resched, below). It loses that on the way back to user space or when its slice
+ * runs out, so a process that sleeps often cannot keep the CPU from the others for long.
+ */
+static struct proc *pick_next(void)
+{
+	struct proc *p = scan_runnable(true);
+	return p != NULL ? p : scan_runnable(false);
 }
 
 /*
@@ -131,6 +151,7 @@ void scheduler(void)
 void sched_yield(void)
 {
 	spin_lock(&proc_lock);
+	curproc->p_woken = false;
 	curproc->p_stat = PRS_RUNNABLE;
 	sched();
 	spin_unlock(&proc_lock);
@@ -165,13 +186,13 @@ void sched_tick(void)
 
 /*
  * A sleeper woke: the process running on this CPU gives up the CPU when it next returns to
- * user space (trap()), not at the end of its slice. This is 4.4BSD's rule, which FreeBSD kept:
- * wakeup() asks for a reschedule because a sleeper wakes with the kernel priority it slept at,
- * better than any process's user priority (4.4BSD-Lite2 sys/kern/kern_synch.c 8.9, wakeup();
+ * user space (sched_userret), not at the end of its slice. This is 4.4BSD's rule, which FreeBSD
+ * kept: wakeup() asks for a reschedule because a sleeper wakes with the kernel priority it slept
+ * at, better than any process's user priority (4.4BSD-Lite2 sys/kern/kern_synch.c 8.9, wakeup();
  * FreeBSD's text of late 2000, maybe_resched(), read in dmgerman/unix-history-token at
  * 019805e7), and the switch waits for the AST on the way back to user space. wdrain has no
- * priorities, so "a sleeper woke" is the whole test; the woken process still takes its
- * round-robin turn. A kernel thread never returns to user space, so it is not preempted.
+ * priorities: "woke from a sleep" (p_woken) is the whole of the kernel priority. A kernel
+ * thread never returns to user space, so only its slice preempts it.
  */
 static void need_resched(void)
 {
@@ -185,7 +206,18 @@ void setrunnable(struct proc *p)
 	p->p_stat = PRS_RUNNABLE;
 	p->p_wchan = NULL;
 	p->p_slptimeout = 0;
+	p->p_woken = true;
 	need_resched();
+}
+
+/* On the way back to user space: the kernel priority ends, and the CPU goes if it must. */
+void sched_userret(struct proc *p)
+{
+	struct cpu *c = mycpu();
+
+	p->p_woken = false;
+	if (c->resched || c->want_resched)
+		sched_yield();
 }
 
 int msleep(void *chan, struct spinlock *lk, int flags, const char *wmesg, int timo)

@@ -38,6 +38,7 @@ struct proc {
 	int               p_slpflags;   /* flags of the current sleep (PCATCH) */
 	int               p_slpresult;  /* how the sleep ended: 0, EWOULDBLOCK, EINTR */
 	uint32_t          p_slptimeout; /* tick at which a timed sleep ends, 0 = none */
+	bool              p_woken;      /* ended a sleep and not yet back in user space: runs first */
 	int               p_sig;        /* pending fatal signal (0 = none) */
 	pid_t             p_pgid;       /* process group (setpgid(2)), inherited by fork; proc_lock */
 	int               p_xstat;      /* wait status for the parent */
@@ -91,5 +92,6 @@ void scheduler(void) __noreturn;  /* per-CPU loop, never returns */
 void sched_yield(void);           /* give up the CPU, stay runnable */
 void sched_tick(void);            /* called on every CPU's timer tick: preemption */
 void setrunnable(struct proc *p); /* proc_lock held */
+void sched_userret(struct proc *p); /* trap(), on the way back to user space */
 
 #endif

@@ -1,7 +1,8 @@
 # user.mk: the userland (included by the top Makefile, which defines CC, LD, BUILD, WARN).
 #   $(BUILD)/user/libc.a        the libc subset (user/lib), linked into every program
 #   $(BUILD)/user/<prog>        each program: user/bin/<prog>.c, user/sbin/<prog>.c, user/usertests/*.c;
-#                               sh is user/sh/*.c plus user/bin/test.c (its test and [ builtins)
+#                               sh is user/sh/*.c plus user/bin/test.c (its test and [ builtins);
+#                               sysfuzz is user/sysfuzz/*.c
 #   $(BUILD)/rootfs/...         the staged root tree (bin/, sbin/, etc/, tmp/); tools/fs.mk adds
 #                               sbin/newfs and sbin/fsck
 #   $(ROOTFS_STAMP)             touched when the staged tree is complete; root.img depends on it
@@ -30,7 +31,7 @@ UETC     := $(sort $(notdir $(wildcard user/etc/*)))
 
 ROOTFS       := $(BUILD)/rootfs
 ROOTFS_STAMP := $(BUILD)/rootfs.stamp   # outside the tree, so it is not copied into the image
-ROOTFS_FILES := $(addprefix $(ROOTFS)/bin/,$(UBINS) sh $(UBINLINKS) usertests) $(addprefix $(ROOTFS)/sbin/,$(USBINS)) \
+ROOTFS_FILES := $(addprefix $(ROOTFS)/bin/,$(UBINS) sh sysfuzz $(UBINLINKS) usertests) $(addprefix $(ROOTFS)/sbin/,$(USBINS)) \
                 $(addprefix $(ROOTFS)/etc/,$(UETC))
 
 $(UBUILD)/lib/%.o: user/lib/%.c
@@ -82,6 +83,16 @@ $(UBUILD)/obj/test_builtin.o: user/bin/test.c
 $(UBUILD)/sh: $(USHOBJS) $(UCRT0) $(ULIBC) user/user.ld
 	$(ULINK)
 
+# sysfuzz: its calls (calls.c) and the batches that make them (sysfuzz.c), user/sysfuzz/sysfuzz.h
+UFUZZOBJS := $(patsubst user/sysfuzz/%.c,$(UBUILD)/obj/sysfuzz/%.o,$(sort $(wildcard user/sysfuzz/*.c)))
+
+$(UBUILD)/obj/sysfuzz/%.o: user/sysfuzz/%.c
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -c -o $@ $<
+
+$(UBUILD)/sysfuzz: $(UFUZZOBJS) $(UCRT0) $(ULIBC) user/user.ld
+	$(ULINK)
+
 $(ROOTFS)/bin/%: $(UBUILD)/%
 	@mkdir -p $(@D)
 	cp $< $@
@@ -106,6 +117,6 @@ userland: $(ROOTFS_STAMP)
 all: $(ROOTFS_STAMP)
 
 .PHONY: userland
-.SECONDARY: $(addprefix $(UBUILD)/,$(UBINS) $(USBINS) sh usertests) $(USHOBJS) $(patsubst %,$(UBUILD)/obj/%.o,$(UBINS) $(USBINS))
+.SECONDARY: $(addprefix $(UBUILD)/,$(UBINS) $(USBINS) sh sysfuzz usertests) $(USHOBJS) $(UFUZZOBJS) $(patsubst %,$(UBUILD)/obj/%.o,$(UBINS) $(USBINS))
 
 -include $(shell find $(UBUILD) -name '*.d' 2>/dev/null)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_sysfuzz: random system calls (user/bin/sysfuzz.c) never panic or hang the kernel.
+"""test_sysfuzz: random system calls (user/sysfuzz/) never panic or hang the kernel.
 
 For each configuration (1 CPU with the patched preset, 2 CPUs with stable42) and each seed:
 `sysfuzz -v SEED N` makes N calls (20,000 here; 100,000 per CPU count under make stress, in

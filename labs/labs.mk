@@ -1,7 +1,9 @@
 # labs/labs.mk: the labs' targets (included by the top Makefile; labs/README.md, tools/lab).
 #   make lab LAB=name DEST=dir   lab NAME's student tree, a new git repository in DIR
-#   make grade [LAB=name]        build, then run the lab's grader (labs/LAB/grade) with GRADEFLAGS;
-#                                in a handout LAB is the handout's own (its .lab)
+#   make grade [LAB=name]        grade as the autograder does (tools/lab grade): the lab's files
+#                                laid over its handout, built, graded by labs/LAB/grade with
+#                                GRADEFLAGS; in a handout LAB is the handout's own (its .lab), in
+#                                the instructor's tree the lab's solution is graded
 #   make handin                  in a handout: handin-LAB.tar.gz of the last commit, to hand in
 #   make gradescope LAB=name     build/gradescope-LAB.zip, the Gradescope autograder
 #   make test-labs               every lab's grader run in full on the full tree and on a handout,
@@ -21,8 +23,7 @@ grade:
 	@if [ -z "$(LAB)" ] || [ ! -f "labs/$(LAB)/grade" ]; then \
 		echo "make grade: say which lab: make grade LAB=name (labs: $(LAB_NAMES))"; exit 2; fi
 	@tools/install-deps
-	$(MAKE) all
-	WDRAIN_NO_BUILD=1 labs/$(LAB)/grade $(GRADEFLAGS)
+	tools/lab grade $(LAB) $(GRADEFLAGS)
 
 handin:
 	tools/lab handin
@@ -32,6 +33,7 @@ gradescope:
 	tools/lab gradescope $(LAB)
 
 test-labs:
+	@if [ ! -d tests/labs ]; then echo "make test-labs: the labs' own tests are in the instructor's tree, not in a handout"; exit 2; fi
 	tools/install-deps
 	$(MAKE) all test-host
 	tests/run --no-build --file tests/labs/test_labs_full.py

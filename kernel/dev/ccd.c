@@ -62,6 +62,7 @@
 #include "dev/cdev.h"
 #include "dev/ccd.h"
 #include "dev/ccd_map.h"
+#include "dev/ccd_done.h"
 #include <sys/ccdvar.h>
 #include <sys/errno.h>
 
@@ -88,8 +89,8 @@ struct ccd_comp {
 struct ccd_req {
 	struct bio       *cr_parent;
 	struct ccd_softc *cr_sc;
-	int               cr_pending;      /* children not yet completed (atomic) */
-	int               cr_error;        /* the first child error (atomic compare-and-swap) */
+	struct ccd_count  cr_count;        /* children not yet completed, the first error
+	                                      (dev/ccd_done.h: lock-free) */
 	int               cr_qahead;       /* the most requests a child found ahead of it at its
 	                                      component (atomic; the parent's bio_qahead) */
 	struct bio       *cr_children;     /* its children, linked through bio_caller2 (drivers
@@ -135,8 +136,7 @@ static struct ccd_req *ccd_req_alloc(struct ccd_softc *sc, struct bio *bp, int n
 	sc->sc_freereq = cr->cr_next;
 	cr->cr_parent = bp;
 	cr->cr_sc = sc;
-	cr->cr_pending = n;
-	cr->cr_error = 0;
+	ccd_count_init(&cr->cr_count, n);
 	cr->cr_qahead = 0;
 	cr->cr_nchildren = n;
 	cr->cr_children = NULL;
@@ -177,8 +177,8 @@ static void ccd_req_done(struct ccd_req *cr)
 	struct bio *bp = cr->cr_parent;
 	struct ccd_softc *sc = cr->cr_sc;
 
-	bp->bio_error = cr->cr_error;
-	bp->bio_resid = cr->cr_error != 0 ? bp->bio_length : 0;
+	bp->bio_error = cr->cr_count.cc_error;
+	bp->bio_resid = cr->cr_count.cc_error != 0 ? bp->bio_length : 0;
 	bp->bio_qahead = cr->cr_qahead;
 	spin_lock(&sc->sc_lock);
 	ccd_req_free(sc, cr);
@@ -188,35 +188,29 @@ static void ccd_req_done(struct ccd_req *cr)
 	ccd_run_queue(sc);
 }
 
-/* A child's completion (FreeBSD's ccdiodone). Any context, possibly several CPUs at once. */
+/*
+ * A child's completion (FreeBSD's ccdiodone). Any context, possibly several CPUs at once: the
+ * count and the first error are dev/ccd_done.c's, the deepest queue a child found is kept here
+ * the same lock-free way. A piece with a residual count but no error is an EIO.
+ */
 static void ccd_iodone(struct bio *cbp)
 {
 	struct ccd_req *cr = cbp->bio_caller1;
 	int seen = __atomic_load_n(&cr->cr_qahead, __ATOMIC_RELAXED);
+	int error = cbp->bio_error != 0 ? cbp->bio_error : cbp->bio_resid != 0 ? EIO : 0;
+	int done;
 
 	while (cbp->bio_qahead > seen &&
 	       !__atomic_compare_exchange_n(&cr->cr_qahead, &seen, cbp->bio_qahead, false,
 	                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
-	/* LAB stripe BEGIN */
-	int error = cbp->bio_error != 0 ? cbp->bio_error : cbp->bio_resid != 0 ? EIO : 0;
-	int none = 0;
-
-	if (error != 0 && __atomic_compare_exchange_n(&cr->cr_error, &none, error, false,
-	                                              __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+	done = ccd_piece_done(&cr->cr_count, error);
+	if (done & CCD_DONE_FIRST_ERROR)
 		kprintf("%s: error %d from component %s at byte %llu (%u bytes)\n",
 		        cr->cr_sc->sc_disk.d_name, error, cbp->bio_disk->d_name,
 		        (unsigned long long)cbp->bio_offset, cbp->bio_length);
-	if (__atomic_sub_fetch(&cr->cr_pending, 1, __ATOMIC_ACQ_REL) == 0)
+	if (done & CCD_DONE_LAST)
 		ccd_req_done(cr);
-	/* LAB stripe STUB */
-	// /*
-	//  * Not right yet (labs/stripe/README.md): a child's error is lost, and two children
-	//  * completing at once on two CPUs can both see the count reach 0, or neither.
-	//  */
-	// if (--cr->cr_pending == 0)
-	//	ccd_req_done(cr);
-	/* LAB stripe END */
 }
 
 /* How many children request bp needs: one per component for a flush, else one per piece. */

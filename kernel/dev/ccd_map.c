@@ -10,8 +10,9 @@
  * Interleave 0 lays the components end to end.
  *
  * Lab stripe (labs/stripe/README.md): the striping half of this file (the interleave table,
- * map_stripe, ccd_map_range, unmap_stripe) is what its students write; concatenation is
- * their worked example.
+ * map_stripe, unmap_stripe) is what its students write; concatenation is their worked example,
+ * and ccd_map_range, which splits a request with whatever the mapping answers, is given. Until
+ * the striping is written, a handout lays a stripe out as a concatenation.
  *
  * No locking: a geometry is built once and only read afterwards.
  */
@@ -61,6 +62,8 @@ static void ccd_interleave(struct ccd_geom *g)
 // /*
 //  * Build the interleave table (FreeBSD's ccdinterleave) in g->cg_itab[0 .. g->cg_nrows): one
 //  * row for each run of stripe units laid over the same components (labs/stripe/README.md).
+//  * Until it is written the table is empty, and map_stripe lays the stripe out as a
+//  * concatenation.
 //  */
 // static void ccd_interleave(struct ccd_geom *g)
 // {
@@ -68,8 +71,12 @@ static void ccd_interleave(struct ccd_geom *g)
 // }
 /* LAB stripe END */
 
-/* The start of each component in a concatenation. */
-static void ccd_concat(struct ccd_geom *g)
+/*
+ * The start of each component in a concatenation, whatever the interleave: a concatenation
+ * maps with it, and so does lab stripe's handout, whose stripes are laid out end to end until
+ * the striping is written (a layout of its own, but a consistent one: the kernel works).
+ */
+static void ccd_concat_starts(struct ccd_geom *g)
 {
 	uint64_t start = 0;
 	int i;
@@ -78,7 +85,6 @@ static void ccd_concat(struct ccd_geom *g)
 		g->cg_cstart[i] = start;
 		start += g->cg_csize[i];
 	}
-	g->cg_nrows = 0;
 }
 
 /*
@@ -113,9 +119,9 @@ int ccd_geom_init(struct ccd_geom *g, int ndisks, const uint64_t *sizes, uint32_
 			g->cg_csize[i] = minsize;
 		g->cg_size += g->cg_csize[i];
 	}
-	if (ileave == 0)
-		ccd_concat(g);
-	else
+	ccd_concat_starts(g);
+	g->cg_nrows = 0;
+	if (ileave != 0)
 		ccd_interleave(g);
 	return CCD_MAP_OK;
 }
@@ -149,10 +155,14 @@ static bool map_stripe(const struct ccd_geom *g, uint64_t bn, struct ccd_loc *lo
 	return true;
 }
 /* LAB stripe STUB */
-// /* Striping: where ccd sector bn (< cg_size) lives; false until this is written. */
+// /*
+//  * Striping: where ccd sector bn (< cg_size) lives. Until this is written, where a
+//  * concatenation of the components would put it (the handout's fallback).
+//  */
 // static bool map_stripe(const struct ccd_geom *g, uint64_t bn, struct ccd_loc *loc)
 // {
-// 	return false;
+// 	map_concat(g, bn, loc);
+// 	return true;
 // }
 /* LAB stripe END */
 
@@ -166,60 +176,77 @@ bool ccd_map_sector(const struct ccd_geom *g, uint64_t bn, struct ccd_loc *loc)
 	return true;
 }
 
+/*
+ * The pieces of [bn, bn + nsect) in ccd order, each up to the end of its stripe unit (or
+ * component), handed to piece(arg, loc, skip, len). false if the range is not inside the ccd
+ * or the mapping answers nonsense (an unfinished map_stripe must fail a request, not loop).
+ */
+static bool ccd_walk(const struct ccd_geom *g, uint64_t bn, uint64_t nsect,
+                     void (*piece)(void *, const struct ccd_loc *, uint64_t, uint64_t), void *arg)
+{
+	struct ccd_loc loc;
+	uint64_t skip, len;
+
+	if (nsect == 0 || bn >= g->cg_size || nsect > g->cg_size - bn)
+		return false;
+	for (skip = 0; skip < nsect; skip += len) {
+		if (!ccd_map_sector(g, bn + skip, &loc) || loc.cl_run == 0 || loc.cl_disk < 0 ||
+		    loc.cl_disk >= g->cg_ndisks)
+			return false;
+		len = loc.cl_run < nsect - skip ? loc.cl_run : nsect - skip;
+		piece(arg, &loc, skip, len);
+	}
+	return true;
+}
+
+struct range_fill {
+	struct ccd_piece *pieces;
+	size_t            max, n;
+};
+
+static void range_piece(void *arg, const struct ccd_loc *loc, uint64_t skip, uint64_t len)
+{
+	struct range_fill *f = arg;
+
+	if (f->n < f->max)
+		f->pieces[f->n] = (struct ccd_piece){ loc->cl_disk, loc->cl_sector, len, skip };
+	f->n++;
+}
+
 size_t ccd_map_range(const struct ccd_geom *g, uint64_t bn, uint64_t nsect,
                      struct ccd_piece *pieces, size_t max)
 {
-	/* LAB stripe BEGIN */
-	struct ccd_loc loc;
-	uint64_t skip = 0, len;
-	size_t n = 0;
+	struct range_fill f = { pieces, max, 0 };
 
-	if (nsect == 0 || bn >= g->cg_size || nsect > g->cg_size - bn)
-		return 0;
-	while (skip < nsect) {
-		ccd_map_sector(g, bn + skip, &loc);
-		len = loc.cl_run < nsect - skip ? loc.cl_run : nsect - skip;
-		if (n < max) {
-			pieces[n].cp_disk = loc.cl_disk;
-			pieces[n].cp_sector = loc.cl_sector;
-			pieces[n].cp_nsect = len;
-			pieces[n].cp_skip = skip;
-		}
-		n++;
-		skip += len;
-	}
-	return n;
-	/* LAB stripe STUB */
-	// return 0;        /* the pieces of [bn, bn + nsect): see ccd_map.h */
-	/* LAB stripe END */
+	return ccd_walk(g, bn, nsect, range_piece, &f) ? f.n : 0;
 }
 
-/*
- * Each component's share of a range. It trusts only what ccd_map_sector answers (a mapping
- * that says nothing, as in lab stripe's handout, makes it answer false, not loop).
- */
+static void share_piece(void *arg, const struct ccd_loc *loc, uint64_t skip, uint64_t len)
+{
+	uint64_t *share = arg;
+
+	(void)skip;
+	share[loc->cl_disk] += len;
+}
+
+/* Each component's share of a range (all 0 and false if the walk fails). */
 bool ccd_map_share(const struct ccd_geom *g, uint64_t bn, uint64_t nsect, uint64_t *share)
 {
-	struct ccd_loc loc;
-	uint64_t end = bn + nsect, run;
 	int i;
 
 	for (i = 0; i < g->cg_ndisks; i++)
 		share[i] = 0;
-	if (nsect == 0 || bn >= g->cg_size || nsect > g->cg_size - bn)
-		return false;
-	while (bn < end) {
-		if (!ccd_map_sector(g, bn, &loc) || loc.cl_run == 0 || loc.cl_disk < 0 ||
-		    loc.cl_disk >= g->cg_ndisks) {
-			for (i = 0; i < g->cg_ndisks; i++)
-				share[i] = 0;
-			return false;
-		}
-		run = loc.cl_run < end - bn ? loc.cl_run : end - bn;
-		share[loc.cl_disk] += run;
-		bn += run;
-	}
-	return true;
+	if (ccd_walk(g, bn, nsect, share_piece, share))
+		return true;
+	for (i = 0; i < g->cg_ndisks; i++)
+		share[i] = 0;
+	return false;
+}
+
+/* Concatenation inverse: the ccd sector at usable sector cs of component disk. */
+static uint64_t unmap_concat(const struct ccd_geom *g, int disk, uint64_t cs)
+{
+	return g->cg_cstart[disk] + cs;
 }
 
 /* LAB stripe BEGIN */
@@ -245,10 +272,14 @@ static bool unmap_stripe(const struct ccd_geom *g, int disk, uint64_t cs, uint64
 	return false;
 }
 /* LAB stripe STUB */
-// /* Striping inverse: the ccd sector at usable sector cs of component disk, in *bn. */
+// /*
+//  * Striping inverse: the ccd sector at usable sector cs of component disk, in *bn. Until
+//  * this is written, the concatenation's (as map_stripe's fallback).
+//  */
 // static bool unmap_stripe(const struct ccd_geom *g, int disk, uint64_t cs, uint64_t *bn)
 // {
-// 	return false;
+// 	*bn = unmap_concat(g, disk, cs);
+// 	return true;
 // }
 /* LAB stripe END */
 
@@ -262,7 +293,7 @@ bool ccd_unmap(const struct ccd_geom *g, int disk, uint64_t csector, uint64_t *b
 	if (cs >= g->cg_csize[disk])
 		return false;
 	if (g->cg_ileave == 0) {
-		*bn = g->cg_cstart[disk] + cs;
+		*bn = unmap_concat(g, disk, cs);
 		return true;
 	}
 	return unmap_stripe(g, disk, cs, bn);

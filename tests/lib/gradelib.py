@@ -15,40 +15,58 @@ A grader is a list of named tests with points:
             g.ok("pattern write /dev/ccd0 16m 7")
         t.check(...)
 
-    lab.answers(points=10)          # labs/stripe/answers.txt: every question answered
+    lab.answers(points=10)          # labs/stripe/answers.txt, graded by the staff
     lab.run()                       # the command line below; exits
 
-Command line of every grader (make grade LAB=name GRADEFLAGS='...' passes GRADEFLAGS):
-    labs/NAME/grade [TEST...] [--quick] [--results FILE] [--reference-kernel FILE]
-                    [--watchdog SECS] [--list] [--describe] [-v]
+Lab(name, reference_kernel=False, requires=()): reference_kernel if a performance test compares
+with the reference design; requires, the labs whose solutions this lab's grading needs (their
+regions' files are the student's too: tools/lab, labs/README.md).
+
+Command line of every grader (make grade runs it through tools/lab grade, which lays the lab's
+files over the handout first; GRADEFLAGS='...' reaches it):
+    labs/NAME/grade [TEST...] [--quick] [--results FILE] [--questions FILE]
+                    [--reference-kernel FILE] [--watchdog SECS] [--list] [--describe] [-v]
   TEST           run only these tests: a test's id (its function's name, `-` for `_`), or
                  else the tests whose title contains it; default all
-  --quick        performance tests run one trial each and check only that they run and report
-                 (make test uses it); their band is not graded
+  --quick        performance tests run one trial each, to check that they run and report; they
+                 are not graded and score 0 ("NOT GRADED")
   --results FILE Gradescope's results.json: score, execution_time, output, tests (name, score,
                  max_score, status, output, visibility) and leaderboard (name, value, order)
+  --questions FILE  the questions of the written answers (default: labs/NAME/answers.txt
+                 itself): tools/lab gives the handout's, so a student's file is matched to the
+                 course's questions, not to its own
   --reference-kernel FILE   the reference design's kernel for performance comparisons (default:
                  labs/NAME/reference/kernel.elf in a handout, the tree's own kernel in the full tree)
   --watchdog SECS  the progress watchdog (default 60)
   --list         the tests, their ids and points;  --describe  the same as JSON, for tools/lab
   -v             the guests' consoles on stderr
-Output: per test `== title == OK (12.3 s)` or `== title == FAIL (12.3 s)` followed by the lines
-that say why; then `Score: n/m`. Exit status 0 only with full marks, 1 otherwise, 2 for a bad
-command line.
+Output: per test `== title == OK (12.3 s)`, `== title == FAIL (12.3 s)` or, for a performance
+test in quick mode, `== title == NOT GRADED (12.3 s)`, followed by the lines that say why;
+then `Score: n/m` and, where the lab has written answers, how many are answered (their points
+are the staff's: not in n/m). Exit status 0 only with full marks and every question answered,
+1 otherwise, 2 for a bad command line.
+
+Points: a test scores its points when it passes, 0 when it fails; t.partial(got, of) gives a
+share. A unit-test group (t.unit_test) scores its points in proportion to its checks that pass.
+
+A build that fails fails every test that needs it, and the first BUILD_LINES lines of the
+compiler's errors are in each such test's output and results.json's top-level output.
 
 No wall-clock limit decides a grade. Every guest runs under a progress watchdog: QEMU is killed
-when the guest has printed nothing and done no disk I/O (QEMU's read and write system calls,
-/proc/PID/io; an idle guest makes none) for --watchdog seconds; host unit tests are killed
-when they print nothing for as long. A panic, a hang (the watchdog) and a QEMU failure are each
-a FAIL with its reason and the console's last lines. The hard limit behind the watchdog
-(HARD_LIMIT) is there only so that nothing can wait forever.
+when, for --watchdog seconds, the guest has printed nothing and QEMU has read and written fewer
+than PROGRESS_BYTES bytes through system calls (/proc/PID/io: disk images, NBD sockets; QEMU's
+own event notifications move 8 bytes at a time now and then, so any change at all is not
+progress: a guest stuck asleep would never be stopped); host unit tests are killed when they
+print nothing for as long. A panic, a hang (the watchdog) and a QEMU failure are each a FAIL
+with its reason and the console's last lines. The hard limit behind the watchdog (HARD_LIMIT)
+is there only so that nothing can wait forever.
 
 The test body gets a Run `t`:
   t.quick, t.verbose
   t.check(cond, what, expected=None, got=None)  FAIL the test with `what` unless cond
   t.fail(what)                  FAIL now;  t.log(line) a line shown if the test fails
   t.show(line)                  a line shown whatever the result (performance trials)
-  t.partial(got, of)            score got/of of the points (default: all or nothing)
+  t.partial(got, of)            score got/of of the points, pass or fail (default: all or nothing)
   t.guest(reference=False, **vm) a booted guest (wdtest.Guest's keywords): g.sh(cmd) ->
                                 (output, status), g.ok(cmd) -> output (FAIL unless status 0),
                                 g.sysctl(name) -> int, g.sysctl_ints(names) -> {name: int},
@@ -57,7 +75,8 @@ The test body gets a Run `t`:
                                 Its scratch disk images (g.disk_images) stay readable after the
                                 guest is gone and are deleted when the test ends
   t.unit_test(name, prefixes=None)  build and run build/host/tests/NAME; FAIL on any FAIL line
-                                among the checks named with one of the prefixes (all if None)
+                                among the checks named with one of the prefixes (all if None),
+                                scoring the share of those checks that pass
   t.compare(...), t.leaderboard(...)  performance: gradeperf.py
 """
 import argparse
@@ -80,8 +99,9 @@ from gradeperf import Fail, Metric  # noqa: E402,F401  (the graders' names)
 ROOT = wdrun.ROOT
 HARD_LIMIT = 3600.0          # seconds: a command's limit behind the watchdog
 WATCHDOG = 60.0              # seconds without progress that end a guest or a unit test
+PROGRESS_BYTES = 4096        # QEMU's I/O that counts as progress (a disk sector is 512)
 TAIL = 15                    # console lines shown with a guest's failure
-ANSWER_WORDS = 5             # an answer shorter than this many words does not count
+BUILD_LINES = 60             # lines of a failed build's errors in the report
 PLACEHOLDER = "(your answer)"
 
 
@@ -98,8 +118,8 @@ def _io_bytes(pid):
 
 
 class Watchdog(threading.Thread):
-    """Kill the VM's QEMU once the guest shows no progress (console output or I/O) for `quiet`
-    seconds; .fired says so afterwards. Polls once a second."""
+    """Kill the VM's QEMU once the guest shows no progress (console output, or PROGRESS_BYTES
+    of I/O) for `quiet` seconds; .fired says so afterwards. Polls once a second."""
 
     def __init__(self, vm, quiet):
         super().__init__(daemon=True)
@@ -113,9 +133,9 @@ class Watchdog(threading.Thread):
             proc = self.vm.proc
             if proc is None:
                 continue
-            now = (len(self.vm.console), _io_bytes(proc.pid))
-            if now != last:
-                last, since = now, time.monotonic()
+            console, io = len(self.vm.console), _io_bytes(proc.pid)
+            if last is None or console != last[0] or (io or 0) - (last[1] or 0) >= PROGRESS_BYTES:
+                last, since = (console, io), time.monotonic()
             elif time.monotonic() - since >= self.quiet:
                 self.fired = True
                 try:
@@ -211,6 +231,8 @@ class Run:
         self.fraction = None
         self.board = []
         self.vms = []                # the guests booted, whose scratch disks go when the test ends
+        self.not_graded = False      # a performance test in quick mode: it scores 0
+        self.extra = {}              # results.json's extra_data for this test
 
     def discard_disks(self):
         """Delete the scratch disk images of this test's guests (a performance test boots many,
@@ -263,13 +285,14 @@ class Run:
             dog.stop()
 
     def unit_test(self, name, prefixes=None):
-        """Build and run host unit test `name`; FAIL on its FAIL lines among `prefixes`."""
+        """Build and run host unit test `name`; FAIL on its FAIL lines among `prefixes`, scoring
+        the share of those checks that pass."""
         binary = Path(wdrun.BUILD) / "host" / "tests" / name
         if os.environ.get("WDRAIN_NO_BUILD") != "1":
             make = subprocess.run(["make", "-s", str(binary.relative_to(ROOT))], cwd=ROOT, text=True,
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
             if make.returncode != 0:
-                raise Fail("tests/unit/%s.c did not build:\n%s" % (name, _indent(_last(make.stdout, 30))))
+                raise Fail("tests/unit/%s.c did not build:\n%s" % (name, _indent(build_errors(make.stdout))))
         if not binary.exists():
             raise Fail("%s does not exist (make test-host)" % binary.relative_to(ROOT))
         out, code, stalled = _run_watched([str(binary)], self.lab.opts.watchdog)
@@ -288,7 +311,9 @@ class Run:
         for ln in mine:
             self.log(ln)
         if fails:
-            raise Fail("%d of %d checks failed:\n%s" % (len(fails), len(mine), _indent("\n".join(fails))))
+            self.partial(len(mine) - len(fails), len(mine))
+            raise Fail("%d of %d checks failed (the FAIL lines above); the test scores the share that passed"
+                       % (len(fails), len(mine)))
 
 
 def _run_watched(argv, quiet):
@@ -319,18 +344,30 @@ def _run_watched(argv, quiet):
 # ---- the lab: tests, options, the report -------------------------------------------------------
 
 class Test:
-    def __init__(self, fn, title, points, build, perf, fast):
+    def __init__(self, fn, title, points, build, perf, fast, staff_points=0):
         self.fn, self.title, self.points, self.build, self.perf, self.fast = fn, title, points, build, perf, fast
+        self.staff_points = staff_points     # the written answers': the staff's, not the grader's
         self.id = fn.__name__.replace("_", "-")
 
 
+def build_errors(output):
+    """The first BUILD_LINES lines of a failed build's output from its first error (or its end)."""
+    lines = output.rstrip("\n").split("\n")
+    first = next((i for i, ln in enumerate(lines) if re.search(r"\berror\b|Error \d+|\*\*\*", ln)), None)
+    if first is None:
+        return "\n".join(lines[-BUILD_LINES:])
+    return "\n".join(lines[first:first + BUILD_LINES])
+
+
 class Lab:
-    def __init__(self, name, reference_kernel=False):
+    def __init__(self, name, reference_kernel=False, requires=()):
         self.name = name
         self.dir = ROOT / "labs" / name
         self.needs_reference = reference_kernel
+        self.requires = list(requires)
         self.tests = []
         self.opts = None
+        self.build_output = None     # a failed build's errors, for results.json
 
     def test(self, title, points, build=True, perf=False, fast=False):
         """Decorator: fn(t) is a test worth `points`. build=False: it needs no build; perf: a
@@ -342,11 +379,16 @@ class Lab:
         return register
 
     def answers(self, points):
-        """The test that labs/<name>/answers.txt has an answer to every question."""
+        """The written answers (labs/<name>/answers.txt), worth `points` that the course staff
+        give by hand: the test scores nothing itself. It passes when every question of the
+        course's answers.txt (--questions) has a non-empty answer in the student's, matched by
+        its number, and names each one that has not."""
         def answers_txt(t):
-            check_answers(t, self.dir / "answers.txt")
+            questions = Path(self.opts.questions) if self.opts.questions else self.dir / "answers.txt"
+            check_answers(t, questions, self.dir / "answers.txt", points)
         answers_txt.__name__ = "answers"
-        self.test("answers.txt: every question answered", points, build=False, fast=True)(answers_txt)
+        self.tests.append(Test(answers_txt, "answers.txt: written answers, %g points graded by the course staff"
+                               % points, 0, False, False, True, staff_points=points))
 
     # -- the reference kernel --
 
@@ -374,6 +416,8 @@ class Lab:
         ap.add_argument("tests", nargs="*", metavar="TEST", help="test ids or words of titles (default: all)")
         ap.add_argument("--quick", action="store_true", help="performance tests: one trial, band not graded")
         ap.add_argument("--results", metavar="FILE", help="write Gradescope's results.json there")
+        ap.add_argument("--questions", metavar="FILE", help="the course's answers.txt, whose questions the "
+                        "student's answers are matched to (default: labs/NAME/answers.txt)")
         ap.add_argument("--reference-kernel", metavar="FILE", help="the reference design's kernel")
         ap.add_argument("--watchdog", type=float, default=WATCHDOG, metavar="SECS",
                         help="seconds without progress that fail a test (default %g)" % WATCHDOG)
@@ -400,14 +444,16 @@ class Lab:
     def run(self, argv=None):
         ap, self.opts = self._parse(sys.argv[1:] if argv is None else argv)
         if self.opts.describe:
-            print(json.dumps({"lab": self.name, "reference_kernel": self.needs_reference,
+            print(json.dumps({"lab": self.name, "reference_kernel": self.needs_reference, "requires": self.requires,
                               "max_score": sum(t.points for t in self.tests),
                               "tests": [{"id": t.id, "title": t.title, "points": t.points, "perf": t.perf,
-                                         "fast": t.fast} for t in self.tests]}, indent=1))
+                                         "fast": t.fast, "staff_points": t.staff_points}
+                                        for t in self.tests]}, indent=1))
             sys.exit(0)
         if self.opts.list:
             for t in self.tests:
-                print("%-14s %3g  %s%s" % (t.id, t.points, t.title, "  (performance)" if t.perf else ""))
+                print("%-14s %3g  %s%s" % (t.id, t.points or t.staff_points, t.title,
+                                           "  (performance)" if t.perf else ""))
             sys.exit(0)
         chosen = self._select(ap, self.opts.tests)
         wdrun.install_signal_handlers()
@@ -415,21 +461,30 @@ class Lab:
         build_error = self._build() if any(t.build for t in chosen) else None
         results = [self._run_one(t, build_error) for t in chosen]
         score, total = sum(r["score"] for r in results), sum(r["max_score"] for r in results)
-        print("Score: %s/%s" % (_num(score), _num(total)))
+        summary = "Score: %s/%s" % (_num(score), _num(total))
+        print(summary)
+        written = [r for r in results if r["staff_points"]]
+        for r in written:
+            print("Written answers: %d of %d questions answered (%s points, graded by the course staff)"
+                  % (r["extra_data"]["answered"][0], r["extra_data"]["answered"][1], _num(r["staff_points"])))
         if self.opts.results:
-            write_results(self.opts.results, results, score, time.monotonic() - started)
-        sys.exit(0 if score == total else 1)
+            output = summary + ("\n\nThe build failed; its errors:\n" + self.build_output if self.build_output else "")
+            write_results(self.opts.results, results, score, time.monotonic() - started, output)
+        answered = all(r["status"] == "passed" for r in written)
+        sys.exit(0 if score == total and answered else 1)
 
     def _build(self):
-        """make all (the student's build: warnings are not errors unless WERROR=1); an error text."""
+        """make all (the student's build: warnings are not errors unless WERROR=1); an error
+        text, with the first BUILD_LINES lines of the compiler's errors."""
         if os.environ.get("WDRAIN_NO_BUILD") == "1":
             return None
         r = subprocess.run(["make", "-s", "all"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            text=True, stdin=subprocess.DEVNULL)
         if r.returncode == 0:
             return None
-        print("make all failed:\n" + _indent(_last(r.stdout, 30)))
-        return "the build failed (make all; its errors are above)"
+        self.build_output = build_errors(r.stdout)
+        print("make all failed:\n" + _indent(self.build_output))
+        return "the build failed (make all); its errors:\n" + _indent(self.build_output)
 
     def _run_one(self, test, build_error):
         t = Run(self, test)
@@ -449,29 +504,34 @@ class Lab:
         finally:
             t.discard_disks()
         secs = time.monotonic() - start
-        print("== %s == %s (%.1f s)" % (test.title, "OK" if ok else "FAIL", secs))
+        if ok and t.not_graded:
+            t.lines.append((True, "quick mode: not graded, so this test scores 0 of its %g points (grade it "
+                                  "without --quick)" % test.points))
+        verdict = "NOT GRADED" if ok and t.not_graded else "OK" if ok else "FAIL"
+        print("== %s == %s (%.1f s)" % (test.title, verdict, secs))
         shown = [text for always, text in t.lines if always or not ok]
         if shown:
             print(_indent("\n".join(shown)))
         sys.stdout.flush()
         fraction = t.fraction if t.fraction is not None else 1.0
-        score = round(test.points * fraction, 2) if ok or t.fraction is not None else 0
-        return {"name": test.title, "id": test.id, "score": score, "max_score": test.points,
-                "status": "passed" if score == test.points else "failed",
-                "output": "\n".join(shown), "visibility": "visible", "leaderboard": t.board}
+        score = 0 if t.not_graded else round(test.points * fraction, 2) if ok or t.fraction is not None else 0
+        status = "passed" if ok and not t.not_graded and score == test.points else "failed"
+        return {"name": test.title, "id": test.id, "score": score, "max_score": test.points, "status": status,
+                "output": "\n".join(shown), "visibility": "visible", "leaderboard": t.board,
+                "staff_points": test.staff_points, "extra_data": t.extra}
 
 
 def _num(x):
     return ("%.2f" % x).rstrip("0").rstrip(".")
 
 
-def write_results(path, results, score, secs):
+def write_results(path, results, score, secs, output):
     """Gradescope's results.json (its autograder specification: top-level score, execution_time,
-    output, tests[], leaderboard[])."""
+    output, tests[] with extra_data, leaderboard[])."""
     board = [e for r in results for e in r["leaderboard"]]
-    tests = [{k: r[k] for k in ("name", "score", "max_score", "status", "output", "visibility")} for r in results]
-    doc = {"score": score, "execution_time": round(secs), "visibility": "visible",
-           "output": "Score: %s/%s" % (_num(score), _num(sum(r["max_score"] for r in results))),
+    tests = [{k: r[k] for k in ("name", "score", "max_score", "status", "output", "visibility", "extra_data")}
+             for r in results]
+    doc = {"score": score, "execution_time": round(secs), "visibility": "visible", "output": output,
            "tests": tests, "leaderboard": board}
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(json.dumps(doc, indent=1) + "\n")
@@ -507,21 +567,26 @@ def parse_answers(text):
     return answers
 
 
-def check_answers(t, path):
-    """Every question has an answer of ANSWER_WORDS words or more, not the placeholder."""
-    if not path.is_file():
-        raise Fail("%s is missing" % path.relative_to(ROOT))
-    answers = parse_answers(path.read_text())
-    if not answers:
-        raise Fail("%s has no questions (lines starting with Q1. Q2. ...)" % path.relative_to(ROOT))
+def check_answers(t, questions, path, points):
+    """Every question of the course's answers.txt (`questions`) has a non-empty answer in the
+    student's (`path`), matched by number; each one that has not is named."""
+    if not questions.is_file():
+        raise Fail("%s is missing: the course's questions are not there" % questions)
+    asked = sorted(parse_answers(questions.read_text()))
+    if not asked:
+        raise Fail("%s has no questions (lines starting with Q1. Q2. ...)" % questions)
+    given = parse_answers(path.read_text()) if path.is_file() else {}
     missing = []
-    for n, text in sorted(answers.items()):
+    for n in asked:
+        text = given.get(n)
         if text is None:
-            missing.append("Q%d: no line starting with A%d:" % (n, n))
-        elif len(text.replace(PLACEHOLDER, "").split()) < ANSWER_WORDS:
-            missing.append("Q%d: not answered (fewer than %d words)" % (n, ANSWER_WORDS))
-    t.partial(len(answers) - len(missing), len(answers))
+            missing.append("Q%d: no answer (no line starting with A%d: after Q%d.)" % (n, n, n))
+        elif not text.replace(PLACEHOLDER, "").strip():
+            missing.append("Q%d: the answer is empty" % n)
+    t.extra["answered"] = [len(asked) - len(missing), len(asked)]
+    t.show("%d of %d questions answered; the course staff read and grade them (%g points, not part of this "
+           "score)" % (len(asked) - len(missing), len(asked), points))
+    if not path.is_file():
+        raise Fail("%s is missing: no question is answered" % path.relative_to(ROOT))
     if missing:
-        t.show("%d of %d questions answered; the course staff grade the answers themselves"
-               % (len(answers) - len(missing), len(answers)))
         raise Fail("\n".join(missing))

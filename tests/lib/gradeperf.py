@@ -29,9 +29,9 @@ its test should run more trials so that the medians are stable. graded=False: sh
 grades counts).
 
 Every trial is shown (a line per pair), then per metric the medians, the ratio and the band.
-With --quick one pair runs and the numbers are shown, but the band is not graded: that mode
-only checks that the performance test runs and reports (make test uses it). The subject's
-medians go to the leaderboard.
+With --quick one pair runs and the numbers are shown, but the band is not graded, so the test
+scores 0 ("NOT GRADED"): that mode only checks that the performance test runs and reports
+(make test uses it). The subject's medians go to the leaderboard.
 
 An instructor sets a band on their own hardware by running the grader on the full tree
 (labs/README.md, "Performance bands"): the ratio there is the reference's against itself
@@ -146,6 +146,7 @@ def compare(t, subject, baseline, metrics, trials=TRIALS):
             continue
         if t.quick:
             t.show(line + " (quick mode: the band %s is not graded)" % _band_text(*band(m, m.floor)))
+            t.not_graded = True
             continue
         if m.widen:
             t.show(line + "; band %s: %s widened by %.1f%% (the baseline's spread, at least %g%%)"

@@ -1,26 +1,28 @@
-"""batch: tools/lab grade-all NAME DIR: grade a class's submissions.
+"""batch: grading submissions: tools/lab grade-one (Gradescope's run_autograder) and
+tools/lab grade-all NAME DIR (a class's).
 
 Every entry of DIR that is a tarball (.tar, .tar.gz, .tgz: make handin's) or a folder holding a
-tree is one submission. Each is unpacked into build/grade-all/NAME/<submission>/tree with the
-instructor's labs/, tests/ and tools/ (submit.unpack), built there, and graded by the
-instructor's labs/NAME/grade with --results; the grader's whole output is kept beside it in
-grade.log, its results.json too. Labs that compare with the reference design get the
-instructor's own kernel (build/kernel.elf of this tree) as --reference-kernel. Submissions
-are graded one at a time, each grader running one VM at a time; -j N grades N at once (a
-larger host). The CSV (default DIR/grades-NAME.csv) has a row per submission: its name, score,
-max_score, the points of each test (a column per test title), and `status`: graded, or why it could not be
-(not a tree, the grader crashed). Exit 0 if every submission was graded, whatever its score;
-1 if one could not be.
+tree is one submission. Each is unpacked into work/submission and graded as every grade is
+(grading.grade: the lab's FILES laid over the pristine handout in work/tree, built and graded
+by the handout's grader); the grader's whole output is kept beside it in grade.log, its
+results.json too. grade-all's handout is the instructor's (handout.base: the tree's own, with
+its reference kernel); grade-one's is the one named by --base (Gradescope: the zip's source
+folder), else the same. Submissions are graded one at a time, each grader running one VM at
+a time; -j N grades N at once (a larger host). The CSV (default DIR/grades-NAME.csv) has a row
+per submission: its name, score, max_score, the points of each test (a column per test title;
+the written answers' column says how many questions were answered, for the staff who grade
+them), and `status`: graded, or why it could not be (not a tree, the
+grader wrote no results). Exit 0 if every submission was graded, whatever its score; 1 if one
+could not be. --quick gives performance tests no points, so grade-all takes it only with
+--dry-run (a rehearsal: its CSV says so).
 """
 import concurrent.futures
 import csv
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
-from . import handout, submit, tree
+from . import grading, handout, submit, tree
 from .tree import LabError
 
 TARBALLS = (".tar", ".tar.gz", ".tgz")
@@ -44,30 +46,22 @@ def _stem(path):
     return name
 
 
-def grade_one(root, lab, sub, work, grader_args, results=None, log=None):
-    """Unpack, build and grade one submission in work/tree; its CSV row. The grader's output
-    goes to the file `log` (default: stdout), its results.json to `results` (default:
-    work/results.json); one is written with score 0 and the reason if the submission could
-    not be graded at all."""
+def grade_one(base, lab, sub, work, grader_args, results=None, log=None):
+    """Unpack and grade one submission in work; its CSV row. results.json goes to `results`
+    (default: work/results.json); one with score 0 and the reason is written if the
+    submission could not be graded at all."""
     row = {"submission": sub.name, "score": "", "max_score": "", "status": ""}
+    work = Path(work)
     work.mkdir(parents=True, exist_ok=True)
-    tree_dir = work / "tree"
     results = Path(results) if results else work / "results.json"
     results.unlink(missing_ok=True)
     try:
-        named = submit.unpack(sub, tree_dir, root)
+        named = submit.unpack(sub, work / "submission")
     except LabError as e:
         row["status"] = "not graded: %s" % e
         empty_results(results, row["status"])
         return row
-    env = {k: v for k, v in os.environ.items() if k != "WDRAIN_NO_BUILD"}
-    cmd = [sys.executable, str(tree_dir / "labs" / lab / "grade"), "--results", str(results)] + grader_args
-    if log is None:
-        sys.stdout.flush()
-        subprocess.run(cmd, cwd=tree_dir, stdin=subprocess.DEVNULL, env=env)
-    else:
-        with open(log, "w") as f:
-            subprocess.run(cmd, cwd=tree_dir, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
+    grading.grade(base, lab, work / "submission", work, grader_args, results=results, log=log)
     try:
         doc = json.loads(results.read_text())
     except (OSError, ValueError):
@@ -77,7 +71,8 @@ def grade_one(root, lab, sub, work, grader_args, results=None, log=None):
     row["score"] = doc["score"]
     row["max_score"] = sum(t["max_score"] for t in doc["tests"])
     for t in doc["tests"]:
-        row[t["name"]] = t["score"]
+        answered = t.get("extra_data", {}).get("answered")
+        row[t["name"]] = t["score"] if answered is None else "%d/%d answered" % tuple(answered)
     row["status"] = "graded" + ("" if named in (None, lab) else " (its .lab says %s)" % named)
     return row
 
@@ -88,28 +83,24 @@ def empty_results(path, why):
     Path(path).write_text(json.dumps({"score": 0, "output": why, "tests": []}, indent=1) + "\n")
 
 
-def grade_all(root, lab, folder, jobs=1, out=None, quick=False, watchdog=None):
+def grade_all(root, lab, folder, jobs=1, out=None, grader_args=()):
     if lab not in tree.labs(root):
         raise LabError("no lab '%s' (labs: %s)" % (lab, ", ".join(tree.labs(root))))
     if not Path(folder).is_dir():
         raise LabError("%s is not a folder of submissions" % folder)
-    desc = tree.run_grader(root, lab, ["--describe"])
+    desc = tree.describe(root, lab)
     out = Path(out) if out else Path(folder) / ("grades-%s.csv" % lab)
     subs = submissions(folder, out)
     if not subs:
         raise LabError("%s holds no submissions (tarballs or trees)" % folder)
-    args = (["--quick"] if quick else []) + (["--watchdog", str(watchdog)] if watchdog else [])
-    if desc["reference_kernel"]:
-        ref = Path(root) / "build" / "grade-all" / lab / "reference-kernel.elf"
-        handout.reference_kernel(root, ref)
-        args += ["--reference-kernel", str(ref)]
-    base = Path(root) / "build" / "grade-all" / lab
+    base = handout.base(root, lab)
+    work = Path(root) / "build" / "grade-all" / lab
     print("tools/lab grade-all: %d submissions of lab %s, %d at a time; work folders in %s"
-          % (len(subs), lab, jobs, base))
+          % (len(subs), lab, jobs, work))
     rows = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(grade_one, root, lab, s, base / _stem(s), args, log=base / _stem(s) / "grade.log"): s
-                   for s in subs}
+        futures = {pool.submit(grade_one, base, lab, s, work / _stem(s), list(grader_args),
+                               log=work / _stem(s) / "grade.log"): s for s in subs}
         for fut in concurrent.futures.as_completed(futures):
             row = fut.result()
             rows.append(row)
@@ -119,7 +110,8 @@ def grade_all(root, lab, folder, jobs=1, out=None, quick=False, watchdog=None):
     rows.sort(key=lambda r: r["submission"])
     titles = [t["title"] for t in desc["tests"]]
     with open(out, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["submission", "score", "max_score"] + titles + ["status"], extrasaction="ignore")
+        w = csv.DictWriter(f, fieldnames=["submission", "score", "max_score"] + titles + ["status"],
+                           extrasaction="ignore")
         w.writeheader()
         w.writerows(rows)
     print("tools/lab grade-all: %s" % out)

@@ -1,20 +1,23 @@
 """cli: tools/lab's command line (see tools/lab's docstring). Exit 0 on success, 1 when a
-check or a grade-all submission failed, 2 for a bad command line or a LabError."""
+check, a grade or a grade-all submission failed, 2 for a bad command line or a LabError."""
 import argparse
 import sys
 from pathlib import Path
 
-from . import batch, gradescope, handout, markers, submit, tree
+from . import batch, gradescope, grading, handout, markers, sequence, submit, tree
 from .tree import LabError, ROOT
 
 
 def cmd_list(ns):
     for lab in tree.labs(ROOT):
-        d = tree.run_grader(ROOT, lab, ["--describe"])
-        print("%s (%g points%s): its handout is README.md in labs/%s" % (lab, d["max_score"],
-              ", needs the reference kernel" if d["reference_kernel"] else "", lab))
+        d = tree.describe(ROOT, lab)
+        staff = sum(t.get("staff_points", 0) for t in d["tests"])
+        print("%s (%g points by its grader%s%s%s): its handout is README.md in labs/%s"
+              % (lab, d["max_score"], ", %g for written answers, graded by the staff" % staff if staff else "",
+                 ", needs the reference kernel" if d["reference_kernel"] else "",
+                 ", requires lab %s" % ", ".join(d["requires"]) if d.get("requires") else "", lab))
         for t in d["tests"]:
-            print("  %-14s %3g  %s" % (t["id"], t["points"], t["title"]))
+            print("  %-14s %3g  %s" % (t["id"], t["points"] or t.get("staff_points", 0), t["title"]))
     return 0
 
 
@@ -37,19 +40,48 @@ def cmd_handout(ns):
     return 0
 
 
+def cmd_next(ns):
+    sequence.next_lab(ROOT, ns.name, ns.source)
+    return 0
+
+
 def cmd_handin(ns):
     submit.handin(ROOT, Path(ns.out) if ns.out else None)
     return 0
 
 
+def _grader_args(ns):
+    return ((["--quick"] if ns.quick else []) + (["--watchdog", str(ns.watchdog)] if ns.watchdog else []) +
+            list(ns.only or []))
+
+
+def cmd_grade(ns):
+    own = submit.lab_of(ROOT)
+    lab = ns.name or own
+    if lab is None:
+        raise LabError("say which lab: tools/lab grade NAME (labs: %s)" % ", ".join(tree.labs(ROOT)))
+    if own is not None and lab != own:
+        raise LabError("this tree is lab %s's handout: it grades lab %s (tools/lab next %s brings lab %s in)"
+                       % (own, own, lab, lab))
+    if own is None:
+        base, work = handout.base(ROOT, lab), ROOT / "build" / "labs" / lab / "restored"
+    else:
+        base, work = grading.student_base(ROOT, lab), ROOT / "build" / "grade" / lab
+    return grading.grade(base, lab, ROOT, work, ns.args)
+
+
 def cmd_grade_all(ns):
+    if ns.quick and not ns.dry_run:
+        raise LabError("--quick gives performance tests no points: a class graded with it would lose them. "
+                       "Add --dry-run to rehearse grade-all quickly (its CSV is not a grade)")
     return batch.grade_all(ROOT, ns.name, Path(ns.dir), jobs=ns.jobs, out=Path(ns.out) if ns.out else None,
-                           quick=ns.quick, watchdog=ns.watchdog)
+                           grader_args=_grader_args(ns))
 
 
 def cmd_grade_one(ns):
-    args = (["--quick"] if ns.quick else []) + (["--reference-kernel", ns.reference_kernel] if ns.reference_kernel else [])
-    row = batch.grade_one(ROOT, ns.name, Path(ns.submission), Path(ns.work), args, results=Path(ns.results))
+    base = Path(ns.base) if ns.base else handout.base(ROOT, ns.name)
+    row = batch.grade_one(base, ns.name, Path(ns.submission), Path(ns.work), _grader_args(ns),
+                          results=Path(ns.results))
     if not row["status"].startswith("graded"):
         print("tools/lab grade-one: " + row["status"])
         return 1
@@ -61,16 +93,33 @@ def cmd_gradescope(ns):
     return 0
 
 
+def _grading_options(p):
+    p.add_argument("--quick", action="store_true",
+                   help="the graders' --quick: performance tests run once and score no points")
+    p.add_argument("--watchdog", type=float, metavar="SECS", help="the graders' --watchdog")
+    p.add_argument("--only", action="append", metavar="TEST", help="grade only this test (repeatable)")
+
+
 def parser():
     ap = argparse.ArgumentParser(prog="tools/lab", description="Hand out, check, collect and grade the labs "
                                  "(labs/README.md).")
     sub = ap.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
     sub.add_parser("list", help="the labs, their tests and points").set_defaults(fn=cmd_list)
     sub.add_parser("check", help="every lab marker well-formed").set_defaults(fn=cmd_check)
-    p = sub.add_parser("handout", help="a lab's student tree, as a new git repository")
+    p = sub.add_parser("handout", help="a lab's student tree: a new git repository, or a new commit on an "
+                       "earlier lab's handout repository")
     p.add_argument("name")
     p.add_argument("dir")
     p.set_defaults(fn=cmd_handout)
+    p = sub.add_parser("next", help="in a student's tree: merge the next lab's handout in, on a new branch")
+    p.add_argument("name")
+    p.add_argument("source", nargs="?", help="the course's handout repository (a URL or a folder); "
+                   "default: the one the last tools/lab next used (git remote `handout`)")
+    p.set_defaults(fn=cmd_next)
+    p = sub.add_parser("grade", help="grade this tree's work as the autograder does (make grade)")
+    p.add_argument("name", nargs="?", help="the lab (default: this handout's own)")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="the grader's tests and options (labs/NAME/grade -h)")
+    p.set_defaults(fn=cmd_grade)
     p = sub.add_parser("handin", help="in a student's tree: the tarball to hand in")
     p.add_argument("--out", metavar="FILE", help="default: handin-<lab>.tar.gz in the tree")
     p.set_defaults(fn=cmd_handin)
@@ -80,16 +129,16 @@ def parser():
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                    help="submissions graded at once (each runs one VM at a time; default 1)")
     p.add_argument("--out", metavar="CSV", help="default: DIR/grades-<lab>.csv")
-    p.add_argument("--quick", action="store_true", help="the graders' --quick (performance bands not graded)")
-    p.add_argument("--watchdog", type=float, metavar="SECS", help="the graders' --watchdog")
+    p.add_argument("--dry-run", action="store_true", help="a rehearsal: allows --quick")
+    _grading_options(p)
     p.set_defaults(fn=cmd_grade_all)
     p = sub.add_parser("grade-one", help="grade one submission (Gradescope's run_autograder uses it)")
     p.add_argument("name")
     p.add_argument("submission", help="a tarball, a tree, or a folder holding one tarball")
     p.add_argument("--results", required=True, metavar="FILE", help="where results.json goes")
-    p.add_argument("--work", default="build/grade-one", metavar="DIR", help="where the tree is unpacked")
-    p.add_argument("--reference-kernel", metavar="FILE", help="the reference kernel for the grader")
-    p.add_argument("--quick", action="store_true", help="the grader's --quick")
+    p.add_argument("--work", default="build/grade-one", metavar="DIR", help="where the submission is graded")
+    p.add_argument("--base", metavar="DIR", help="the lab's handout to grade on (default: this tree's, generated)")
+    _grading_options(p)
     p.set_defaults(fn=cmd_grade_one)
     p = sub.add_parser("gradescope", help="the Gradescope autograder zip")
     p.add_argument("name")

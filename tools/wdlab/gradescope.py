@@ -3,28 +3,26 @@
 Gradescope's autograder specification: a zip with `setup.sh` (run once, as root, when the
 autograder's image is built) and `run_autograder` (run for every submission) at its root,
 unpacked into /autograder/source; the student's files arrive in /autograder/submission; the
-grade goes to /autograder/results/results.json. The zip made here holds the instructor's whole
-tree (every tracked file: Gradescope's source folder is not shown to students) and:
-  setup.sh        tools/install-deps (the Debian/Ubuntu packages of the project, its one
-                  list), then the reference kernel (make build/kernel.elf)
+grade goes to /autograder/results/results.json. The zip made here holds the lab's handout,
+exactly as students get it (handout.base: every region stubbed, the lab's FILES and its
+reference kernel), so Gradescope grades on the same handout as make grade does, and:
+  setup.sh        tools/install-deps (the Debian/Ubuntu packages of the project, its one list)
   run_autograder  tools/lab grade-one NAME on /autograder/submission (the tarball of make
-                  handin, or the files of the student's repository) with --results
-                  /autograder/results/results.json and the reference kernel
+                  handin, or the files of the student's repository) with the zip's source as
+                  the handout (--base) and --results /autograder/results/results.json
 AUTOGRADER=DIR in run_autograder's environment stands for /autograder (to try the zip on
 any machine: labs/README.md, "Gradescope").
 """
 import zipfile
 from pathlib import Path
 
-from . import tree
-from .tree import LabError
+from . import handout, tree
 
 SETUP = """#!/usr/bin/env bash
-# setup.sh (Gradescope, once, as root): the packages wdrain needs, then the reference kernel.
+# setup.sh (Gradescope, once, as root): the packages wdrain needs.
 set -euo pipefail
 cd "${AUTOGRADER:-/autograder}/source"
 CI=true tools/install-deps </dev/null
-make -s build/kernel.elf
 """
 
 RUN = """#!/usr/bin/env bash
@@ -32,9 +30,8 @@ RUN = """#!/usr/bin/env bash
 set -uo pipefail
 ag="${AUTOGRADER:-/autograder}"
 mkdir -p "$ag/results"
-exec python3 "$ag/source/tools/lab" grade-one %(lab)s "$ag/submission" \\
-	--work "$ag/work" --results "$ag/results/results.json" \\
-	--reference-kernel "$ag/source/build/kernel.elf"
+exec python3 "$ag/source/tools/lab" grade-one %(lab)s "$ag/submission" --base "$ag/source" \\
+	--work "$ag/work" --results "$ag/results/results.json"
 """
 
 
@@ -46,22 +43,18 @@ def _add(z, name, data, executable=False):
 
 
 def make_zip(root, lab, out=None):
-    if lab not in tree.labs(root):
-        raise LabError("no lab '%s' (labs: %s)" % (lab, ", ".join(tree.labs(root))))
-    regions, problems = tree.check(root)
-    if problems:
-        raise LabError("the tree's lab markers are not right:\n  " + "\n  ".join(problems))
+    base = handout.base(root, lab)
     out = Path(out) if out else Path(root) / "build" / ("gradescope-%s.zip" % lab)
     out.parent.mkdir(parents=True, exist_ok=True)
-    files = tree.tracked_files(root)
+    files = tree.tracked_files(base)
     with zipfile.ZipFile(out, "w") as z:
         _add(z, "setup.sh", SETUP, executable=True)
         _add(z, "run_autograder", RUN % {"lab": lab}, executable=True)
         for name in files:
-            p = Path(root) / name
+            p = base / name
             if p.is_symlink():
                 continue
             _add(z, name, p.read_bytes(), executable=bool(p.stat().st_mode & 0o111))
-    print("tools/lab: %s: lab %s's Gradescope autograder (%d files of the tree, setup.sh, run_autograder)"
+    print("tools/lab: %s: lab %s's Gradescope autograder (its handout, %d files, setup.sh, run_autograder)"
           % (out, lab, len(files)))
     return out

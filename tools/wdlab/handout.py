@@ -1,64 +1,141 @@
-"""handout: write a lab's student tree (tools/lab handout NAME DIR, make lab LAB=NAME DEST=DIR).
+"""handout: a lab's student tree (tools/lab handout, make lab), and the pristine copy of it that
+grading lays a student's files over.
 
-The student tree is every file git tracks in the source tree, as it is in the working tree,
-with every lab marker removed:
-  - the regions of lab NAME are replaced by their stubs: the code the student writes;
-  - the regions of the other labs keep their solution, so the rest of the kernel works;
-  - the regions in files under labs/ (model answers in answers.txt, instructors' notes) are
-    replaced by their stubs whatever the lab: they are course material, not code.
-A file whose text does not change keeps its modification time, so a build folder copied
-along with the tree is reused for everything the lab did not touch. The tree also gets
-`.lab` (the lab's name: make grade, make handin and the grader read it) and, when the
-lab's grader compares the student's kernel with the reference design (it says so in its
---describe), the reference kernel built from the source tree, without debug information, as
-labs/NAME/reference/kernel.elf. It is a git repository with one commit, tagged `handout`,
-which make handin diffs against.
+A handout holds no lab's solution: every lab region of the tree becomes its stub, whatever the
+lab, and every stub is a working fallback (labs/README.md), so a handout's kernel boots and
+works. What tells two labs' handouts apart is under labs/: a handout has labs/README.md,
+labs/labs.mk and its own lab's folder (README.md, grade, answers.txt with the questions and
+their stubs, not the folder's mutations/ or stubs/), and
+  .lab                  the lab's name (make grade, make handin and the grader read it)
+  labs/<lab>/FILES      the files the student edits: those that hold the regions of the lab
+                        and of the labs it requires, and its answers.txt. Grading takes these
+                        from a submission and every other file from the handout.
+  labs/<lab>/reference/kernel.elf   where the grader compares with the reference design: this
+                        handout's kernel with the lab's solution (and its requirements')
+                        put back, without debug information.
+The instructor's own tests of the labs (INSTRUCTOR_ONLY) stay out.
+
+  write_tree(root, lab, dest)    the handout's files (no reference kernel) in the folder dest,
+                                 made or brought up to date: a file that does not change keeps
+                                 its time, and files that are no longer in it go (not build/
+                                 or .git)
+  base(root, lab)                build/labs/<lab>/handout: the instructor's pristine handout,
+                                 up to date, with its reference kernel (built in
+                                 build/labs/<lab>/restored, the handout with the solution put
+                                 back: grading.overlay with the tree itself as the submission)
+  make_handout(root, lab, dest)  a git repository in dest with one commit, tagged
+                                 handout-<lab>; if dest is a handout repository already (an
+                                 earlier lab's), a new commit on top of it with this lab's
+                                 handout, tagged the same, the earlier labs' folders kept: a
+                                 course's labs in sequence, which students merge with
+                                 tools/lab next (sequence.py)
 """
 import os
-import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
-from . import markers, tree
+from . import grading, markers, tree
 from .tree import LabError
 
-REFERENCE = "reference/kernel.elf"    # under labs/<lab>/ in a handout
+REFERENCE = "reference/kernel.elf"      # under labs/<lab>/
+FILES = "FILES"                         # labs/<lab>/FILES
+LAB_KEEP = ("README.md", "grade", "answers.txt")
+LABS_TOP = ("labs/README.md", "labs/labs.mk")
+INSTRUCTOR_ONLY = ("tests/labs/", "tests/guest/test_labs.py", "tests/guest/test_labs_grade.py")
 FALLBACK_IDENTITY = ("wdrain labs", "labs@wdrain.invalid")
 
 
-def _dest_ready(dest):
-    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
-        raise LabError("%s exists and is not an empty folder: give a new folder for the handout" % dest)
+def tag(lab):
+    return "handout-%s" % lab
+
+
+def _in_handout(name, lab):
+    if name.startswith(INSTRUCTOR_ONLY):
+        return False
+    if not name.startswith("labs/"):
+        return True
+    return name in LABS_TOP or name in ("labs/%s/%s" % (lab, f) for f in LAB_KEEP)
+
+
+def _files_text(lab, files):
+    return ("# The files you edit in lab %s. make grade and the autograder take these from your tree\n"
+            "# and every other file from the handout (labs/README.md, \"One grade, wherever it runs\").\n"
+            % lab + "".join(f + "\n" for f in files))
+
+
+def checked_regions(root):
+    regions, problems = tree.check(root)
+    if problems:
+        raise LabError("the tree's lab markers are not right:\n  " + "\n  ".join(problems))
+    return regions
+
+
+def write_tree(root, lab, dest, regions=None):
+    """The handout of `lab` (without its reference kernel) in dest; the names it holds."""
+    root, dest = Path(root), Path(dest)
+    if lab not in tree.labs(root):
+        raise LabError("no lab '%s' (labs: %s)" % (lab, ", ".join(tree.labs(root)) or "none"))
+    regions = checked_regions(root) if regions is None else regions
     dest.mkdir(parents=True, exist_ok=True)
+    kept = set()
+    for name in tree.tracked_files(root):
+        if not _in_handout(name, lab):
+            continue
+        src, dst = root / name, dest / name
+        kept.add(name)
+        if src.is_symlink():
+            if dst.is_symlink() and os.readlink(dst) == os.readlink(src):
+                continue
+            if dst.exists() or dst.is_symlink():
+                dst.unlink()
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(os.readlink(src), dst)
+            continue
+        data = src.read_bytes()
+        if name in regions:
+            data = markers.cut(data.decode(), regions[name], lambda r: True).encode()
+        tree.put(dst, data, src.stat().st_mode & 0o777)
+    files = tree.student_files(root, lab, regions)
+    extra = {".lab": lab + "\n", "labs/%s/%s" % (lab, FILES): _files_text(lab, files)}
+    for name, text in extra.items():
+        tree.put(dest / name, text.encode())
+        kept.add(name)
+    if tree.describe(root, lab)["reference_kernel"]:
+        kept.add("labs/%s/%s" % (lab, REFERENCE))
+    tree.prune(dest, kept)
+    return kept
 
 
-def _copy_file(root, name, dest, regions, lab):
-    src, dst = Path(root) / name, dest / name
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    if src.is_symlink():
-        os.symlink(os.readlink(src), dst)
-        return False
-    if not regions:
-        shutil.copy2(src, dst)
-        return False
-    text = src.read_text()
-    out = markers.cut(text, regions, lambda r: r.lab == lab or name.startswith("labs/"))
-    dst.write_text(out)
-    shutil.copymode(src, dst)
-    return True
+def base(root, lab, log=print):
+    """build/labs/<lab>/handout, up to date with the tree, its reference kernel built."""
+    root = Path(root).resolve()
+    regions = checked_regions(root)
+    top = root / "build" / "labs" / lab
+    handout = top / "handout"
+    write_tree(root, lab, handout, regions)
+    if tree.describe(root, lab)["reference_kernel"]:
+        restored = top / "restored"
+        grading.overlay(handout, lab, root, restored)
+        reference_kernel(restored / "tree", handout / "labs" / lab / REFERENCE, log)
+    return handout
 
 
-def reference_kernel(root, dest_file):
-    """Build the source tree's kernel and copy it, without debug information, to dest_file."""
-    r = subprocess.run(["make", "-s", "build/kernel.elf"], cwd=root, stdin=subprocess.DEVNULL)
-    if r.returncode != 0:
-        raise LabError("the reference kernel did not build (make build/kernel.elf in %s)" % root)
-    dest_file.parent.mkdir(parents=True, exist_ok=True)
-    objcopy = os.environ.get("TOOLPREFIX", "i686-linux-gnu-") + "objcopy"
-    r = subprocess.run([objcopy, "--strip-debug", str(Path(root) / "build" / "kernel.elf"), str(dest_file)],
+def reference_kernel(src_tree, dest_file, log=print):
+    """Build src_tree's kernel and copy it, without debug information, to dest_file."""
+    r = subprocess.run(["make", "-s", "-j2", "build/kernel.elf"], cwd=src_tree, stdin=subprocess.DEVNULL,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:
-        raise LabError("%s --strip-debug failed: %s" % (objcopy, r.stdout.strip()))
+        raise LabError("the reference kernel did not build in %s:\n%s" % (src_tree, r.stdout[-2000:]))
+    Path(dest_file).parent.mkdir(parents=True, exist_ok=True)
+    objcopy = os.environ.get("TOOLPREFIX", "i686-linux-gnu-") + "objcopy"
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "kernel.elf"
+        r = subprocess.run([objcopy, "--strip-debug", str(Path(src_tree) / "build" / "kernel.elf"), str(out)],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0:
+            raise LabError("%s --strip-debug failed: %s" % (objcopy, r.stdout.strip()))
+        tree.put(dest_file, out.read_bytes(), 0o755)
 
 
 def _identity(root):
@@ -73,37 +150,62 @@ def _source_commit(root):
     return head + (" with uncommitted changes" if dirty else "")
 
 
-def _commit(root, dest, lab):
-    name, email = _identity(root)
-    ident = ["-c", "user.name=" + name, "-c", "user.email=" + email]
-    tree.git(dest, "init", "-q", "-b", "main")
-    tree.git(dest, "add", "-A")
-    msg = "wdrain lab %s: the handout\n\nMade by tools/lab handout from the source tree at %s." % (
-        lab, _source_commit(root))
-    tree.git(dest, *ident, "commit", "-q", "-m", msg)
-    tree.git(dest, *ident, "tag", "handout")
+def _is_handout_repo(dest):
+    return (dest / ".git").exists() and (dest / ".lab").is_file()
+
+
+def _earlier_labs(dest, lab):
+    """The files of the earlier labs' folders in a handout repository: they stay, so that a
+    student's answers to them merge without conflict."""
+    names = tree.git(dest, "ls-files", "-z").stdout.decode().split("\0")
+    earlier = {n.split("/")[1] for n in names if n.startswith("labs/") and n.endswith("/" + FILES)}
+    return {n for n in names if n.startswith("labs/") and n.count("/") >= 2 and n.split("/")[1] in earlier - {lab}}
 
 
 def make_handout(root, lab, dest, log=print):
-    """Write lab `lab`'s handout of the tree `root` into the new folder `dest`."""
+    """Write lab `lab`'s handout of the tree `root` into dest (a new folder, or a handout
+    repository of an earlier lab); returns the commit's tag."""
     root, dest = Path(root).resolve(), Path(dest).resolve()
-    if lab not in tree.labs(root):
-        raise LabError("no lab '%s' (labs: %s)" % (lab, ", ".join(tree.labs(root)) or "none"))
     if dest == root or root in dest.parents and not str(dest.relative_to(root)).startswith("build"):
         raise LabError("the handout cannot go inside the source tree (except under build/)")
-    regions, problems = tree.check(root)
-    if problems:
-        raise LabError("the tree's lab markers are not right:\n  " + "\n  ".join(problems))
-    desc = tree.run_grader(root, lab, ["--describe"])
-    _dest_ready(dest)
-    files = tree.tracked_files(root)
-    changed = [n for n in files if _copy_file(root, n, dest, regions.get(n, []), lab)]
-    (dest / ".lab").write_text(lab + "\n")
-    if desc.get("reference_kernel"):
-        reference_kernel(root, dest / "labs" / lab / REFERENCE)
-    _commit(root, dest, lab)
-    own = sum(1 for rs in regions.values() for r in rs if r.lab == lab)
-    log("tools/lab: lab %s's handout in %s: %d files, %d of %s's regions stubbed, %d files changed%s"
-        % (lab, dest, len(files), own, lab, len(changed),
-           ", with the reference kernel" if desc.get("reference_kernel") else ""))
-    return changed
+    onto = _is_handout_repo(dest)
+    if onto:
+        if tree.git(dest, "status", "--porcelain").stdout.strip():
+            raise LabError("%s has uncommitted changes: a new lab goes on a clean handout repository" % dest)
+        if tree.git(dest, "rev-parse", "-q", "--verify", "refs/tags/" + tag(lab), check=False).returncode == 0:
+            raise LabError("%s has lab %s's handout already (tag %s)" % (dest, lab, tag(lab)))
+        before = (dest / ".lab").read_text().strip()
+    elif dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise LabError("%s exists and is neither an empty folder nor a handout repository: give a new folder, "
+                       "or an earlier lab's handout repository to add this lab to" % dest)
+    src = base(root, lab, log)
+    dest.mkdir(parents=True, exist_ok=True)
+    names = set()
+    for name in tree.tracked_files(src):
+        s = src / name
+        names.add(name)
+        if s.is_symlink():
+            if (dest / name).is_symlink() or (dest / name).exists():
+                (dest / name).unlink()
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(os.readlink(s), dest / name)
+        else:
+            tree.put(dest / name, s.read_bytes(), s.stat().st_mode & 0o777)
+    if onto:
+        names |= _earlier_labs(dest, lab)
+    tree.prune(dest, names)
+    name, email = _identity(root)
+    ident = ["-c", "user.name=" + name, "-c", "user.email=" + email]
+    if not onto:
+        tree.git(dest, "init", "-q", "-b", "main")
+    tree.git(dest, "add", "-A")
+    msg = "wdrain lab %s: the handout\n\nMade by tools/lab handout from the source tree at %s%s." % (
+        lab, _source_commit(root), ", on lab %s's handout" % before if onto else "")
+    tree.git(dest, *ident, "commit", "-q", "--allow-empty", "-m", msg)
+    tree.git(dest, *ident, "tag", tag(lab))
+    own = sum(1 for rs in checked_regions(root).values() for r in rs if r.lab == lab)
+    log("tools/lab: lab %s's handout in %s (tag %s%s): %d files, every lab's regions stubbed (%d of them %s's)%s"
+        % (lab, dest, tag(lab), ", on top of lab %s's" % before if onto else "", len(names), own, lab,
+           ", with the reference kernel" if tree.describe(root, lab)["reference_kernel"] else ""))
+    return tag(lab)
+

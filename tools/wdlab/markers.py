@@ -13,13 +13,21 @@ alone on its line (indentation allowed), in the comment style of the file:
 (<lab> is the lab's name, e.g. stripe.) BEGIN..END is a region of that lab; STUB is optional. The lines between STUB and END are
 the stub, what the student's handout has instead of the solution: in the tree each of them is
 commented out with the file's line comment (`//` or `#`, after the indentation, followed by
-one space that is dropped too) or is empty. Regions do not nest; a lab may have any number
-of them, in any files. A marker anywhere but alone on its line is an error, so that one cannot
-hide in code and survive into a handout.
+one space that is dropped too) or is empty. A long stub would stand in the reader's way, so
+it may live in a file of its own instead, named on the STUB line, under labs/<lab>/stubs/:
+
+    /* LAB <lab> STUB labs/<lab>/stubs/<file> */
+    /* LAB <lab> END */
+
+(nothing between the two lines; the file's text is the stub as it is, not commented out).
+Regions do not nest; a lab may have any number of them, in any files. A marker anywhere but
+alone on its line is an error, so that one cannot hide in code and survive into a handout.
 
 Interface:
   comment_style(path)        "c", "hash" or None (a file markers are not looked for in)
-  scan(path, text)           -> [Region]; raises MarkerError on any malformed marker
+  scan(path, text)           -> [Region]; raises MarkerError on any malformed marker. A region
+                             whose stub is in a file has .stub_file set and its stub_lines
+                             empty: load_stub_files(root, regions) reads them in
   cut(text, regions, stub)   the text with every marker line removed: regions for which
                              stub(region) is true replaced by their stubs, the others keeping
                              their solution
@@ -27,6 +35,7 @@ Interface:
 """
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 LAB_NAME_RE = re.compile(r"^[a-z][a-z0-9_-]*$")
 MARKER_RE = re.compile(r"\bLAB\s+([^\s<]\S*)\s+(BEGIN|STUB|END)\b")     # <lab>: a placeholder in docs
@@ -37,8 +46,8 @@ HASH_NAMES = ("Makefile",)
 
 # The whole line of a marker, per style: indentation, the comment, nothing after it.
 _LINE_RE = {
-    "c": re.compile(r"^[ \t]*/\*[ \t]*LAB[ \t]+(\S+)[ \t]+(BEGIN|STUB|END)[ \t]*\*/[ \t]*$"),
-    "hash": re.compile(r"^[ \t]*#[ \t]*LAB[ \t]+(\S+)[ \t]+(BEGIN|STUB|END)[ \t]*$"),
+    "c": re.compile(r"^[ \t]*/\*[ \t]*LAB[ \t]+(\S+)[ \t]+(BEGIN|STUB|END)(?:[ \t]+([^ \t*]+))?[ \t]*\*/[ \t]*$"),
+    "hash": re.compile(r"^[ \t]*#[ \t]*LAB[ \t]+(\S+)[ \t]+(BEGIN|STUB|END)(?:[ \t]+(\S+))?[ \t]*$"),
 }
 _STUB_PREFIX = {"c": "//", "hash": "#"}
 
@@ -59,6 +68,7 @@ class Region:
     stub: int
     end: int
     stub_lines: list = field(default_factory=list)   # the stub as the handout gets it
+    stub_file: str = None       # the stub's own file (labs/<lab>/stubs/...), if it has one
 
 
 def comment_style(path):
@@ -102,9 +112,12 @@ def scan(path, text):
                                   "Makefile and .txt files")
             raise MarkerError(path, n + 1, "a lab marker must be alone on its line, as a %s comment"
                               % ("/* ... */" if style == "c" else "#"))
-        lab, kind = full.group(1), full.group(2)
+        lab, kind, named = full.group(1), full.group(2), full.group(3)
         if not LAB_NAME_RE.match(lab):
             raise MarkerError(path, n + 1, "'%s' is not a lab name (lower case letters, digits, _ and -)" % lab)
+        if named is not None and (kind != "STUB" or not named.startswith("labs/%s/stubs/" % lab) or
+                                  ".." in named.split("/")):
+            raise MarkerError(path, n + 1, "only a STUB marker names a file, and it is under labs/%s/stubs/" % lab)
         if kind == "BEGIN":
             if cur is not None:
                 raise MarkerError(path, n + 1, "a BEGIN of lab %s inside lab %s's region (line %d): regions do "
@@ -120,13 +133,29 @@ def scan(path, text):
             if cur.stub >= 0:
                 raise MarkerError(path, n + 1, "a second STUB of lab %s in one region" % lab)
             cur.stub = n
+            cur.stub_file = named
         else:
+            if cur.stub_file is not None and any(ln.strip() for ln in cur.stub_lines):
+                raise MarkerError(path, n + 1, "the stub of lab %s is in %s: nothing goes between its STUB "
+                                  "and END lines" % (lab, cur.stub_file))
             cur.end = n
             regions.append(cur)
             cur = None
     if cur is not None:
         raise MarkerError(path, cur.begin + 1, "the BEGIN of lab %s has no END" % cur.lab)
     return regions
+
+
+def load_stub_files(root, regions):
+    """Read the stub of every region that names a stub file (relative to root)."""
+    for r in regions:
+        if r.stub_file is None:
+            continue
+        try:
+            text = (Path(root) / r.stub_file).read_text()
+        except OSError as e:
+            raise MarkerError(r.path, r.stub + 1, "its stub file %s cannot be read: %s" % (r.stub_file, e.strerror))
+        r.stub_lines = text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
 
 
 def cut(text, regions, stub):

@@ -5,31 +5,24 @@ handin(root, out)
     tarball holds the last commit, so work left out would be lost silently), then write
     handin-<lab>.tar.gz: `git archive` of HEAD under the folder <lab>/ (without the
     reference kernel, which graders bring themselves) plus <lab>/handin.diff, `git diff
-    handout HEAD`: what the student changed since the handout, for the course staff to read.
+    handout-<lab> HEAD`: what the student changed since the handout, for the course staff
+    to read.
 
-unpack(submission, dest, root)
+unpack(submission, dest)
     A submission (such a tarball, any .tar/.tar.gz/.tgz holding one tree, a folder that is a
     tree, or a folder holding just one such tarball: a Gradescope upload) copied into the new
-    folder dest, then the grading machinery replaced by the instructor's: labs/, tests/ and
-    tools/ come from the instructor's tree `root`, so a grader, a unit test or a harness
-    edited in the submission cannot change its grade. The student's own files there,
-    labs/*/answers.txt, stay the submission's (a missing one stays missing: the instructor's
-    model answers never stand in for it). Returns the lab named by the submission's .lab, or
-    None.
+    folder dest. Returns the lab its .lab names, or None. Grading takes only the lab's FILES
+    from it (grading.overlay).
 """
 import io
 import os
-import re
 import shutil
 import tarfile
 import time
 from pathlib import Path
 
-from . import tree
+from . import grading, tree
 from .tree import LabError, SKIP_DIRS
-
-MACHINERY = ("labs", "tests", "tools")
-STUDENT_FILE_RE = re.compile(r"^labs/[^/]+/answers\.txt$")   # the student's work inside MACHINERY
 
 
 def lab_of(root):
@@ -48,7 +41,7 @@ def handin(root, out=None):
     out = Path(out) if out else Path(root) / ("handin-%s.tar.gz" % lab)
     archive = tree.git(root, "archive", "--format=tar", "--prefix=%s/" % lab, "HEAD", "--", ".",
                        ":(exclude)labs/*/reference").stdout
-    diff = tree.git(root, "diff", "handout", "HEAD").stdout
+    diff = tree.git(root, "diff", grading.handout_commit(root, lab), "HEAD").stdout
     with tarfile.open(out, "w:gz") as tar:
         with tarfile.open(fileobj=io.BytesIO(archive)) as src:
             for member in src.getmembers():
@@ -85,14 +78,14 @@ def _copy_tree(src, dest):
     shutil.copytree(src, dest, symlinks=True, ignore=lambda d, names: [n for n in names if n in SKIP_DIRS])
 
 
-def unpack(submission, dest, root):
+def unpack(submission, dest):
     submission, dest = Path(submission), Path(dest)
     if dest.exists():
         shutil.rmtree(dest)
     if submission.is_dir():
         tarballs = [e for e in submission.iterdir() if e.name.endswith((".tar", ".tar.gz", ".tgz"))]
         if not (submission / "Makefile").exists() and len(tarballs) == 1:
-            return unpack(tarballs[0], dest, root)      # an upload of make handin's tarball
+            return unpack(tarballs[0], dest)      # an upload of make handin's tarball
         _copy_tree(_tree_in(submission), dest)
     elif submission.name.endswith((".tar", ".tar.gz", ".tgz")):
         raw = dest.with_name(dest.name + ".unpacked")
@@ -109,14 +102,4 @@ def unpack(submission, dest, root):
         raise LabError("%s: a submission is a folder or a .tar, .tar.gz or .tgz file" % submission.name)
     if not (dest / "Makefile").is_file() or not (dest / "kernel").is_dir():
         raise LabError("%s does not hold a wdrain tree (no Makefile and kernel/ at its top)" % submission.name)
-    kept = {n: (dest / n).read_bytes() for n in tree.tracked_files(dest) if STUDENT_FILE_RE.match(n)}
-    for sub in MACHINERY:
-        shutil.rmtree(dest / sub, ignore_errors=True)
-    for name in tree.tracked_files(root):
-        if name.split("/", 1)[0] in MACHINERY and not STUDENT_FILE_RE.match(name):
-            (dest / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(Path(root) / name, dest / name, follow_symlinks=False)
-    for name, data in kept.items():
-        (dest / name).parent.mkdir(parents=True, exist_ok=True)
-        (dest / name).write_bytes(data)
     return lab_of(dest)

@@ -14,6 +14,15 @@ Interface:
                            that has no labs/<name>/grade, a lab without README.md
   run_grader(root, lab, args)   labs/<lab>/grade with args, its stdout parsed as JSON when
                            asked for --describe
+  describe(root, lab)      the grader's --describe: its tests, points, reference_kernel and
+                           requires (the labs whose solutions its grading needs)
+  student_files(root, lab, regions)  the files a student of `lab` edits: those holding the
+                           regions of the lab and of the labs it requires (not under labs/),
+                           and labs/<lab>/answers.txt
+  put(path, data, mode)    write a file only if its bytes or mode differ (an unchanged file
+                           keeps its time, so make rebuilds only what changed)
+  prune(top, keep)         remove the files under top that are not in keep (relative paths),
+                           leaving build/ and .git alone
 """
 import json
 import os
@@ -80,6 +89,7 @@ def all_regions(root, files):
         if text is None or "LAB" not in text:
             continue
         regions = markers.scan(name, text)
+        markers.load_stub_files(root, regions)
         if regions:
             found[name] = regions
     return found
@@ -100,7 +110,54 @@ def check(root):
     for lab in known:
         if not (Path(root) / "labs" / lab / "README.md").is_file():
             problems.append("labs/%s/ has a grader but no README.md" % lab)
+        for need in describe(root, lab).get("requires", []):
+            if need not in known:
+                problems.append("lab %s requires lab %s, which has no labs/%s/grade" % (lab, need, need))
     return regions, problems
+
+
+_described = {}
+
+
+def describe(root, lab):
+    key = (str(Path(root).resolve()), lab)
+    if key not in _described:
+        _described[key] = run_grader(root, lab, ["--describe"])
+    return _described[key]
+
+
+def student_files(root, lab, regions):
+    labs_done = {lab} | set(describe(root, lab).get("requires", []))
+    files = {p for p, rs in regions.items() if not p.startswith("labs/") and any(r.lab in labs_done for r in rs)}
+    return sorted(files) + ["labs/%s/answers.txt" % lab]
+
+
+def put(path, data, mode=0o644):
+    path = Path(path)
+    if path.is_symlink():
+        path.unlink()
+    if not (path.is_file() and path.read_bytes() == data):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp-wdlab")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    if (path.stat().st_mode & 0o777) != mode:
+        os.chmod(path, mode)
+
+
+def prune(top, keep):
+    top = Path(top)
+    for d, dirs, files in os.walk(top, topdown=True):
+        rel = os.path.relpath(d, top)
+        if rel == ".":
+            dirs[:] = [x for x in dirs if x not in SKIP_DIRS]
+        for f in files:
+            name = os.path.normpath(os.path.join(rel, f))
+            if name not in keep:
+                os.unlink(os.path.join(d, f))
+    for d, dirs, files in os.walk(top, topdown=False):
+        if d != str(top) and not os.listdir(d) and Path(d).relative_to(top).parts[0] not in SKIP_DIRS:
+            os.rmdir(d)
 
 
 def run_grader(root, lab, args, capture=True):

@@ -2,10 +2,12 @@
 """test_labs: the labs' machinery and every lab's handout (labs/README.md), in make test.
 
 Marker syntax, on small made-up files: tools/wdlab/markers.py cuts a region to its stub or its
-solution and drops every marker line; a BEGIN without END, an END or STUB without BEGIN, nested
-regions, two STUBs, a stub line not commented out, a marker not alone on its line and a bad lab
-name are each refused with the file and line. `tools/lab check` passes on the tree and finds
-regions of every lab.
+solution and drops every marker line; a stub may be kept in its own file under
+labs/<lab>/stubs/ and named on the STUB line; a BEGIN without END, an END or STUB without
+BEGIN, nested regions, two STUBs, a stub line not commented out, a marker not alone on its
+line, a bad lab name, a stub file elsewhere than labs/<lab>/stubs/ and lines between a stub
+file's STUB and END are each refused with the file and line. `tools/lab check` passes on the
+tree and finds regions of every lab.
 
 The grader library on a made-up grader (no build; its own guests): OK/FAIL lines and `Score:`
 with partial credit; a guest that hangs is stopped by the progress watchdog (--watchdog 5) and
@@ -14,23 +16,33 @@ the performance comparison on numbers it is given: a ratio inside the band passe
 trial shown, one outside fails naming the band widened by the baseline's spread, a baseline
 spreading over the cap gets trials up to 7 and then fails as too noisy, unless the subject is
 inside the band against every one of its trials (a pass after 3) or outside it against every
-one (a fail after 3); a metric with widen=False is graded against its band as given; a host
-program that prints nothing is stopped by its watchdog.
+one (a fail after 3); a metric with widen=False is graded against its band as given; with
+--quick a performance test is NOT GRADED and scores 0; a host program that prints nothing is
+stopped by its watchdog. The written answers: matched to the course's questions by number, a
+missing or empty answer named, no points of their own; a failed build's errors cut to their
+first lines.
 
-Then for every lab (tests/lib/labtest.py LABS, read from each grader's --describe): `tools/lab handout` writes a git repository with
-one commit tagged `handout`, nothing to commit, `.lab` naming the lab, no lab marker left in any
-file, exactly the files holding lab regions changed (and the reference kernel added where the
-grader asks for one); the handout, with the tree's build outputs copied in so that only what
-the handout changed is rebuilt, builds with WERROR=1 (kernel, userland, root image and every
-host unit test: the stubs compile without warnings); it boots (tools/run in the handout), and
-so does its reference kernel where it has one (tools/run --kernel); its
-grader's fast tests (LABS[lab]["fast"]: no guest that could hang, no performance run) score less
-than full marks, exit 1, and name the failing tests, and its results.json has Gradescope's
-fields. In the stripe handout, make handin refuses uncommitted work and, after a commit, packs
-the tree under stripe/ with handin.diff naming the changed file and without the reference
-kernel. make gradescope writes a zip with setup.sh and run_autograder (executable) and the tree.
-The full graders on the full tree are tests/guest/test_labs_grade.py; the graders' full runs on
-handouts, grade-all and a simulated Gradescope run are make test-labs.
+Then for every lab (tests/lib/labtest.py LABS, read from each grader's --describe):
+`tools/lab handout` writes a git repository with one commit tagged handout-<lab>, nothing to
+commit, `.lab` naming the lab, no lab marker and no line of any lab's solution left in any
+file (labtest.solution_leaks), every file holding a region of any lab changed (all are stubbed),
+labs/ holding only this lab's folder (with FILES naming the files of its regions and of the
+labs it requires, and its reference kernel where the grader asks for one) and no instructor's
+test; the handout, with the tree's build outputs copied in so that only what the handout
+changed is rebuilt, builds with WERROR=1 (kernel, userland, root image and every host unit
+test: the stubs compile without warnings); it boots (tools/run in the handout), and so does its
+reference kernel where it has one (tools/run --kernel); its grader's fast tests
+(LABS[lab]["fast"]: no guest that could hang, no performance run) all fail and score 0, exit
+1, each with its reason, and its results.json has Gradescope's fields. In the stripe handout,
+make handin refuses uncommitted work and, after a commit, packs the tree under stripe/ with
+handin.diff naming the changed file and without the reference kernel. A course's labs in
+sequence: tour's handout repository gets stripe's on top (tools/lab handout onto it); a student
+who changed tour's file and committed runs tools/lab next stripe there: a branch stripe with the
+new handout merged, .lab stripe, labs/stripe/ in, the tour work kept. make gradescope writes a
+zip with setup.sh and run_autograder (executable) and the lab's handout (its FILES, no marker,
+no solution).
+The graders on the solutions are tests/guest/test_labs_grade.py (--quick); the graders' full
+runs, the three grading paths, tampered submissions and the mutations are make test-labs.
 """
 # tests/run: timeout=900 about=150
 import os
@@ -84,6 +96,10 @@ def marker_syntax():
         "a marker after code on its line": ["x; " + m("BEGIN"), m("END")],
         "an END of another lab": [m("BEGIN"), m("END", "other")],
         "a bad lab name": [m("BEGIN", "Bad!x"), m("END", "Bad!x")],
+        "a stub file outside labs/<lab>/stubs/": [m("BEGIN"), "x;", m("STUB labs/other/stubs/f.c"), m("END")],
+        "lines between a stub file's STUB and END": [m("BEGIN"), "x;", m("STUB labs/demo/stubs/f.c"), "// y;",
+                                                     m("END")],
+        "a file named on a BEGIN": [m("BEGIN labs/demo/stubs/f.c"), m("END")],
     }
     for what, lines in bad.items():
         try:
@@ -92,6 +108,17 @@ def marker_syntax():
         except markers.MarkerError as e:
             T.check("markers: refused with the file and line: " + what, str(e).startswith("bad.c:"),
                     expected="bad.c:N: ...", got=str(e))
+    stubs = WORK / "stubroot"
+    (stubs / "labs" / "demo" / "stubs").mkdir(parents=True, exist_ok=True)
+    (stubs / "labs" / "demo" / "stubs" / "f.c").write_text("\treturn 0;\t/* a long stub, kept apart */\n")
+    text = "\n".join(["int f(void)", "{", "\t" + m("BEGIN"), "\treturn 42;", m("STUB labs/demo/stubs/f.c"),
+                      m("END"), "}", ""])
+    regions = markers.scan("demo.c", text)
+    markers.load_stub_files(stubs, regions)
+    got = markers.cut(text, regions, lambda r: True)
+    want = "int f(void)\n{\n\treturn 0;\t/* a long stub, kept apart */\n}\n"
+    T.check("markers: a stub in its own file (labs/<lab>/stubs/) stands in for the region, as it is",
+            got == want, expected=want, got=got)
     try:
         markers.scan("notes.rst", "a\n" + m("BEGIN") + "\n")
         T.check("markers: refused in a file without a comment style (.rst)", False, expected="a MarkerError",
@@ -109,14 +136,9 @@ def tree_check():
 
 
 def files_with_regions():
-    """The tree's files that hold lab regions (every handout changes all of them)."""
-    found = set()
-    for name in labtest.run(["git", "ls-files"], ROOT).stdout.split():
-        p = ROOT / name
-        if markers.comment_style(name) and p.is_file() and MARK in p.read_text(errors="replace"):
-            if markers.scan(name, p.read_text()):
-                found.add(name)
-    return found
+    """The tree's files that hold lab regions, any lab's (every handout stubs all of them)."""
+    regions, problems = labtest.wdtree.check(ROOT)
+    return {p for p in regions if not p.startswith("labs/")}
 
 
 def one_handout(lab, marked):
@@ -127,21 +149,38 @@ def one_handout(lab, marked):
         return None
     log = labtest.run(["git", "log", "--format=%s", "--decorate"], tree).stdout.strip().split("\n")
     status = labtest.run(["git", "status", "--porcelain"], tree).stdout.strip()
-    tag = labtest.run(["git", "rev-parse", "handout"], tree).returncode
-    T.check("%s: the handout is a git repository with one commit, tagged handout, nothing uncommitted" % lab,
+    tag = labtest.run(["git", "rev-parse", "handout-" + lab], tree).returncode
+    T.check("%s: the handout is a git repository with one commit, tagged handout-%s, nothing uncommitted" % (lab, lab),
             len(log) == 1 and not status and tag == 0 and (tree / ".lab").read_text() == lab + "\n",
-            expected="1 commit, clean, tag handout, .lab = %s" % lab, got="%s; status %r; tag %d" % (log, status, tag))
+            expected="1 commit, clean, tag handout-%s, .lab = %s" % (lab, lab),
+            got="%s; status %r; tag %d" % (log, status, tag))
     left = labtest.markers_left(tree)
     T.check("%s: no lab marker is left in the handout" % lab, not left, expected="none", got=left[:5])
+    leaks = labtest.solution_leaks(tree)
+    T.check("%s: no line of any lab's solution is in the handout" % lab, not leaks, expected="none", got=leaks[:5])
     mine = set(labtest.run(["git", "ls-files"], tree).stdout.split())
     theirs = set(labtest.run(["git", "ls-files"], ROOT).stdout.split())
-    changed = {f for f in mine if f not in theirs or (tree / f).read_bytes() != (ROOT / f).read_bytes()}
-    need_ref = labtest.describe(lab)["reference_kernel"]
-    want = marked | {".lab"} | ({"labs/%s/reference/kernel.elf" % lab} if need_ref else set())
-    T.check("%s: the handout differs from the tree exactly in the files with lab regions%s, and has every file" %
-            (lab, " and the reference kernel" if need_ref else ""),
-            changed == want and theirs <= mine, expected=sorted(want),
-            got="changed %s, missing %s" % (sorted(changed), sorted(theirs - mine)[:5]))
+    changed = {f for f in mine & theirs if (tree / f).read_bytes() != (ROOT / f).read_bytes()}
+    T.check("%s: every file with a lab region, whichever lab's, is changed (stubbed), and no other" % lab,
+            changed - {"labs/%s/answers.txt" % lab} == marked, expected=sorted(marked),
+            got="changed %s" % sorted(changed))
+    labs_files = {f for f in mine if f.startswith("labs/")}
+    own = {"labs/README.md", "labs/labs.mk"} | {"labs/%s/%s" % (lab, f) for f in ("README.md", "grade", "answers.txt",
+                                                                                  "FILES", "handout-checks.txt")}
+    if LABS[lab]["reference_kernel"]:
+        own.add("labs/%s/reference/kernel.elf" % lab)
+    T.check("%s: labs/ holds this lab's folder only (its FILES, handout-checks.txt%s), no mutations, stubs or "
+            "other labs" %
+            (lab, " and reference kernel" if LABS[lab]["reference_kernel"] else ""),
+            labs_files == own, expected=sorted(own), got=sorted(labs_files))
+    instructors = sorted(f for f in mine if f.startswith(("tests/labs/", "tests/guest/test_labs")))
+    T.check("%s: the instructor's own tests of the labs are not in it" % lab, not instructors, expected="none",
+            got=instructors)
+    files = [ln for ln in (tree / "labs" / lab / "FILES").read_text().split("\n") if ln and not ln.startswith("#")]
+    want = sorted({p for p, rs in labtest.wdtree.check(ROOT)[0].items() if not p.startswith("labs/") and
+                   any(r.lab in [lab] + LABS[lab]["requires"] for r in rs)}) + ["labs/%s/answers.txt" % lab]
+    T.check("%s: labs/%s/FILES names the files of its regions and of the labs it requires (%s), and answers.txt"
+            % (lab, lab, ", ".join(LABS[lab]["requires"]) or "none"), files == want, expected=want, got=files)
     return tree
 
 
@@ -168,14 +207,14 @@ def build_and_boot(lab, tree):
 def fast_grade(lab, tree):
     fast = LABS[lab]["fast"]
     g = labtest.grade(tree, lab, *fast)
-    titles = {t["id"]: t["title"] for t in labtest.describe(lab, tree)["tests"]}
-    named = [titles[i] for i in fast]
-    T.check("%s: the handout's grader (%s) scores less than full marks and exits 1" % (lab, " ".join(fast)),
-            g.status == 1 and g.score is not None and g.score < g.total,
-            expected="Score: n/m with n < m, status 1", got="status %d, score %s/%s" % (g.status, g.score, g.total))
-    T.check("%s: the handout's grader names the tests that fail" % lab,
-            set(g.failed()) == set(named) and all("== %s == FAIL" % n in g.out for n in named),
-            expected=["== %s == FAIL" % n for n in named], got=g.failed())
+    named = [LABS[lab]["titles"][i] for i in fast]
+    T.check("%s: the handout's grader (%s) scores 0 and exits 1" % (lab, " ".join(fast)),
+            g.status == 1 and g.score == 0, expected="Score: 0/m, status 1",
+            got="status %d, score %s/%s\n%s" % (g.status, g.score, g.total, g.out[-1500:]))
+    reasons = [g.out.split("== %s == FAIL" % t, 1)[-1].split("\n== ", 1)[0].strip() for t in named]
+    T.check("%s: the handout's grader fails every one of them, each with its reason" % lab,
+            set(g.failed()) == set(named) and all(reasons), expected=["== %s == FAIL + why" % n for n in named],
+            got=g.failed())
     labtest.check_results(T, "%s handout" % lab, g)
 
 
@@ -204,6 +243,44 @@ def handin(tree):
             expected="nothing to commit", got=labtest.run(["git", "status", "--porcelain"], tree).stdout)
 
 
+def git_as(tree, *args):
+    return labtest.run(["git", "-c", "user.name=student", "-c", "user.email=s@example.invalid"] + list(args), tree)
+
+
+def sequence():
+    """tour, then stripe, in one student repository (tools/lab next)."""
+    course, student = WORK / "course", WORK / "student"
+    for d in (course, student):
+        labtest.shutil.rmtree(d, ignore_errors=True)
+    r1, r2 = labtest.handout("tour", course), labtest.lab_tool("handout", "stripe", course)
+    tags = labtest.run(["git", "tag"], course).stdout.split()
+    log = labtest.run(["git", "log", "--format=%s"], course).stdout.strip().split("\n")
+    T.check("sequence: stripe's handout goes on top of tour's handout repository (tagged handout-stripe)",
+            r1.returncode == 0 and r2.returncode == 0 and tags == ["handout-stripe", "handout-tour"] and len(log) == 2
+            and (course / "labs" / "tour" / "README.md").is_file() and (course / ".lab").read_text() == "stripe\n",
+            expected="2 commits, both tags, labs/tour/ kept, .lab stripe", got="%s %s %s\n%s" % (tags, log, r2.returncode,
+                                                                                                r2.stdout[-300:]))
+    labtest.run(["git", "clone", "-q", "-b", "main", str(course), str(student)], WORK)
+    git_as(student, "reset", "-q", "--hard", "handout-tour")
+    iostat = student / "user" / "bin" / "iostat.c"
+    iostat.write_text(iostat.read_text() + "/* my tour work */\n")
+    answers = student / "labs" / "tour" / "answers.txt"
+    answers.write_text(answers.read_text().replace("(your answer)", "my answer", 1))
+    git_as(student, "commit", "-qam", "tour done")
+    r = labtest.run([labtest.sys.executable, student / "tools" / "lab", "next", "stripe", course], student)
+    branch = labtest.run(["git", "branch", "--show-current"], student).stdout.strip()
+    T.check("sequence: tools/lab next stripe merges the handout on a branch stripe, keeping the tour work",
+            r.returncode == 0 and branch == "stripe" and (student / ".lab").read_text() == "stripe\n" and
+            (student / "labs" / "stripe" / "FILES").is_file() and "/* my tour work */" in iostat.read_text() and
+            "my answer" in answers.read_text(),
+            expected="branch stripe, .lab stripe, labs/stripe/, the tour work",
+            got="status %d, branch %s: %s" % (r.returncode, branch, r.stdout[-400:]))
+    r = labtest.run([labtest.sys.executable, student / "tools" / "lab", "next", "stripe"], student)
+    T.check("sequence: tools/lab next refuses a lab the repository is at already, saying so",
+            r.returncode == 2 and "at lab stripe already" in r.stdout, expected="status 2, a message",
+            got="status %d: %s" % (r.returncode, r.stdout.strip()))
+
+
 def gradescope_zip():
     with tempfile.TemporaryDirectory() as d:
         z = Path(d) / "g.zip"
@@ -214,12 +291,19 @@ def gradescope_zip():
             with zipfile.ZipFile(z) as f:
                 names = f.namelist()
                 modes = {i.filename: i.external_attr >> 16 for i in f.infolist()}
-        T.check("gradescope: the zip has setup.sh and run_autograder, executable, at its root, and the tree",
+        T.check("gradescope: the zip has setup.sh and run_autograder, executable, at its root, and the handout",
                 ok and all(modes.get(n, 0) & stat.S_IXUSR for n in ("setup.sh", "run_autograder")) and
-                "labs/stripe/grade" in names and "kernel/dev/ccd_map.c" in names and
-                modes.get("tools/lab", 0) & stat.S_IXUSR,
-                expected="setup.sh, run_autograder, labs/stripe/grade, kernel/..., tools/lab executable",
+                "labs/stripe/grade" in names and "labs/stripe/FILES" in names and "kernel/dev/ccd_map.c" in names
+                and modes.get("tools/lab", 0) & stat.S_IXUSR and not any(n.startswith("labs/tour/") for n in names),
+                expected="setup.sh, run_autograder, labs/stripe/{grade,FILES}, kernel/..., tools/lab executable",
                 got="status %d: %s" % (r.returncode, r.stdout.strip()[-200:]))
+        if ok:
+            unz = Path(d) / "unz"
+            with zipfile.ZipFile(z) as f:
+                f.extractall(unz)
+            leaks = labtest.solution_leaks(unz) + labtest.markers_left(unz)
+            T.check("gradescope: the zip holds no solution and no marker (it is the handout)", not leaks,
+                    expected="none", got=leaks[:5])
 
 
 FAKE_GRADER = """
@@ -322,10 +406,54 @@ def grader_library():
     out, code, stalled = gradelib._run_watched(["sleep", "30"], 2)
     T.check("gradelib: a host program that prints nothing for the watchdog's time is stopped", stalled,
             expected="stopped after 2 s", got="code %s" % code)
+    r = labtest.run([sys.executable, d / "grade", "--quick", "--results", d / "q.json", "passes", "faster"], ROOT)
+    q = labtest.Graded(r, d / "q.json")
+    quick = r.stdout.split("== faster ==", 1)[-1]
+    T.check("gradeperf: with --quick a performance test is NOT GRADED and scores 0 of its points, saying why",
+            q.tests.get("faster") == "NOT GRADED" and q.score == 2 and q.total == 3 and "scores 0 of its 1 points"
+            in quick and r.returncode == 1, expected="faster NOT GRADED, Score: 2/3, status 1",
+            got="%s %s/%s: %s" % (q.tests, q.score, q.total, quick[:300]))
+
+
+class FakeRun:
+    """What check_answers needs of a test's run."""
+
+    def __init__(self):
+        self.extra, self.lines = {}, []
+
+    def show(self, line):
+        self.lines.append(line)
+
+
+def answers_and_build_errors():
+    d = WORK / "answers"
+    d.mkdir(parents=True, exist_ok=True)
+    questions, mine = d / "questions.txt", d / "answers.txt"
+    questions.write_text("# the course's\nQ1. Why?\nA1: (your answer)\n\nQ2. How?\nA2: (your answer)\n\n"
+                         "Q3. When?\nA3: (your answer)\n")
+    mine.write_text("Q1. Why?\nA1: because.\n\nQ3. When?\nA3: (your answer)\n\nQ9. My own question?\n"
+                    "A9: an answer to a question nobody asked, in many many words.\n")
+    t = FakeRun()
+    try:
+        gradelib.check_answers(t, questions, mine, 10)
+        why = ""
+    except gradelib.Fail as e:
+        why = str(e)
+    T.check("answers: matched to the course's questions by number; a missing and an empty one are named, a "
+            "question of the student's own counts for nothing",
+            t.extra.get("answered") == [1, 3] and "Q2: no answer" in why and "Q3: the answer is empty" in why
+            and "Q9" not in why, expected="1 of 3 answered, Q2 and Q3 named", got="%s: %s" % (t.extra, why))
+    out = "\n".join(["make: Entering directory", "cc -c a.c"] + ["kernel/dev/ccd_map.c:%d: error: oops %d" % (i, i)
+                                                                  for i in range(100)] + ["make: *** [all] Error 1"])
+    got = gradelib.build_errors(out).split("\n")
+    T.check("build errors: the first %d lines from the first error" % gradelib.BUILD_LINES,
+            len(got) == gradelib.BUILD_LINES and got[0].endswith("error: oops 0"), expected="60 lines from oops 0",
+            got="%d lines from %r" % (len(got), got[0]))
 
 
 marker_syntax()
 grader_library()
+answers_and_build_errors()
 tree_check()
 marked = files_with_regions()
 trees = {}
@@ -336,5 +464,6 @@ for lab in LABS:
         trees[lab] = tree
 if "stripe" in trees:
     handin(trees["stripe"])
+sequence()
 gradescope_zip()
 T.done()

@@ -1,17 +1,22 @@
 """labtest: what the labs' tests share (tests/guest/test_labs.py and test_labs_grade.py in make
 test, tests/labs/test_labs_full.py in make test-labs).
 
-  LABS                  every lab (labs/*/grade), with its grader's `fast` tests (they fail quickly
-                        on the handout's stubs: make test runs them there) and `perf` tests, as
-                        the grader describes them: a new lab needs nothing here
+  LABS                  every lab (labs/*/grade), as its grader describes it (--describe): its
+                        `fast` tests (they fail quickly on the handout's stubs: make test runs them
+                        there), `perf` tests, `requires`, `reference_kernel`, `points` per test id
   WORK                  build/labs-test/, where the tests put handouts and submissions
   lab_tool(*args, cwd)  tools/lab (of ROOT, or of the tree cwd) -> CompletedProcess (text)
   handout(lab, dest)    a fresh handout of ROOT's tree in dest (removed first)
-  seed_build(tree)      copy ROOT's build outputs into tree/build with their times, so that make
+  seed_build(tree)      start tree/build from ROOT's build outputs with their times, so that make
                         in the tree rebuilds only what the handout changed (and its dependents)
   make(tree, *targets, werror=True)  make -j2 in tree -> CompletedProcess
-  grade(tree, lab, *args)  the tree's labs/<lab>/grade --results F *args -> Graded
+  grade(tree, lab, *args)      the tree's labs/<lab>/grade --results F *args, run as it is -> Graded
+  lab_grade(tree, lab, *args)  tools/lab grade in the tree (make grade's way: the lab's files laid
+                        over its handout) with --results F among the grader's args -> Graded
   markers_left(tree)    "path:line: text" of every lab marker word left in a tree's text files
+  solution_leaks(tree)  "path:line: text" of every line of a lab solution found in a tree's files
+                        (SOLUTION_LINES: the distinctive ones; ALLOWED_ELSEWHERE: the few that
+                        the tree also holds outside the regions on purpose, with the reason)
   check_results(T, what, graded, perf_ids)  the Gradescope fields of results.json
 """
 import json
@@ -26,9 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 WORK = ROOT / "build" / "labs-test"
 sys.path.insert(0, str(ROOT / "tools"))
 from wdlab import markers  # noqa: E402
+from wdlab import tree as wdtree  # noqa: E402
 
-BUILD_DIRS = ("kernel", "user", "host", "rootfs")       # build/ folders a handout reuses
-TEST_LINE_RE = re.compile(r"^== (.+) == (OK|FAIL) \([\d.]+ s\)$", re.M)
+TEST_LINE_RE = re.compile(r"^== (.+) == (OK|FAIL|NOT GRADED) \([\d.]+ s\)$", re.M)
 SCORE_RE = re.compile(r"^Score: ([\d.]+)/([\d.]+)$", re.M)
 
 
@@ -56,14 +61,7 @@ def handout(lab, dest):
 
 
 def seed_build(tree):
-    src, dst = ROOT / "build", Path(tree) / "build"
-    dst.mkdir(parents=True, exist_ok=True)
-    for d in BUILD_DIRS:
-        if (src / d).is_dir():
-            shutil.copytree(src / d, dst / d, symlinks=True, dirs_exist_ok=True)
-    for f in src.iterdir():
-        if f.is_file():
-            shutil.copy2(f, dst / f.name)
+    wdtree.seed_build(ROOT / "build", Path(tree) / "build")
 
 
 def make(tree, *targets, werror=True):
@@ -95,6 +93,15 @@ def grade(tree, lab, *args, no_build=True):
     return Graded(proc, results)
 
 
+def lab_grade(tree, lab, *args):
+    results = Path(tree) / "build" / ("results-%s.json" % lab)
+    results.parent.mkdir(parents=True, exist_ok=True)
+    results.unlink(missing_ok=True)
+    proc = run([sys.executable, Path(tree) / "tools" / "lab", "grade", lab] + list(args) + ["--results", results],
+               tree, no_build=False)
+    return Graded(proc, results)
+
+
 def describe(lab, tree=ROOT):
     return json.loads(run([sys.executable, Path(tree) / "labs" / lab / "grade", "--describe"], tree).stdout)
 
@@ -103,8 +110,12 @@ def _labs():
     found = {}
     for grader in sorted((ROOT / "labs").glob("*/grade")):
         tests = describe(grader.parent.name)["tests"]
+        d = describe(grader.parent.name)
         found[grader.parent.name] = {"fast": [t["id"] for t in tests if t["fast"]],
-                                     "perf": [t["id"] for t in tests if t["perf"]]}
+                                     "perf": [t["id"] for t in tests if t["perf"]],
+                                     "requires": d["requires"], "reference_kernel": d["reference_kernel"],
+                                     "points": {t["id"]: t["points"] for t in tests},
+                                     "titles": {t["id"]: t["title"] for t in tests}}
     return found
 
 
@@ -124,6 +135,61 @@ def markers_left(tree):
             if markers.MARKER_RE.search(line):
                 left.append("%s:%d: %s" % (rel, n, line.strip()))
     return left
+
+
+MIN_SOLUTION_LINE = 16            # shorter lines ("}", "return 0;") are everyone's
+ALLOWED_ELSEWHERE = {
+    # The simulation of the buffer cache charges its disks' writes as bwrite does (a harness
+    # must, to drive the daemon); it is not the lab's bwrite.
+    "runningbufspace += bytes;": "tests/unit/bufdaemon_sim.h",
+    # The per-disk checks' own definition of a full disk, which lab perdevice's README states.
+    "return rd->rd_running > perdevice_hirunning(rd) || rd->rd_nwait > 0;": "tests/unit/bufdaemon_sim.h",
+    # A test marks a page by hand to set up the queue it checks.
+    "m->flags |= PG_WINATCFLS;": "tests/unit/test_vm_page.c",
+}
+
+
+def _solution_lines():
+    """The distinctive lines of every region's solution: at least MIN_SOLUTION_LINE characters,
+    and not also in the kernel's or the userland's code outside the regions (a signature or a
+    loop the given code shares) nor in a stub."""
+    files = wdtree.tracked_files(ROOT)
+    regions = wdtree.all_regions(ROOT, files)
+    outside = set()
+    for name in files:
+        if name.startswith(("kernel/", "user/")) and markers.comment_style(name) == "c":
+            text = (ROOT / name).read_text()
+            if name in regions:
+                text = markers.cut(text, regions[name], lambda r: True)
+            outside.update(ln.strip() for ln in text.split("\n"))
+    lines = {}
+    for name, rs in regions.items():
+        text = (ROOT / name).read_text().split("\n")
+        for r in rs:
+            for ln in text[r.begin + 1:r.stub if r.stub >= 0 else r.end]:
+                t = ln.strip()
+                if len(t) >= MIN_SOLUTION_LINE and t not in outside and not t.startswith(("//", "#")):
+                    lines.setdefault(t, "%s (lab %s)" % (name, r.lab))
+    return lines
+
+
+def solution_leaks(tree):
+    """Every line of a solution (SOLUTION_LINES) in a tree's text files, but for
+    ALLOWED_ELSEWHERE's, where they are allowed."""
+    sol = _solution_lines()
+    found = []
+    for p in sorted(Path(tree).rglob("*")):
+        rel = p.relative_to(tree)
+        if not p.is_file() or p.is_symlink() or rel.parts[0] in (".git", "build"):
+            continue
+        data = p.read_bytes()
+        if b"\0" in data:
+            continue
+        for n, line in enumerate(data.decode(errors="replace").split("\n"), 1):
+            t = line.strip()
+            if t in sol and ALLOWED_ELSEWHERE.get(t) != str(rel):
+                found.append("%s:%d: %s (from %s)" % (rel, n, t, sol[t]))
+    return found
 
 
 def check_results(T, what, graded, perf_ids=()):

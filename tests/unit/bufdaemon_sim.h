@@ -84,6 +84,9 @@ static int dirtyq[MAXDIRTY];         /* the dirty buffers' disks, oldest first *
 
 /* The scenario's knobs. */
 static int flush_bufs;               /* buffers per flush (a cluster) */
+static long pinned_until;            /* before this tick no dirty buffer may be taken (as
+                                        flushbufqueues skips buffers it cannot lock): a flush
+                                        finds nothing */
 static int writer_bufs;              /* buffers the dirtier dirties per tick */
 static long writer_stop;             /* the dirtier stops at this tick */
 static long writer_switch;           /* from this tick on it dirties for disk 1, before for disk 0 */
@@ -268,7 +271,7 @@ long buf_flush_oldest(bool (*ok)(const struct rd_charge *), int *nbufs, int *nbl
 	int n, d = -1, blocked = 0, bytes;
 
 	bufq_lock();
-	for (int i = 0; i < numdirtybuffers && d < 0; i++) {
+	for (int i = 0; i < numdirtybuffers && d < 0 && now >= pinned_until; i++) {
 		rc.rc_n = 1;
 		rc.rc_dev[0].rd = &devs[dirtyq[i]].rd;
 		rc.rc_dev[0].bytes = BUFSZ;
@@ -498,6 +501,7 @@ static void sim_reset(const char *design, int n)
 	for (int d = 0; d < NDEVS; d++)
 		dev_setup(d, 40 * 1024, hirunningspace, lorunningspace, 20 * 1024 * 1024);
 	flush_bufs = 16;
+	pinned_until = 0;
 	writer_bufs = 0;
 	writer_stop = 0;
 	writer_switch = 1L << 30;

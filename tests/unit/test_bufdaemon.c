@@ -10,8 +10,10 @@
  * What each design promises, checked on itself - and checked to FAIL on the other design (the
  * "negative control" lines), so the tests tell the designs apart:
  *   runningbuf: runningbufspace never above hirunningspace plus one cluster; the daemon never
- *               disarms (bd_request 0) while numdirtybuffers > lodirtybuffers; writers blocked in
- *               flswai are woken by the midpoint (before the drain reaches lodirtybuffers).
+ *               disarms (bd_request 0) while numdirtybuffers > lodirtybuffers, not even when a
+ *               flush finds nothing it may take (it retries, "qsleep", and drains once it can);
+ *               writers blocked in flswai are woken by the midpoint (before the drain reaches
+ *               lodirtybuffers).
  *   speedup:    at most maxbdrun flushes between two sleeps of the daemon; after an early
  *               wakeup bd_flushto falls (or stays at its floor, 2) and so does bd_interval; after
  *               a full sleep they rise (bd_flushto up to hidirtybuffers).
@@ -44,6 +46,20 @@ static void runningbuf_checks(const char *design, bool self)
 	verdict(design, self, "flswai sleepers are woken at the lo/hi midpoint",
 	        flswai_wakes > 0 && flswai_wakes_above_mid == 0 && flswai_wakes_above_lo > 0,
 	        "wakes, none above mid, some above lo", got);
+
+	/* No dirty buffer may be taken for the first 5 s (a flush finds nothing, above lo): the
+	   daemon must stay armed, retrying, and drain to lo once they can be taken. */
+	sim_reset(design, 1);
+	writer_bufs = 16;
+	writer_stop = 300;
+	pinned_until = 500;
+	spawn(daemon_thread);
+	spawn(writer);
+	run_until(3000);
+	snprintf(got, sizeof(got), "%d of %d daemon sleeps disarmed above lo; %d dirty at the end (lo %d)",
+	         disarmed_above_lo, daemon_sleeps, numdirtybuffers, lodirtybuffers);
+	verdict(design, self, "finding nothing to flush above lodirtybuffers, it stays armed and drains later",
+	        disarmed_above_lo == 0 && numdirtybuffers <= lodirtybuffers, "0 disarmed above lo, drained", got);
 }
 
 /* Consecutive daemon rounds with one adjustment between them: does each move the right way? */

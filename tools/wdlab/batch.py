@@ -46,7 +46,7 @@ def _stem(path):
     return name
 
 
-def grade_one(base, lab, sub, work, grader_args, results=None, log=None):
+def grade_one(base, lab, sub, work, grader_args, results=None, log=None, seed=None):
     """Unpack and grade one submission in work; its CSV row. results.json goes to `results`
     (default: work/results.json); one with score 0 and the reason is written if the
     submission could not be graded at all."""
@@ -61,7 +61,7 @@ def grade_one(base, lab, sub, work, grader_args, results=None, log=None):
         row["status"] = "not graded: %s" % e
         empty_results(results, row["status"])
         return row
-    grading.grade(base, lab, work / "submission", work, grader_args, results=results, log=log)
+    grading.grade(base, lab, work / "submission", work, grader_args, results=results, log=log, seed=seed)
     try:
         doc = json.loads(results.read_text())
     except (OSError, ValueError):
@@ -100,7 +100,7 @@ def grade_all(root, lab, folder, jobs=1, out=None, grader_args=()):
     rows = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         futures = {pool.submit(grade_one, base, lab, s, work / _stem(s), list(grader_args),
-                               log=work / _stem(s) / "grade.log"): s for s in subs}
+                               log=work / _stem(s) / "grade.log", seed=Path(root) / "build"): s for s in subs}
         for fut in concurrent.futures.as_completed(futures):
             row = fut.result()
             rows.append(row)

@@ -4,7 +4,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import batch, gradescope, grading, handout, markers, sequence, submit, tree
+from . import batch, gradescope, grading, handout, markers, mutants, sequence, submit, tree
 from .tree import LabError, ROOT
 
 
@@ -64,10 +64,10 @@ def cmd_grade(ns):
         raise LabError("this tree is lab %s's handout: it grades lab %s (tools/lab next %s brings lab %s in)"
                        % (own, own, lab, lab))
     if own is None:
-        base, work = handout.base(ROOT, lab), ROOT / "build" / "labs" / lab / "restored"
+        base, work, seed = handout.base(ROOT, lab), ROOT / "build" / "labs" / lab / "restored", ROOT / "build"
     else:
-        base, work = grading.student_base(ROOT, lab), ROOT / "build" / "grade" / lab
-    return grading.grade(base, lab, ROOT, work, ns.args)
+        base, work, seed = grading.student_base(ROOT, lab), ROOT / "build" / "grade" / lab, None
+    return grading.grade(base, lab, ROOT, work, ns.args, seed=seed)
 
 
 def cmd_grade_all(ns):
@@ -86,6 +86,15 @@ def cmd_grade_one(ns):
         print("tools/lab grade-one: " + row["status"])
         return 1
     return 0
+
+
+def cmd_mutants(ns):
+    labs = [ns.name] if ns.name != "all" else tree.labs(ROOT)
+    done = [r for lab in labs for r in mutants.run(ROOT, lab, ns.names or None)]
+    survived = [name for name, ok, _, _ in done if not ok]
+    print("tools/lab mutants: %d mutations, %d caught%s" % (len(done), len(done) - len(survived),
+                                                           ", survived: " + " ".join(survived) if survived else ""))
+    return 1 if survived else 0
 
 
 def cmd_gradescope(ns):
@@ -140,6 +149,10 @@ def parser():
     p.add_argument("--base", metavar="DIR", help="the lab's handout to grade on (default: this tree's, generated)")
     _grading_options(p)
     p.set_defaults(fn=cmd_grade_one)
+    p = sub.add_parser("mutants", help="check a lab's grader: each mutation of labs/NAME/mutations must fail it")
+    p.add_argument("name", help="a lab, or all")
+    p.add_argument("names", nargs="*", metavar="MUTATION", help="only these (default: every one)")
+    p.set_defaults(fn=cmd_mutants)
     p = sub.add_parser("gradescope", help="the Gradescope autograder zip")
     p.add_argument("name")
     p.add_argument("--out", metavar="ZIP", help="default: build/gradescope-<lab>.zip")

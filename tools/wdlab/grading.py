@@ -13,14 +13,19 @@ The bases: in a student's tree, its handout commit (tag handout-<lab>) extracted
 build/grade/<lab>/handout (student_base); in the instructor's tree, handout.base(), generated
 from the tree; on Gradescope, the zip's source folder, which is that same handout.
 
-  overlay(base, lab, source, work) -> (taken, missing)
-      work/tree made or brought up to date: the base's files, then FILES from source (a file
-      that does not change keeps its time, so the build in work/tree/build is reused). A file
+  overlay(base, lab, source, work, seed=None) -> (taken, missing)
+      work/tree made or brought up to date: the base's files (new ones with the base's times),
+      then FILES from source (a file that does not change keeps its time, so the build in
+      work/tree/build is reused). seed: a build folder to start work/tree/build from, only
+      where the base's files are that build's tree's, times included (the instructor's tree
+      and the handouts made from it; never a student's build: their other files may differ). A file
       of source that still has lab markers (the instructor's tree) keeps the solutions of the
       lab and the labs it requires and gets the stubs of the others, so the instructor's tree
       as a submission is the handout with this lab's solution put back. A FILES entry source
       lacks keeps the handout's version (answers.txt: none, so it is reported unanswered).
-  grade(base, lab, source, work, args, results=None, log=None) -> the grader's exit status
+  grade(base, lab, source, work, args, results=None, log=None, seed=None) -> the grader's exit status
+  run(base, lab, work, args, took, results=None, log=None)   step 2 alone, on a tree already
+                            laid over (and changed: tools/lab mutants)
   student_base(root, lab)   a student's handout commit, extracted (the base of make grade)
 """
 import json
@@ -64,10 +69,12 @@ def _taken_bytes(src, name, keep):
     return markers.cut(text, regions, lambda r: r.lab not in keep).encode() if regions else data
 
 
-def overlay(base, lab, source, work):
+def overlay(base, lab, source, work, seed=None):
     base, source, work = Path(base), Path(source), Path(work)
     dest = work / "tree"
     dest.mkdir(parents=True, exist_ok=True)
+    if seed is not None:
+        tree.seed_build(seed, dest / "build")
     wanted = files_of(base, lab)
     keep, names, taken, missing = None, set(), [], []
     for name in tree.tracked_files(base):
@@ -81,7 +88,7 @@ def overlay(base, lab, source, work):
                 os.symlink(os.readlink(s), dest / name)
             continue
         if name not in wanted:
-            tree.put(dest / name, s.read_bytes(), s.stat().st_mode & 0o777)
+            tree.put(dest / name, s.read_bytes(), s.stat().st_mode & 0o777, s.stat().st_mtime)
     for name in wanted:
         s = source / name
         if s.is_file() and not s.is_symlink():
@@ -109,11 +116,15 @@ def _took_text(lab, taken, missing):
     return text
 
 
-def grade(base, lab, source, work, args, results=None, log=None):
+def grade(base, lab, source, work, args, results=None, log=None, seed=None):
     """Overlay, then run the grader in work/tree; its exit status. Output to `log` (a file
     name) or stdout."""
-    taken, missing = overlay(base, lab, source, work)
-    took = _took_text(lab, taken, missing)
+    taken, missing = overlay(base, lab, source, work, seed)
+    return run(base, lab, work, args, _took_text(lab, taken, missing), results, log)
+
+
+def run(base, lab, work, args, took, results=None, log=None):
+    """The grader of work/tree (laid over already), its output headed by `took`."""
     root = Path(work) / "tree"
     cmd = [sys.executable, str(root / "labs" / lab / "grade"),
            "--questions", str(Path(base).resolve() / (ANSWERS % lab))] + list(args)
@@ -176,7 +187,7 @@ def student_base(root, lab):
                 p.parent.mkdir(parents=True, exist_ok=True)
                 os.symlink(m.linkname, p)
             else:
-                tree.put(dest / m.name, tar.extractfile(m).read(), m.mode & 0o777)
+                tree.put(dest / m.name, tar.extractfile(m).read(), m.mode & 0o777, m.mtime)
     tree.prune(dest, names)
     stamp.write_text(commit + "\n")
     return dest

@@ -10,6 +10,8 @@ their stubs, not the folder's mutations/ or stubs/), and
   labs/<lab>/FILES      the files the student edits: those that hold the regions of the lab
                         and of the labs it requires, and its answers.txt. Grading takes these
                         from a submission and every other file from the handout.
+  labs/<lab>/handout-checks.txt   the host unit tests' checks the handout's own code already
+                        passes (its stubs are fallbacks): graders count the others
   labs/<lab>/reference/kernel.elf   where the grader compares with the reference design: this
                         handout's kernel with the lab's solution (and its requirements')
                         put back, without debug information.
@@ -40,6 +42,7 @@ from .tree import LabError
 
 REFERENCE = "reference/kernel.elf"      # under labs/<lab>/
 FILES = "FILES"                         # labs/<lab>/FILES
+HANDOUT_CHECKS = "handout-checks.txt"   # labs/<lab>/handout-checks.txt
 LAB_KEEP = ("README.md", "grade", "answers.txt")
 LABS_TOP = ("labs/README.md", "labs/labs.mk")
 INSTRUCTOR_ONLY = ("tests/labs/", "tests/guest/test_labs.py", "tests/guest/test_labs_grade.py")
@@ -62,6 +65,25 @@ def _files_text(lab, files):
     return ("# The files you edit in lab %s. make grade and the autograder take these from your tree\n"
             "# and every other file from the handout (labs/README.md, \"One grade, wherever it runs\").\n"
             % lab + "".join(f + "\n" for f in files))
+
+
+def _handout_checks(dest, lab):
+    """The host unit tests' checks the handout's own code passes (its stubs are fallbacks, and
+    some checks hold for them): a grader counts a unit-test group's other checks
+    (gradelib.unit_test). Built and run in dest."""
+    r = subprocess.run(["make", "-s", "-j2", "test-host"], cwd=dest, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       stdin=subprocess.DEVNULL, text=True)
+    if r.returncode != 0:
+        raise LabError("the handout's host unit tests did not build in %s:\n%s" % (dest, r.stdout[-2000:]))
+    lines = ["# The checks of the host unit tests that this handout's own code (its stubs) already passes.",
+             "# A unit-test test of the grader counts the others (labs/README.md, \"Points\")."]
+    for binary in sorted((dest / "build" / "host" / "tests").glob("test_*")):
+        if binary.suffix:
+            continue
+        out = subprocess.run([str(binary)], cwd=dest, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             stdin=subprocess.DEVNULL, text=True, errors="replace", timeout=600).stdout
+        lines += ["%s %s" % (binary.name, ln[5:]) for ln in out.split("\n") if ln.startswith("PASS ")]
+    return "\n".join(lines) + "\n"
 
 
 def checked_regions(root):
@@ -92,15 +114,18 @@ def write_tree(root, lab, dest, regions=None):
             dst.parent.mkdir(parents=True, exist_ok=True)
             os.symlink(os.readlink(src), dst)
             continue
-        data = src.read_bytes()
+        data, st = src.read_bytes(), src.stat()
         if name in regions:
             data = markers.cut(data.decode(), regions[name], lambda r: True).encode()
-        tree.put(dst, data, src.stat().st_mode & 0o777)
+        tree.put(dst, data, st.st_mode & 0o777, None if name in regions else st.st_mtime)
     files = tree.student_files(root, lab, regions)
     extra = {".lab": lab + "\n", "labs/%s/%s" % (lab, FILES): _files_text(lab, files)}
     for name, text in extra.items():
         tree.put(dest / name, text.encode())
         kept.add(name)
+    name = "labs/%s/%s" % (lab, HANDOUT_CHECKS)
+    tree.put(dest / name, _handout_checks(dest, lab).encode())
+    kept.add(name)
     if tree.describe(root, lab)["reference_kernel"]:
         kept.add("labs/%s/%s" % (lab, REFERENCE))
     tree.prune(dest, kept)
@@ -116,7 +141,7 @@ def base(root, lab, log=print):
     write_tree(root, lab, handout, regions)
     if tree.describe(root, lab)["reference_kernel"]:
         restored = top / "restored"
-        grading.overlay(handout, lab, root, restored)
+        grading.overlay(handout, lab, root, restored, seed=root / "build")
         reference_kernel(restored / "tree", handout / "labs" / lab / REFERENCE, log)
     return handout
 
@@ -190,7 +215,7 @@ def make_handout(root, lab, dest, log=print):
             (dest / name).parent.mkdir(parents=True, exist_ok=True)
             os.symlink(os.readlink(s), dest / name)
         else:
-            tree.put(dest / name, s.read_bytes(), s.stat().st_mode & 0o777)
+            tree.put(dest / name, s.read_bytes(), s.stat().st_mode & 0o777, s.stat().st_mtime)
     if onto:
         names |= _earlier_labs(dest, lab)
     tree.prune(dest, names)

@@ -19,13 +19,16 @@ Interface:
   student_files(root, lab, regions)  the files a student of `lab` edits: those holding the
                            regions of the lab and of the labs it requires (not under labs/),
                            and labs/<lab>/answers.txt
-  put(path, data, mode)    write a file only if its bytes or mode differ (an unchanged file
-                           keeps its time, so make rebuilds only what changed)
+  put(path, data, mode, mtime)   write a file only if its bytes or mode differ (an unchanged
+                           file keeps its time, so make rebuilds only what changed); a new
+                           file gets mtime if given (a copy of a file keeps the original's)
+  seed_build(src, dst)     a new build folder seeded with another's outputs
   prune(top, keep)         remove the files under top that are not in keep (relative paths),
-                           leaving build/ and .git alone
+                           leaving every build/, .git and __pycache__ folder alone
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -49,6 +52,7 @@ def git(root, *args, check=True, **kw):
 
 
 SKIP_DIRS = {"build", ".git", "__pycache__"}
+SEED_DIRS = ("kernel", "user", "host", "rootfs")    # build/ folders a tree seeded from another reuses
 
 
 def tracked_files(root):
@@ -132,31 +136,49 @@ def student_files(root, lab, regions):
     return sorted(files) + ["labs/%s/answers.txt" % lab]
 
 
-def put(path, data, mode=0o644):
+def put(path, data, mode=0o644, mtime=None):
     path = Path(path)
     if path.is_symlink():
         path.unlink()
-    if not (path.is_file() and path.read_bytes() == data):
+    new = not path.exists()
+    if new or path.read_bytes() != data:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp-wdlab")
         tmp.write_bytes(data)
+        if new and mtime is not None:
+            os.utime(tmp, (mtime, mtime))
         os.replace(tmp, path)
     if (path.stat().st_mode & 0o777) != mode:
         os.chmod(path, mode)
+
+
+def seed_build(src, dst):
+    """Copy a build folder's outputs, with their times, into the empty build folder dst: make in
+    dst's tree then rebuilds only what is newer. Only for trees whose other files are src's
+    tree's, with its times (a handout of it, a solution laid over one)."""
+    src, dst = Path(src), Path(dst)
+    if dst.exists() or not src.is_dir():
+        return
+    dst.mkdir(parents=True)
+    for d in SEED_DIRS:
+        if (src / d).is_dir():
+            shutil.copytree(src / d, dst / d, symlinks=True)
+    for f in src.iterdir():
+        if f.is_file():
+            shutil.copy2(f, dst / f.name)
 
 
 def prune(top, keep):
     top = Path(top)
     for d, dirs, files in os.walk(top, topdown=True):
         rel = os.path.relpath(d, top)
-        if rel == ".":
-            dirs[:] = [x for x in dirs if x not in SKIP_DIRS]
+        dirs[:] = [x for x in dirs if x not in SKIP_DIRS]
         for f in files:
             name = os.path.normpath(os.path.join(rel, f))
             if name not in keep:
                 os.unlink(os.path.join(d, f))
     for d, dirs, files in os.walk(top, topdown=False):
-        if d != str(top) and not os.listdir(d) and Path(d).relative_to(top).parts[0] not in SKIP_DIRS:
+        if d != str(top) and not os.listdir(d) and not SKIP_DIRS & set(Path(d).relative_to(top).parts):
             os.rmdir(d)
 
 

@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""test_labs_grade: every lab's grader gives the full tree full marks (labs/README.md).
+"""test_labs_grade: every lab's solution, graded as make grade does, in quick mode (labs/README.md).
 
-The full tree holds every lab's solution and model answers, so each grader (labs/<lab>/grade,
-tests/lib/labtest.py LABS) run on it with --quick must print `== title == OK` for every test,
-`Score: m/m`, and exit 0. --quick runs each performance test once and checks only that it
-runs and reports: its trial line and its median and ratio line are printed, not graded (a
-band is a property of the host; make test-labs grades them in full). results.json has
-Gradescope's fields and a leaderboard entry for each performance test. One lab at a time,
-each grader booting its guests one at a time (about 3 minutes in all on the shared 2-core host).
+In the instructor's tree `tools/lab grade LAB` lays the lab's solution (the regions of the lab
+and of the labs it requires; every other lab's stubbed) over the lab's handout and grades it:
+exactly what a student who solved the lab hands in. With --quick every test but the
+performance ones must print `== title == OK`; each performance test runs one trial and must
+print its trial and its ratio and `== title == NOT GRADED`, scoring 0 of its points ("quick
+mode: not graded"); so the score is the lab's points less its performance tests', the exit
+status 1 (not full marks), and results.json has Gradescope's fields, the score printed and a
+leaderboard entry for each performance test. make test-labs grades the same with the bands.
+One lab at a time, each grader booting its guests one at a time.
 """
-# tests/run: timeout=900 about=180
+# tests/run: timeout=900 about=200
 import os
 import sys
 
@@ -21,20 +23,22 @@ from labtest import LABS, ROOT  # noqa: E402
 T = TestSet("labs_grade")
 
 for lab, info in LABS.items():
-    g = labtest.grade(ROOT, lab, "--quick")
-    desc = labtest.describe(lab)
-    titles = [t["title"] for t in desc["tests"]]
-    T.check("%s: the full tree scores full marks (--quick), exit 0" % lab,
-            g.status == 0 and g.score == g.total == desc["max_score"],
-            expected="Score: %g/%g, status 0" % (desc["max_score"], desc["max_score"]),
+    g = labtest.lab_grade(ROOT, lab, "--quick")
+    perf = sum(info["points"][p] for p in info["perf"])
+    total = sum(info["points"].values())
+    titles = info["titles"]
+    T.check("%s: its solution on its handout scores every point but the performance tests' (--quick), exit 1"
+            % lab, g.status == (1 if perf else 0) and g.score == total - perf and g.total == total,
+            expected="Score: %g/%g, status %d" % (total - perf, total, 1 if perf else 0),
             got="status %d, score %s/%s; failed: %s\n%s" % (g.status, g.score, g.total, g.failed(), g.out[-1500:]))
-    T.check("%s: every test printed == title == OK" % lab, all(g.tests.get(t) == "OK" for t in titles),
-            expected=titles, got=g.tests)
+    T.check("%s: every test but the performance ones printed == title == OK" % lab,
+            all(g.tests.get(titles[t]) == "OK" for t in titles if t not in info["perf"]),
+            expected=[titles[t] for t in titles if t not in info["perf"]], got=g.tests)
     for pid in info["perf"]:
-        title = next(t["title"] for t in desc["tests"] if t["id"] == pid)
-        block = g.out.split("== %s ==" % title, 1)[-1].split("\n== ", 1)[0]
-        T.check("%s: the performance test %s ran one trial and reported its medians, not graded (--quick)"
-                % (lab, pid), "trial 1:" in block and "trial 2:" not in block and "ratio" in block and
-                "quick mode: the band" in block, expected="trial 1: ..., ratio ... (quick mode ...)", got=block[:400])
-    labtest.check_results(T, "%s full tree" % lab, g, info["perf"])
+        block = g.out.split("== %s ==" % titles[pid], 1)[-1].split("\n== ", 1)[0]
+        T.check("%s: the performance test %s ran one trial, reported its ratio, and is NOT GRADED for 0 points"
+                % (lab, pid), block.startswith(" NOT GRADED") and "trial 1:" in block and "trial 2:" not in block
+                and "ratio" in block and "scores 0 of its %g points" % info["points"][pid] in block,
+                expected="NOT GRADED, trial 1: ..., ratio ..., scores 0", got=block[:500])
+    labtest.check_results(T, "%s solution, quick" % lab, g, info["perf"])
 T.done()

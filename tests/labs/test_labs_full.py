@@ -1,33 +1,35 @@
 #!/usr/bin/env python3
-"""test_labs_full: the labs end to end, as an instructor uses them (make test-labs; .ci/run).
+"""test_labs_full: the labs end to end, as a course uses them (make test-labs; .ci/run).
 
-make test checks the machinery quickly (tests/guest/test_labs.py: handouts built on a copy of
-the tree's build, fast grader tests; test_labs_grade.py: the full tree with --quick). This file
-runs what those leave out:
-- every lab's handout built with WERROR=1 (make all test-host; stripe's from nothing in a fresh
-  folder, the others on a copy of the tree's build, as test_labs does, so that only what their
-  stubs change is rebuilt: each build from nothing costs 1.5-2 minutes on the shared host, and
-  grade-all and the Gradescope run below build three more) and graded in full: every test
-  FAILs, each with its reason (a panic, a hang stopped by the watchdog, a wrong count...), the
-  score is 0 and the exit status 1;
-- every lab's grader in full on the full tree, performance bands graded: full marks;
-- tools/lab grade-all over a folder holding the stripe handout's make handin tarball and a copy
-  of the full tree, one at a time, --quick;
-  the CSV has 0 and full marks and `graded` for both;
-- the Gradescope zip of stripe, unzipped as /autograder/source into a temporary folder, its
-  setup.sh run (tools/install-deps, the reference kernel), the handin tarball as the
-  submission, run_autograder run with AUTOGRADER pointing there: results.json with score 0
-  and a test per grader test.
-About 20 minutes on the shared 2-core host (six labs), mostly builds and the graders' guests.
+make test checks the machinery quickly (tests/guest/test_labs.py: the handouts, their fast
+tests, the sequence of labs; test_labs_grade.py: every solution graded in quick mode). This file
+runs what those leave out, for every lab (tests/lib/labtest.py LABS):
+- the handout untouched, graded in full by make grade in it (the student's path: its files
+  laid over its handout commit, built from nothing): every test FAILs, each with its reason,
+  the score is 0, the exit status 1;
+- its solution graded in full in the instructor's tree (tools/lab grade: the solution laid over
+  the handout, every other lab's regions stubbed), the performance bands graded: full marks;
+- one submission graded three ways, which must agree test for test, points and verdicts: make
+  grade in the student's repository, tools/lab grade-all over make handin's tarball, and the
+  Gradescope zip's run_autograder (setup.sh run first) on the same tarball. The submission is
+  the solution with its last code file the handout's stub (a broken file: the unit tests it
+  fails, fail alike); the three run the lab's fast tests (GRADEFLAGS, --only);
+- a tampered submission: the untouched handout with the Makefile building the unit tests from a
+  file of its own, a grader that gives every point and a unit test that passes everything:
+  grade-one takes only the lab's FILES, so it scores what the untouched handout scores (0);
+- the mutations of its solution (tools/lab mutants, labs/<lab>/mutations/): each fails the
+  grader's tests it names; bufdaemon's lost give-back hangs a writer in wdrain and must fail
+  within 150 s with the default watchdog (60 s), as its README says.
+And for stripe: grade-all refuses --quick without --dry-run (it would give performance tests 0),
+and a submission that does not compile gets the compiler's errors in results.json's output.
+About 30-40 minutes on the shared 2-core host, mostly the graders' guests.
 """
-# tests/run: timeout=3600
-import csv
+# tests/run: timeout=5400
 import json
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import zipfile
 from pathlib import Path
 
@@ -38,115 +40,182 @@ from labtest import LABS, ROOT, WORK  # noqa: E402
 
 T = TestSet("labs_full")
 FULL = WORK / "full"
-FROM_NOTHING = "stripe"            # the lab whose handout is built from nothing (and handed in)
+STUDENT = ["-c", "user.name=student", "-c", "user.email=s@example.invalid"]
 
 
-def handout_in_full(lab):
+def git(tree, *args):
+    return labtest.run(["git"] + STUDENT + list(args), tree)
+
+
+def handout(lab):
     tree = FULL / lab
     r = labtest.handout(lab, tree)
     T.check("%s: tools/lab handout" % lab, r.returncode == 0, expected="status 0", got=r.stdout[-300:])
-    if r.returncode != 0:
-        return None
-    if lab != FROM_NOTHING:
-        labtest.seed_build(tree)
-    r = labtest.make(tree, "all", "test-host")
-    T.check("%s: the handout builds%s with WERROR=1" % (lab, " from nothing" if lab == FROM_NOTHING else ""),
-            r.returncode == 0, expected="status 0", got=r.stdout[-600:])
-    if r.returncode != 0:
-        return None
-    g = labtest.grade(tree, lab, "--watchdog", "30")
-    titles = [t["title"] for t in labtest.describe(lab, tree)["tests"]]
-    T.check("%s: the handout's full grader run fails every test, score 0, exit 1" % lab,
+    return tree if r.returncode == 0 else None
+
+
+def untouched(lab, tree):
+    g = labtest.lab_grade(tree, lab, "--watchdog", "30")
+    titles = [LABS[lab]["titles"][t] for t in LABS[lab]["titles"]]
+    T.check("%s: the untouched handout, graded in full by make grade's way, fails every test: score 0, exit 1" % lab,
             g.status == 1 and g.score == 0 and set(g.failed()) == set(titles),
             expected="every test FAIL, Score: 0/%s" % g.total,
-            got="status %d, score %s; OK: %s\n%s" % (g.status, g.score,
-                                                     sorted(set(titles) - set(g.failed())), g.out[-1500:]))
+            got="status %d, score %s; not failed: %s\n%s" % (g.status, g.score,
+                                                             sorted(set(titles) - set(g.failed())), g.out[-1500:]))
     reasons = [g.out.split("== %s == FAIL" % t, 1)[-1].split("\n== ", 1)[0].strip() for t in g.failed()]
-    T.check("%s: every failing test says why" % lab, all(reasons), expected="a reason under each FAIL",
+    T.check("%s: every failing test of the handout says why" % lab, all(reasons), expected="a reason under each FAIL",
             got=[t for t, r in zip(g.failed(), reasons) if not r])
     labtest.check_results(T, "%s handout, full run" % lab, g)
-    return tree
 
 
-def full_tree(lab):
-    g = labtest.grade(ROOT, lab)
-    T.check("%s: the full tree scores full marks with the performance bands graded" % lab,
+def solution(lab):
+    g = labtest.lab_grade(ROOT, lab)
+    T.check("%s: its solution on its handout scores full marks with the performance bands graded" % lab,
             g.status == 0 and g.score == g.total, expected="Score: m/m, status 0",
-            got="status %d, score %s/%s; failed %s\n%s" % (g.status, g.score, g.total, g.failed(), g.out[-2000:]))
-    labtest.check_results(T, "%s full tree, full run" % lab, g, LABS[lab]["perf"])
+            got="status %d, score %s/%s; failed %s\n%s" % (g.status, g.score, g.total, g.failed(), g.out[-2500:]))
+    labtest.check_results(T, "%s solution, full run" % lab, g, LABS[lab]["perf"])
 
 
-def handin_tarball(tree):
+def files_of(tree, lab):
+    return [ln for ln in (tree / "labs" / lab / "FILES").read_text().split("\n") if ln and not ln.startswith("#")]
+
+
+def submission(lab, tree):
+    """The student's repository: the solution in every FILES file but the last code file (the
+    handout's stub), committed."""
+    restored = ROOT / "build" / "labs" / lab / "restored" / "tree"
+    files = files_of(tree, lab)
+    for name in files[:-2] + files[-1:]:
+        shutil.copy(restored / name, tree / name)
+    git(tree, "commit", "-qam", "my work")
     r = labtest.run(["make", "-s", "handin"], tree)
-    out = tree / "handin-stripe.tar.gz"
-    T.check("stripe: make handin in the untouched handout", r.returncode == 0 and out.is_file(),
-            expected="handin-stripe.tar.gz", got=r.stdout[-300:])
-    return out if out.is_file() else None
+    tarball = tree / ("handin-%s.tar.gz" % lab)
+    T.check("%s: make handin of the submission" % lab, r.returncode == 0 and tarball.is_file(),
+            expected="handin-%s.tar.gz" % lab, got=r.stdout[-300:])
+    return tarball if tarball.is_file() else None
 
 
-def grade_all(tarball):
-    subs = FULL / "submissions"
+def scores(doc):
+    return {t["name"]: (t["score"], t["status"]) for t in doc["tests"]} if doc else None
+
+
+def three_paths(lab, tree, tarball):
+    fast = LABS[lab]["fast"]
+    local = labtest.lab_grade(tree, lab, *fast)
+    subs = FULL / ("submissions-%s" % lab)
     shutil.rmtree(subs, ignore_errors=True)
     subs.mkdir(parents=True)
-    shutil.copy(tarball, subs / "student-handout.tar.gz")
-    os.symlink(ROOT, subs / "solution")
-    csv_file = FULL / "grades.csv"
-    r = labtest.lab_tool("grade-all", "stripe", subs, "--quick", "--out", csv_file)
-    rows = {}
-    if csv_file.is_file():
-        with open(csv_file) as f:
-            rows = {row["submission"]: row for row in csv.DictReader(f)}
-    want_cols = {t["title"] for t in labtest.describe("stripe")["tests"]}
-    T.check("grade-all: both submissions graded, exit 0", r.returncode == 0 and
-            all(rows.get(s, {}).get("status") == "graded" for s in ("student-handout.tar.gz", "solution")),
-            expected="status graded for both", got="status %d: %s / %s" % (r.returncode, rows, r.stdout[-500:]))
-    if len(rows) != 2:
-        return
-    full = rows["solution"]
-    hand = rows["student-handout.tar.gz"]
-    T.check("grade-all: the CSV has the scores (handout 0, solution full marks) and a column per test",
-            float(hand["score"]) == 0 and float(full["score"]) == float(full["max_score"]) > 0 and
-            want_cols <= set(full), expected="0 and max_score; columns %s" % sorted(want_cols),
-            got="%s / %s" % (hand, full))
-
-
-def gradescope(tarball):
-    with tempfile.TemporaryDirectory(dir=str(WORK)) as d:
-        ag = Path(d)
-        z = ag / "autograder.zip"
-        r = labtest.lab_tool("gradescope", "stripe", "--out", z)
-        if not T.check("gradescope: make the zip", r.returncode == 0, expected="status 0", got=r.stdout[-300:]):
-            return
-        with zipfile.ZipFile(z) as f:
+    shutil.copy(tarball, subs / tarball.name)
+    only = [a for t in fast for a in ("--only", t)]
+    r = labtest.lab_tool("grade-all", lab, subs, *only)
+    all_doc = None
+    res = ROOT / "build" / "grade-all" / lab / tarball.name[:-len(".tar.gz")] / "results.json"
+    if res.is_file():
+        all_doc = json.loads(res.read_text())
+    ag = FULL / ("autograder-%s" % lab)
+    shutil.rmtree(ag, ignore_errors=True)
+    (ag / "submission").mkdir(parents=True)
+    shutil.copy(tarball, ag / "submission")
+    r2 = labtest.lab_tool("gradescope", lab, "--out", ag / "autograder.zip")
+    gs_doc = None
+    if r2.returncode == 0:
+        with zipfile.ZipFile(ag / "autograder.zip") as f:
             f.extractall(ag / "source")
             for info in f.infolist():
                 os.chmod(ag / "source" / info.filename, info.external_attr >> 16)
-        (ag / "submission").mkdir()
-        shutil.copy(tarball, ag / "submission")
-        env = dict(os.environ, AUTOGRADER=str(ag))
-        env.pop("WDRAIN_NO_BUILD", None)
+        env = dict(labtest.env(no_build=False), AUTOGRADER=str(ag), GRADEFLAGS=" ".join(only))
         for script in ("setup.sh", "run_autograder"):
-            r = subprocess.run([str(ag / "source" / script)], cwd=str(ag), env=env, text=True,
-                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                       stdin=subprocess.DEVNULL)
-            T.check("gradescope: %s runs" % script, r.returncode in (0, 1), expected="status 0 (or 1: < full marks)",
-                    got="status %d: %s" % (r.returncode, r.stdout[-400:]))
+            r3 = subprocess.run([str(ag / "source" / script)], cwd=str(ag), env=env, text=True, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            T.check("%s: gradescope's %s runs" % (lab, script), r3.returncode in (0, 1), expected="status 0 or 1",
+                    got="status %d: %s" % (r3.returncode, r3.stdout[-500:]))
         res = ag / "results" / "results.json"
-        doc = json.loads(res.read_text()) if res.is_file() else None
-        tests = labtest.describe("stripe")["tests"]
-        T.check("gradescope: results.json for the handout: score 0, a test per grader test with its max_score",
-                doc is not None and doc["score"] == 0 and len(doc["tests"]) == len(tests) and
-                [t["max_score"] for t in doc["tests"]] == [t["points"] for t in tests],
-                expected="score 0, %d tests" % len(tests), got=str(doc)[:400])
+        gs_doc = json.loads(res.read_text()) if res.is_file() else None
+    got = {"make grade": scores(local.results), "grade-all": scores(all_doc), "run_autograder": scores(gs_doc)}
+    T.check("%s: make grade, grade-all and run_autograder give one submission (its last code file the handout's) "
+            "the same points and verdicts, test for test (%s)" % (lab, " ".join(fast)),
+            got["make grade"] is not None and got["make grade"] == got["grade-all"] == got["run_autograder"],
+            expected="the same scores", got="%s; grade-all %s" % (got, r.stdout[-300:]))
+    took = (gs_doc or {}).get("output", "")
+    T.check("%s: run_autograder's output names the files it took from the submission" % lab,
+            all(f in took for f in files_of(tree, lab)), expected=files_of(tree, lab), got=took[:400])
+
+
+def handout_copy(tree, lab, dest):
+    """The handout commit of a student's repository, in the new folder dest."""
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(tree), "archive", "handout-" + lab], stdout=subprocess.PIPE).stdout
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+
+
+def tampered(lab, tree):
+    """The untouched handout, with the Makefile, the grader and a unit test changed."""
+    sub = FULL / ("tampered-%s" % lab)
+    handout_copy(tree, lab, sub)
+    unit = sorted((sub / "tests" / "unit").glob("test_*.c"))
+    for f in unit:
+        f.write_text('#include <stdio.h>\nint main(void) { puts("PASS everything"); return 0; }\n')
+    with open(sub / "Makefile", "a") as f:
+        f.write("\n$(BUILD)/host/tests/%: tests/unit/fake.c\n\t$(HOSTCC) -o $@ $<\n")
+    (sub / "tests" / "unit" / "fake.c").write_text('int main(void) { return 0; }\n')
+    grader = sub / "labs" / lab / "grade"
+    grader.write_text(grader.read_text().replace("lab.run()", "lab.tests = []\n    lab.run()"))
+    fast = LABS[lab]["fast"]
+    only = [a for t in fast for a in ("--only", t)]
+    results = FULL / ("tampered-%s.json" % lab)
+    r = labtest.lab_tool("grade-one", lab, sub, "--results", results, "--work", FULL / ("tampered-%s-work" % lab), *only)
+    doc = json.loads(results.read_text()) if results.is_file() else None
+    T.check("%s: a submission that changes the Makefile, the grader and the unit tests gains nothing (grade-one "
+            "takes only the lab's FILES): the handout's 0" % lab,
+            doc is not None and doc["score"] == 0 and len(doc["tests"]) == len(fast),
+            expected="score 0, %d tests" % len(fast), got="status %d: %s" % (r.returncode, json.dumps(doc)[:400]))
+
+
+def mutants(lab):
+    r = labtest.lab_tool("mutants", lab)
+    lines = [ln for ln in r.stdout.split("\n") if ln.startswith("tools/lab mutants: %s/" % lab)]
+    T.check("%s: every mutation of its solution fails the grader's tests it names (tools/lab mutants)" % lab,
+            r.returncode == 0 and lines, expected="every mutation caught",
+            got="status %d:\n%s" % (r.returncode, r.stdout[-2000:]))
+
+
+def quick_refused():
+    subs = FULL / "submissions-stripe"
+    r = labtest.lab_tool("grade-all", "stripe", subs, "--quick")
+    T.check("grade-all refuses --quick without --dry-run, saying why", r.returncode == 2 and "--dry-run" in r.stdout,
+            expected="status 2, a message naming --dry-run", got="status %d: %s" % (r.returncode, r.stdout.strip()))
+
+
+def build_errors(tree):
+    sub = FULL / "broken-stripe"
+    handout_copy(tree, "stripe", sub)
+    f = sub / "kernel" / "dev" / "ccd_map.c"
+    f.write_text(f.read_text() + "\nint this_does_not_compile(void) { return missing_name; }\n")
+    results = FULL / "broken-stripe.json"
+    labtest.lab_tool("grade-one", "stripe", sub, "--results", results, "--work", FULL / "broken-stripe-work",
+                     "--only", "equal", "--only", "destripe-two")
+    doc = json.loads(results.read_text()) if results.is_file() else {}
+    outs = [t["output"] for t in doc.get("tests", [])]
+    T.check("a submission that does not compile: results.json's output and each failing test's have the "
+            "compiler's error", "missing_name" in doc.get("output", "") and outs and
+            all("missing_name" in o for o in outs), expected="'missing_name' in the output and every test's",
+            got=json.dumps(doc)[:600])
 
 
 FULL.mkdir(parents=True, exist_ok=True)
-trees = {lab: handout_in_full(lab) for lab in LABS}
 for lab in LABS:
-    full_tree(lab)
-if trees.get("stripe"):
-    tarball = handin_tarball(trees["stripe"])
+    tree = handout(lab)
+    if tree is None:
+        continue
+    untouched(lab, tree)
+    solution(lab)
+    tarball = submission(lab, tree)
     if tarball:
-        grade_all(tarball)
-        gradescope(tarball)
+        three_paths(lab, tree, tarball)
+    tampered(lab, tree)
+    mutants(lab)
+quick_refused()
+if (FULL / "stripe").is_dir():
+    build_errors(FULL / "stripe")
 T.done()

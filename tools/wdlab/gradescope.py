@@ -6,7 +6,8 @@ unpacked into /autograder/source; the student's files arrive in /autograder/subm
 grade goes to /autograder/results/results.json. The zip made here holds the lab's handout,
 exactly as students get it (handout.base: every region stubbed, the lab's FILES and its
 reference kernel), so Gradescope grades on the same handout as make grade does, and:
-  setup.sh        tools/install-deps (the Debian/Ubuntu packages of the project, its one list)
+  setup.sh        tools/install-deps (the Debian/Ubuntu packages of the project, its one list),
+                  then the handout built in place (each grade's build starts from it)
   run_autograder  tools/lab grade-one NAME on /autograder/submission (the tarball of make
                   handin, or the files of the student's repository) with the zip's source as
                   the handout (--base) and --results /autograder/results/results.json
@@ -19,10 +20,12 @@ from pathlib import Path
 from . import handout, tree
 
 SETUP = """#!/usr/bin/env bash
-# setup.sh (Gradescope, once, as root): the packages wdrain needs.
+# setup.sh (Gradescope, once, as root): the packages wdrain needs, then the handout built, so
+# that each submission's build starts from it and rebuilds only what the student's files change.
 set -euo pipefail
 cd "${AUTOGRADER:-/autograder}/source"
 CI=true tools/install-deps </dev/null
+make -s -j2 all test-host
 """
 
 RUN = """#!/usr/bin/env bash
@@ -30,8 +33,9 @@ RUN = """#!/usr/bin/env bash
 set -uo pipefail
 ag="${AUTOGRADER:-/autograder}"
 mkdir -p "$ag/results"
+# GRADEFLAGS (unset on Gradescope) passes tests and options to the grader, to try the zip on a few.
 exec python3 "$ag/source/tools/lab" grade-one %(lab)s "$ag/submission" --base "$ag/source" \\
-	--work "$ag/work" --results "$ag/results/results.json"
+	--work "$ag/work" --results "$ag/results/results.json" ${GRADEFLAGS:-}
 """
 
 

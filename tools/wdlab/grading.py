@@ -16,9 +16,11 @@ from the tree; on Gradescope, the zip's source folder, which is that same handou
   overlay(base, lab, source, work, seed=None) -> (taken, missing)
       work/tree made or brought up to date: the base's files (new ones with the base's times),
       then FILES from source (a file that does not change keeps its time, so the build in
-      work/tree/build is reused). seed: a build folder to start work/tree/build from, only
-      where the base's files are that build's tree's, times included (the instructor's tree
-      and the handouts made from it; never a student's build: their other files may differ). A file
+      work/tree/build is reused). seed: a build folder to start a new work/tree/build from,
+      only where the base's files are that build's tree's, times included (the instructor's
+      tree and the handouts made from it; never a student's build: their other files may
+      differ); by default the base's own build/, if it has one (Gradescope's setup.sh builds
+      the handout in the zip's folder). A file
       of source that still has lab markers (the instructor's tree) keeps the solutions of the
       lab and the labs it requires and gets the stubs of the others, so the instructor's tree
       as a submission is the handout with this lab's solution put back. A FILES entry source
@@ -73,8 +75,8 @@ def overlay(base, lab, source, work, seed=None):
     base, source, work = Path(base), Path(source), Path(work)
     dest = work / "tree"
     dest.mkdir(parents=True, exist_ok=True)
-    if seed is not None:
-        tree.seed_build(seed, dest / "build")
+    seed = seed if seed is not None else base / "build"
+    tree.seed_build(seed, dest / "build")
     wanted = files_of(base, lab)
     keep, names, taken, missing = None, set(), [], []
     for name in tree.tracked_files(base):

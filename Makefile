@@ -148,7 +148,7 @@ $(BUILD)/wdrain.iso: $(BUILD)/kernel.elf $(BUILD)/root.img $(BUILD)/grub.cfg
 # tools/install-deps runs first and the build is a sub-make, so whatever the makefiles ask the
 # cross toolchain while they are read (GCCINC, LIBGCC; ULIBGCC in user.mk, APBOOT_LDFLAGS in
 # arch.mk) is asked when that sub-make reads them, after the toolchain is installed. (As prerequisites, deps and the build would share this make, which
-# read the Makefile before deps ran: the first make qemu on a fresh machine failed, issue 10.)
+# read the Makefile before deps ran: the first make qemu on a fresh machine failed before 164f26d.)
 ROOT  ?= disk
 DISKS ?= 0
 BUS   ?= scsi

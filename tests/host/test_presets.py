@@ -1,4 +1,4 @@
-"""test_presets: the design presets have one source, kernel/kern/main.c's presets[] (issue 19).
+"""test_presets: the design presets have one source, kernel/kern/main.c's presets[].
 
 tools/wdrun/presets.py reads that table; GRUB's menu (tools/mkgrubcfg, build/grub.cfg), tools/run's
 --design, tools/bench-vm and the experiment's --presets take the names from there. This test

@@ -10,7 +10,7 @@ for the timeout.
 Memory: hw.physmem in 32 MB and 1 GB guests, and hw.physmem/hw.usermem with the root on a
 disk and on md0 (what README's RAM table states). tools/run -v notes the time to the prompt.
 """
-# tests/run: timeout=900 about=46
+# tests/run: timeout=900 about=58
 import os
 import re
 import subprocess

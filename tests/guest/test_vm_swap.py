@@ -24,7 +24,7 @@ By default one guest per preset of the kernel's table (wdrun.DESIGNS: the defaul
 then the others in the table's order, on 1, 2, 1... CPUs) covers every preset and both CPU
 counts, to keep `make test` within CI's time; WDTEST_VM_FULL=1 runs every preset on both.
 """
-# tests/run: timeout=900 about=130
+# tests/run: timeout=900 about=180
 import os
 import re
 import shutil

@@ -44,7 +44,7 @@ TEXT_FILES = ("summary.txt", "results.csv", "groups.csv", "manifest.txt")
 DEFAULT_PLOTS = ("plot-compare-*.png", "plot-sweep-*.png")
 MAX_BYTES = 300 * 1024
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9._-]*$")
-RUN_LINE_RE = re.compile(r"^\s*\**Run:?\**:?\s*\[[^\]]*\]\(([^)\s#]+)\)")
+RUN_LINE_RE = re.compile(r"^ {0,3}\**Run:?\**:?\s*\[[^\]]*\]\(([^)\s#]+)\)")     # not in a code block
 NUMBER_RE = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 
 WAITS = ("flswai", "wdrain", "wdrdev", "newbuf", "wswbuf0")

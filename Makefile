@@ -35,7 +35,8 @@
 #   WERROR=1         compiler warnings are errors (CI sets it)
 #   INVARIANTS=0     build the kernel without its self-checks (after make clean)
 #   MEM=128 SMP=1    the guest's RAM in MB and CPUs
-#   DESIGN=patched   GRUB's default menu entry: patched or stable42
+#   DESIGN=patched   GRUB's default menu entry: a preset of kernel/kern/main.c (stable42,
+#                    patched, perdevice)
 #   ACCEL=tcg        QEMU accelerator: tcg or kvm
 #   ROOT=disk        make qemu's root: disk (da0, a copy of build/root.img) or md (the memory
 #                    disk md0, loaded by GRUB: it takes 48 MB of the guest's RAM)
@@ -56,8 +57,9 @@
 #
 # make experiment's variables (each one tools/experiment flag; MEM SMP BUS DISKS DISKMODEL
 # THROTTLE above apply too, DISKS=0 meaning its default of 2):
-#   EXPERIMENT=quick 1 trial of 64 MiB per preset
-#   PRESETS=stable42,patched  TRIALS=3  SIZE=1536 (MiB per dd)  BS=32k (the file dd's)
+#   EXPERIMENT=quick 1 trial of 64 MiB per preset; EXPERIMENT=mixed: unequal disks, a scsi10k
+#                    and an ide7200, striped and one writer each (docs/experiments.md)
+#   PRESETS=stable42,patched,perdevice  TRIALS=3  SIZE=1536 (MiB per dd)  BS=32k (the file dd's)
 #   SET='name=value ...'      sysctls set in the guest before the workload
 #   SWEEP='name=v1,v2 ...'    one run per value; several form a grid
 #   OUT=DIR          the output folder (default build/experiments/<date>-<time>-quick or -seed)
@@ -148,7 +150,7 @@ $(BUILD)/wdrain.iso: $(BUILD)/kernel.elf $(BUILD)/root.img $(BUILD)/grub.cfg
 # tools/install-deps runs first and the build is a sub-make, so whatever the makefiles ask the
 # cross toolchain while they are read (GCCINC, LIBGCC; ULIBGCC in user.mk, APBOOT_LDFLAGS in
 # arch.mk) is asked when that sub-make reads them, after the toolchain is installed. (As prerequisites, deps and the build would share this make, which
-# read the Makefile before deps ran: the first make qemu on a fresh machine failed, issue 10.)
+# read the Makefile before deps ran: the first make qemu on a fresh machine failed before 164f26d.)
 ROOT  ?= disk
 DISKS ?= 0
 BUS   ?= scsi

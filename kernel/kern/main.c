@@ -51,7 +51,7 @@
  * (build/grub.cfg: an entry per preset, DEFAULT_DESIGN's the default), tools/run's --design,
  * the experiment's presets; so a preset is added here and nowhere else. Keep each field one
  * string literal and a name shorter than design[]. docs/bufcache.md and docs/vm.md describe
- * the designs; tests/guest/test_presets.py checks that the tools agree with this table.
+ * the designs; tests/host/test_presets.py checks that the tools agree with this table.
  */
 #define DEFAULT_DESIGN  "patched"        /* a boot without design=, and GRUB's default entry */
 #define PRESET_SETTINGS 4

@@ -122,9 +122,10 @@ int hibufspace(void)
 }
 
 /*
- * nbuf from physical memory, as FreeBSD's cpu_startup of 2000 ([@fbsd-machdep-2000]): 50, plus a
- * quarter of the first 64 MB as 16 KB buffers (factor = 4 * BKVASIZE / PAGE_SIZE), plus 1/20
- * of the rest. 64 MB -> 1010 buffers, 128 MB -> about 1480.
+ * nbuf from physical memory, as FreeBSD's cpu_startup of 2000 ([@fbsd-machdep-2000]): 50, plus
+ * 16 KB buffers for a quarter of the first 64 MB (factor = 4 * BKVASIZE / PAGE_SIZE), plus for a
+ * tenth of the rest (FreeBSD's comment says 1/20; its arithmetic, kept here, gives 1/10).
+ * 64 MB -> 1010 buffers, 128 MB -> about 1480.
  */
 static int nbuf_for_memory(int pages)
 {
@@ -139,8 +140,8 @@ static int nbuf_for_memory(int pages)
 }
 
 /*
- * bufparam_init: size the cache from physical memory (docs/bufcache.md "Sizing") and set the
- * tunables' defaults as FreeBSD's bufinit does ([@fbsd-vfs_bio-2001]):
+ * bufparam_init: size the cache from physical memory (docs/bufcache.md "Buffers and queues") and
+ * set the tunables' defaults as FreeBSD's bufinit does ([@fbsd-vfs_bio-2001]):
  * hidirtybuffers = nbuf / 4 + 20, halved while that many 16 KB buffers exceed 3/4 of
  * hibufspace; lodirtybuffers = hidirtybuffers / 2; hirunningspace 1 MB, lorunningspace half of
  * it. nswbuf = max(min(nbuf / 4, 64), 16) as FreeBSD 4's machdep.c ([@fbsd-machdep-2000]), and maxbdrun =

@@ -12,7 +12,7 @@
  * Sources (keys of docs/sources.md): FreeBSD's vm_pageout.c of late 2000, just before the patch
  * [@fbsd-vm_pageout-2000], for everything both designs share; RELENG_4's 1.151.2.15
  * [@fbsd-vm_pageout-r4] and a -current text of 2002 [@fbsd-vm_pageout-2002] for the patch's
- * one-pass scan. The 4.2-RELEASE text was not found: the two-pass scan is a reconstruction
+ * one-pass scan. The 4.2-RELEASE text was not read: the two-pass scan is a reconstruction
  * (marked where it is defined). docs/vm.md "The pageout daemon" lists the deviations.
  *
  * Locking: the scans run with vm_page_queue_lock held and drop it to launder (the pager may
@@ -425,13 +425,14 @@ static int launder_budget(void)
 
 /*
  * vm_pageout_scan_twopass: FreeBSD 4.2-RELEASE / 4.2-STABLE (November-December 2000).
- * RECONSTRUCTED: the 4.2 text of vm_pageout.c was not found (docs/sources.md,
+ * RECONSTRUCTED: the 4.2 text of vm_pageout.c was not read (docs/sources.md,
  * "Reconstructions"). What is checked: the per-page rules (vm_pageout_page) and
  * max_page_launder's boot value of 32 (16 at <= 1800 pages), both in [@fbsd-vm_pageout-2000];
- * that 4.2 had two passes, the first leaving dirty pages alone ([@dillon-post]); and Dillon's
- * description of the two passes and of `launder_loop` [@dillon-linux-mm-2000]. What is
- * recalled, not checked: the heuristic that one third of the inactive queue is clean, and the
- * budget min(inactive_target, max_page_launder) counted in clusters.
+ * that 4.2 had two passes, the first leaving dirty pages alone ([@dillon-post]), and that the
+ * patch removed 4.2's solution ([@fbsd-2b6b0df712]). What is recalled, not checked: the second
+ * pass as a rescan from the head (`launder_loop`), the heuristic that one third of the
+ * inactive queue is clean, and the budget min(inactive_target, max_page_launder) counted in
+ * clusters.
  *
  * Pass 1: if a third of the inactive queue is likely to cover the shortage with clean pages,
  * do not launder at all (maxlaunder 0); dirty pages are LEFT IN PLACE. Otherwise launder from

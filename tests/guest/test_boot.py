@@ -1,7 +1,7 @@
-"""test_boot: wdrain boots to a working shell in every configuration the issue names.
+"""test_boot: wdrain boots to a working shell with every design preset, 1 and 2 CPUs, and GRUB.
 
-Boots with 1 and 2 CPUs and both design presets through QEMU -kernel, and both presets
-through the GRUB ISO; in each, checks that the kernel saw its command line
+Boots every design preset of the kernel's table (wdrun.DESIGNS, kernel/kern/main.c) with 1 and
+2 CPUs through QEMU -kernel, and each preset through the GRUB ISO; in each, checks that the kernel saw its command line
 (`sysctl kern.bootargs`), that output and exit statuses come back through the harness,
 and (once) that tools/run itself works end to end, and that a harness timeout and a
 kernel panic (`sysctl debug.kdb.panic=1`) are reported as such instead of hanging, and a
@@ -10,7 +10,7 @@ for the timeout.
 Memory: hw.physmem in 32 MB and 1 GB guests, and hw.physmem/hw.usermem with the root on a
 disk and on md0 (what README's RAM table states). tools/run -v notes the time to the prompt.
 """
-# tests/run: timeout=900 about=46
+# tests/run: timeout=900 about=58
 import os
 import re
 import subprocess
@@ -19,8 +19,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wdtest import Guest, GuestPanic, GuestTimeout, TestSet  # noqa: E402
+import wdrun  # noqa: E402  (wdtest put tools/ on the path)
 
-DESIGNS = ("patched", "stable42")
+DESIGNS = wdrun.DESIGNS                # the kernel's preset table: a new preset is booted too
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 T = TestSet("boot")
@@ -146,8 +147,8 @@ for design in DESIGNS:
         T.check("%s: the shell answers" % tag, (out, st) == ("grub\n", 0),
                 expected="grub\\n, status 0", got="%s, status %d" % (out, st))
 
-# DESIGN §2: the kernel runs in 32 MB (root on a disk: a memory-disk root would not fit) and
-# uses up to at least 1 GB.
+# The memory range README.md "How much RAM the guest has" promises: the kernel runs in 32 MB
+# (root on a disk: a memory-disk root would not fit) and uses up to at least 1 GB.
 for mem, disks in ((32, 1), (1024, 0)):
     tag = "%d MB" % mem
     with Guest(mem=mem, smp=2, disks=disks) as g:

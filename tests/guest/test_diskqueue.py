@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Guest tests of FreeBSD 4's write path as issue 18 made it faithful (docs/bufcache.md
+"""Guest tests of FreeBSD 4's write path as e965501 made it faithful (docs/bufcache.md
 "Clustering", docs/storage.md "The disk queue"), on disks served by the disk model.
 
 Boot 1 (stable42, kern.nswbuf=4: a pool of 2 cluster headers, two scsi10k disks striped as

@@ -15,11 +15,15 @@ H. Host-side, no VM: --sweep's axes parsed into the plan (a sysctl, disk.<param>
    guest's idle share, the disk models' replies and late ones during the file dd, the host's
    load and CPU use, host-<id>.csv) and the table its per-trial block; the dd's synchronous I/O
    (at least the 5 new indirect blocks 64 MiB need, written synchronously) and the data disks'
-   host and drive queues are in results.csv and the table; the probe ran beside its own second
+   host and drive queues are in results.csv (the host queue the one the samples' depth_ns and
+   active_ns integrals give) and the table; the probe ran beside its own second
    dd, sampled too, and its CSV has latencies; every probe read went to the root disk (its read
    count grew by at least the probes' number during that dd); every plot docs/experiments.md
    lists for a run without a sweep is a PNG file (PER_PRESET for each preset, COMPARE for all);
-   --gather of the folder writes the same table again, --replot the same plots.
+   --gather of the folder writes the same table again, --replot the same plots; --publish copies
+   its text outputs and comparison plots, and a table printed from them passes
+   publish.check_table while one with a figure changed does not (tests/host/test_results.py
+   checks the same on a synthetic run, and the book's tables).
 2. A bad option: a usage message and exit status 2, and no folder.
 3. A trial made to fail (a --setup command that exits 1 in one preset): exit status 1, the run is FAILED in summary.txt and in
    results.csv with the reason, and the other run of the same experiment still has its result.
@@ -43,7 +47,7 @@ from pathlib import Path
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wdtest import TestSet  # noqa: E402
 import wdrun  # noqa: E402
-from wdexp import cli, report, trust  # noqa: E402
+from wdexp import cli, publish, report, trust  # noqa: E402
 from wdexp.plan import PRESETS, SEED_BPS, Options, make_plan  # noqa: E402
 
 EXP = str(wdrun.ROOT / "tools" / "experiment")
@@ -93,6 +97,21 @@ def check_samples(path, interval_s):
             rows and "kern.devstat.ccd0.bytes_written" in rows[0] and "rate.dd" in rows[0],
             expected="kern.devstat.ccd0.bytes_written, rate.dd", got=list(rows[0])[:6] if rows else None)
     return rows
+
+
+def host_queue(rows, disks):
+    """The requests waiting in the disks' own queues, on average over the samples' span: each
+    disk's growth of kern.devstat.<disk>.depth_ns less that of active_ns, over the span, averaged
+    over the disks (None if a counter is missing)."""
+    span = float(rows[-1]["t_s"]) - float(rows[0]["t_s"])
+    per = []
+    for d in disks:
+        grew = {k: int(rows[-1]["kern.devstat.%s.%s" % (d, k)]) - int(rows[0]["kern.devstat.%s.%s" % (d, k)])
+                for k in ("depth_ns", "active_ns") if "kern.devstat.%s.%s" % (d, k) in rows[0]}
+        if len(grew) < 2 or span <= 0:
+            return None
+        per.append(round((grew["depth_ns"] - grew["active_ns"]) / 1e9 / span, 2))
+    return round(sum(per) / len(per), 2)
 
 
 def failed_runs(folder):
@@ -261,9 +280,14 @@ for r in rows:
             got={k: r[k] for k in r if k.startswith("syncio.metawrite")})
     T.check("%s: the data disks' host and drive queues over the file dd" % r["id"],
             r["queue.active"] != "" and float(r["queue.active"]) > 0 and int(r["queue.active_max"]) >= 1
-            and float(r["queue.waiting"]) >= 0 and r["blocked_s.wswbuf0"] != "",
-            expected="queue.active > 0, queue.waiting >= 0, wswbuf0's time",
+            and r["blocked_s.wswbuf0"] != "", expected="queue.active > 0, active_max >= 1, wswbuf0's time",
             got={k: r[k] for k in r if k.startswith("queue.") or k == "blocked_s.wswbuf0"})
+    waiting = host_queue(srows, ("da1", "da2")) if srows else None
+    T.check("%s: queue.waiting is the data disks' mean host queue over the file dd, from the kernel's "
+            "integrals (depth_ns less active_ns), and not negative" % r["id"],
+            waiting is not None and r["queue.waiting"] != "" and waiting >= 0
+            and abs(float(r["queue.waiting"]) - waiting) <= 0.02,
+            expected="%s from samples-%s.csv" % (waiting, r["id"]), got=r["queue.waiting"])
     hrows = read_csv(q / ("host-%s.csv" % r["id"])) if (q / ("host-%s.csv" % r["id"])).exists() else []
     T.check("host-%s.csv: the host sampled through the file dd" % r["id"], any(h["phase"] == "file" for h in hrows),
             expected="rows of phase file", got=hrows[:3])
@@ -299,6 +323,48 @@ if summary:
     st, out2, err2 = experiment("--replot", str(q))
     T.check("--replot redraws the plots", st == 0 and is_png(q / "plot-compare-rate.png"), expected="plot-compare-rate.png",
             got="%d %s" % (st, err2[-300:]))
+
+# 1b. the quick run published, and a table printed from it checked against it
+def quick_table(groups):
+    """A table of the published run as the book prints one: a row per measure, a column per preset."""
+    by = {g["preset"]: g for g in groups}
+
+    def fig(g, fmt, *keys, scale=1.0):
+        vals = [g.get(k) for k in keys]
+        return fmt % tuple(float(v) * scale for v in vals) if all(vals) else "-"
+    rows = [("file dd MB/s (min-max)", lambda g: fig(g, "%.1f (%.1f-%.1f)", "file_Bps", "file_Bps_min", "file_Bps_max",
+                                                      scale=1e-6)),
+            ("at the drive (requests)", lambda g: fig(g, "%.1f", "queue.active")),
+            ("probe create+write+`fsync` ms p50/p99", lambda g: fig(g, "%.1f / %.1f", "probe.write_us.p50",
+                                                                     "probe.write_us.p99", scale=1e-3)),
+            ("the dd's indirect-block writes: waits, s waited", lambda g: fig(g, "%d, %.2f", "syncio.metawrite.n",
+                                                                               "syncio.metawrite.total_s"))]
+    lines = ["Run: [quick](experiments/quick/)", "",
+             "| | %s | patched / stable42 |" % " | ".join(PRESETS), "|---" * (len(PRESETS) + 2) + "|"]
+    for i, (label, f) in enumerate(rows):
+        ratio = "%.3f" % float(by["patched"]["of_stable42"]) if i == 0 and by["patched"].get("of_stable42") else ""
+        lines.append("| %s | %s | %s |" % (label, " | ".join(f(by[p]) for p in PRESETS), ratio))
+    return "\n".join(lines) + "\n"
+
+
+pub = tmp / "published"
+st, out2, err2 = experiment("--publish", str(q), "quick", "--into", str(pub))
+files = sorted(p.name for p in (pub / "quick").iterdir()) if (pub / "quick").is_dir() else []
+want = ["groups.csv", "manifest.txt"] + ["plot-compare-%s.png" % c for c in sorted(COMPARE)] + ["results.csv",
+                                                                                                 "summary.txt"]
+T.check("--publish DIR quick copies the run's text outputs and comparison plots, no sample stream",
+        st == 0 and files == want, expected=want, got="%d %s %s" % (st, files, err2[-300:]))
+if "groups.csv" in files:
+    table = quick_table(read_csv(pub / "quick" / "groups.csv"))
+    found = publish.run_tables(table)
+    problems = publish.check_table(found[0][2], pub / "quick") if found else ["no table found"]
+    T.check("a table printed from the published quick run passes its check (publish.check_table)", problems == [],
+            expected="no problem", got=[problems, table])
+    first = table.split("| file dd MB/s (min-max) | ")[1].split(" ")[0]
+    wrong = table.replace("| file dd MB/s (min-max) | " + first, "| file dd MB/s (min-max) | %.1f" % (float(first) + 0.1), 1)
+    problems = publish.check_table(publish.run_tables(wrong)[0][2], pub / "quick")
+    T.check("the same table with stable42's median 0.1 MB/s off is reported", len(problems) == 1,
+            expected="one problem", got=problems)
 
 # 2. a bad option
 st, out, err = experiment("--trials", "0", "--out", str(tmp / "bad"))

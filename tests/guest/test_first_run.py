@@ -1,5 +1,5 @@
 """test_first_run: the README's two commands work as the first commands on a fresh clone, and
-make qemu's root disk persists between runs until FRESH=1 (issue 10).
+make qemu's root disk persists between runs until FRESH=1 (both since 164f26d).
 
 The repository's files (what a clone has: no build/, no .git) are copied to
 build/run/first-run/src. In the copy, tools/install-deps is replaced by a stand-in that

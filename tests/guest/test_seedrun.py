@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""test_seedrun: the issue's seed command, as a user types it, at a small size (issue 14).
+"""test_seedrun: the seed's command, as a user types it, at a small size.
 
     tools/run --mem 128 --bus scsi --disks 2 --disk-model scsi10k --design stable42 -- \\
       'newfs /dev/ccd0 && mount /dev/ccd0 /data1 && dd if=/dev/zero of=/data1/test bs=32k count=256'
 
-(the seed's count is 49152: 1.5 GB; docs/bufcache.md "Measurements" has those runs). The ccd0
-it writes is the one /etc/ccd.conf configured at boot, over da1 da2 or ada1 ada2. Run through
-tools/run itself, for: both presets on modelled scsi10k disks, --throttle 30, and --bus ahci.
-Each must print FreeBSD's three dd lines for 256 records of 32 KB, and the preset's buf_daemon
-design (`sysctl vfs.bufdaemon_design`). Then the machines without the seed's disks: with none,
-and with one data disk, `ccdconfig -Cv` says which /etc/ccd.conf lines it passed over and why,
-exits 0, and the boot console has no complaint from ccdconfig.
+(the seed's count is 49152: 1.5 GB; docs/experiments.md measures that). The ccd0 it writes is
+the one /etc/ccd.conf configured at boot, over da1 da2 or ada1 ada2. Run through tools/run
+itself, for: every preset of the kernel's table (wdrun.DESIGNS) on modelled scsi10k disks,
+--throttle 30 (the first preset), and --bus ahci (the default preset). Each must print FreeBSD's
+three dd lines for 256 records of 32 KB, and the buf_daemon design the preset names in the table
+(`sysctl vfs.bufdaemon_design`; wdrun.presets.SETTINGS). Then the machines without the seed's
+disks: with none, and with one data disk, `ccdconfig -Cv` says which /etc/ccd.conf lines it
+passed over and why, exits 0, and the boot console has no complaint from ccdconfig.
 tests/run: timeout=300
 """
 import os
@@ -20,6 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wdtest import TestSet  # noqa: E402
+import wdrun  # noqa: E402  (wdtest put tools/ on the path)
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 RUN = os.path.join(ROOT, "tools", "run")
@@ -28,13 +30,9 @@ SEED = ("newfs /dev/ccd0 && mount /dev/ccd0 /data1 && dd if=/dev/zero of=/data1/
 DD_LINES = re.compile(r"^%d\+0 records in\n%d\+0 records out\n%d bytes transferred in [0-9.]+ secs "
                       r"\(([0-9]+) bytes/sec\)\n" % (COUNT, COUNT, COUNT * 32768), re.M)
 MOTD = "wdrain: an xv6-style teaching kernel"   # /etc/motd, which /etc/rc prints last
-DESIGN = {"stable42": "speedup", "patched": "runningbuf"}
-CELLS = [                                   # (bus, disk options, preset)
-    ("scsi", ["--disk-model", "scsi10k"], "stable42"),
-    ("scsi", ["--disk-model", "scsi10k"], "patched"),
-    ("scsi", ["--throttle", "30"], "stable42"),
-    ("ahci", ["--disk-model", "scsi10k"], "patched"),
-]
+DESIGN = {p: wdrun.presets.SETTINGS[p]["vfs.bufdaemon_design"] for p in wdrun.DESIGNS}
+CELLS = ([("scsi", ["--disk-model", "scsi10k"], p) for p in wdrun.DESIGNS] +     # (bus, disk options, preset)
+         [("scsi", ["--throttle", "30"], wdrun.DESIGNS[0]), ("ahci", ["--disk-model", "scsi10k"], wdrun.DEFAULT_DESIGN)])
 
 T = TestSet("seedrun")
 

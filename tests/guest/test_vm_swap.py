@@ -1,7 +1,8 @@
-"""test_vm_swap: paging to swap and the pageout daemon, in both designs, with 1 and 2 CPUs.
+"""test_vm_swap: paging to swap and the pageout daemon, in every design preset, with 1 and 2 CPUs.
 
 Each guest has 32 MB of RAM, its root on da0 and a 128 MB swap disk da1 added with swapon:
-- the preset chose the pageout design (vm.pageout_design, vm.max_launder);
+- the preset chose the pageout design it names in the kernel's table (vm.pageout_design,
+  vm.max_launder; wdrun.presets.SETTINGS);
 - memhog at 3x RAM (96 MB) writes and checks a per-page pattern: every page went out to swap
   and came back intact, and the counters show it (pageouts, pageins, pagedaemon wakeups, and
   v_pdpauses: the scans let go of the VM lock between batches; on 2 CPUs a scan that held it
@@ -11,18 +12,19 @@ Each guest has 32 MB of RAM, its root on da0 and a 128 MB swap disk da1 added wi
 - vmstat prints FreeBSD 4's two header lines and one line of 17 numbers; vmstat -s lists the
   counters, "pages paged out" (v_pgpgout) being the swap and vnode pagers' pages together;
   a bad option gives the usage message and status 2;
-- in each guest: memhog larger than RAM and swap together is killed with the console line
-  "pid N (memhog), uid 0, was killed: out of swap space", and the next command works (no
-  deadlock, no panic); the accounting still holds.
+- in the first guest of each pageout design: memhog larger than RAM and swap together is killed
+  with the console line "pid N (memhog), uid 0, was killed: out of swap space", and the next
+  command works (no deadlock, no panic); the accounting still holds.
 The first guest also switches `sysctl vm.pageout_design` at run time, to twopass and back to
 onepass, and under memhog 32 only the chosen design's scan counter (v_pdscans_twopass,
 v_pdscans_onepass) moves; and it writes the swap line `/dev/da1 none swap sw 0 0` to
 /etc/fstab: the later guests boot from its disks, and /etc/rc's `swapon -a` must have added
 da1 before the shell's prompt (their swapon is that, not a command of this test).
-By default two guests cover both designs and both CPU counts (patched on 1 CPU, stable42 on
-2), to keep `make test` within CI's time; WDTEST_VM_FULL=1 runs all four combinations.
+By default one guest per preset of the kernel's table (wdrun.DESIGNS: the default preset first,
+then the others in the table's order, on 1, 2, 1... CPUs) covers every preset and both CPU
+counts, to keep `make test` within CI's time; WDTEST_VM_FULL=1 runs every preset on both.
 """
-# tests/run: timeout=900 about=130
+# tests/run: timeout=900 about=180
 import os
 import re
 import shutil
@@ -38,7 +40,7 @@ DIR = wdrun.BUILD / "run" / "disks" / ("test_vm_swap-p%d" % os.getpid())
 VMSTAT_HEADER = [["procs", "memory", "page", "faults", "cpu"],
                  ["r", "b", "w", "avm", "fre", "flt", "re", "pi", "po", "fr", "sr", "in", "sy", "cs",
                   "us", "sy", "id"]]
-DESIGNS = {"patched": ("onepass", "0"), "stable42": ("twopass", "32")}
+PAGEOUT = ("vm.pageout_design", "vm.max_launder")      # what each preset sets (kernel/kern/main.c)
 
 
 def sysctl_int(g, name):
@@ -52,9 +54,21 @@ def check_page_accounting(g, tag, when):
             expected="ok: managed N = ...", got=out.strip())
 
 
-COMBOS = [("patched", 1, True), ("stable42", 2, True)]
-if os.environ.get("WDTEST_VM_FULL") == "1":
-    COMBOS += [("stable42", 1, False), ("patched", 2, False)]
+def combos(full):
+    """(preset, CPUs, run the out-of-swap kill) for each guest: every preset, the default first,
+    on 1, 2, 1... CPUs (full: on both), the kill in the first guest of each pageout design."""
+    order = [wdrun.DEFAULT_DESIGN] + [d for d in wdrun.DESIGNS if d != wdrun.DEFAULT_DESIGN]
+    out, seen = [], set()
+    for i, design in enumerate(order):
+        for smp in (1, 2) if full else (1 + i % 2,):
+            pageout = wdrun.presets.SETTINGS[design].get("vm.pageout_design")
+            out.append((design, smp, pageout not in seen))
+            seen.add(pageout)
+    return out
+
+
+COMBOS = combos(os.environ.get("WDTEST_VM_FULL") == "1")
+
 
 def design_switch(g, tag):
     """sysctl vm.pageout_design=D takes effect: under memhog 32 only D's scan counter moves."""
@@ -99,8 +113,8 @@ def vmstat_output(g, tag):
 for i, (design, smp, oom) in enumerate(COMBOS):
     tag = "%s smp=%d" % (design, smp)
     with Guest(mem=32, smp=smp, design=design, disks=2, disk_size="128m", disk_dir=DIR, keep=True) as g:
-        out, st = g.sh("sysctl -n vm.pageout_design vm.max_launder")
-        want = "%s\n%s\n" % DESIGNS[design]
+        out, st = g.sh("sysctl -n " + " ".join(PAGEOUT))
+        want = "".join("%s\n" % wdrun.presets.SETTINGS[design][k] for k in PAGEOUT)
         T.check("%s: the preset set vm.pageout_design and vm.max_launder" % tag, out == want,
                 expected=want, got=out)
         if i == 0:

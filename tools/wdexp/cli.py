@@ -10,7 +10,7 @@ from pathlib import Path
 import wdrun
 from wdbench import MiB, block_size
 
-from . import batch, plots, report
+from . import batch, plots, publish, report
 from .plan import (AXES, DISK_AXIS, LAYOUTS, PRESETS, PROBE_MODES, SEED_SIZE_MB, WMESGS, Options, axis_kind,
                    disk_model_of, ensure_root_image, grid, load_plan, make_plan)
 
@@ -31,6 +31,10 @@ other modes:
   --gather DIR        make the table, results and plots of DIR's runs (after --slurm)
   --replot DIR        redraw DIR's plots from its CSVs
   --run-task DIR I    run DIR's run number I (what -j workers and Slurm array tasks do)
+  --publish DIR NAME  copy DIR's summary.txt, results.csv, groups.csv, manifest.txt and its
+                      comparison and sweep plots (or those --plot names) into
+                      docs/experiments/NAME/, for a table of the book to name
+                      (docs/experiments.md "Results in the tree")
 
 exit status: 0 if every run succeeded, 1 if one failed (the others' results are kept),
 2 for bad options. make experiment [EXPERIMENT=quick] [TRIALS=N ...] runs this."""
@@ -89,10 +93,19 @@ def parser():
                    help="N VMs at once (default 1: timing is only meaningful with one VM per host)")
     r.add_argument("--slurm", action="store_true", help="write DIR/slurm.sh, a job array of the runs, and stop")
     r.add_argument("-v", "--verbose", action="store_true", help="copy the guests' consoles to stderr")
+    p = ap.add_argument_group("publishing a run (--publish DIR NAME)")
+    p.add_argument("--plot", action="append", metavar="GLOB",
+                   help="a plot to publish, e.g. plot-compare-rate.png (repeatable; default: %s)"
+                        % " ".join(publish.DEFAULT_PLOTS))
+    p.add_argument("--into", metavar="DIR", default=str(publish.DOCS_RUNS),
+                   help="the folder of published runs (default docs/experiments)")
+    # The other modes, left out of the usage line (the epilog has them). Last: argparse cannot
+    # draw a usage line with options after a group whose options are all left out.
     x = ap.add_mutually_exclusive_group()
     x.add_argument("--gather", metavar="DIR", help=argparse.SUPPRESS)
     x.add_argument("--replot", metavar="DIR", help=argparse.SUPPRESS)
     x.add_argument("--run-task", nargs=2, metavar=("DIR", "I"), help=argparse.SUPPRESS)
+    x.add_argument("--publish", nargs=2, metavar=("DIR", "NAME"), help=argparse.SUPPRESS)
     return ap
 
 
@@ -299,6 +312,13 @@ def main(argv=None):
                 log("not drawn: %s (%s)" % (name, why))
             log("%d plots redrawn in %s" % (len(drawn), plan.out))
             return 0
+        if ns.publish:
+            d, name = ns.publish
+            copied = publish.publish(d, name, ns.into, ns.plot)
+            for path in copied:
+                log("published %s (%d bytes)" % (path, path.stat().st_size))
+            log("name the run above its table: Run: [%s](experiments/%s/)" % (name, name))
+            return 0
         if ns.run_task:
             d, i = ns.run_task
             if not i.isdigit():
@@ -308,6 +328,9 @@ def main(argv=None):
         return new_experiment(ap, ns)
     except wdrun.ConfigError as e:
         log(e.message)
+        return EXIT_USAGE
+    except publish.PublishError as e:
+        log(str(e))
         return EXIT_USAGE
     except wdrun.WdrunError as e:
         wdrun.report(e, prefix="experiment: ")

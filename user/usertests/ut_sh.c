@@ -1,5 +1,5 @@
 /*
- * ut_sh.c: the shell (user/sh/), one case per feature of issue 22.
+ * ut_sh.c: the shell (user/sh/), one case per feature userland.md "The shell" lists.
  *
  * Each case is a table of scripts run as `/bin/sh -c script` with stdout and stderr in one
  * pipe, each with the output and exit status it must give. A failure prints the script,

@@ -1,4 +1,4 @@
-"""test_presets: the design presets have one source, kernel/kern/main.c's presets[] (issue 19).
+"""test_presets: the design presets have one source, kernel/kern/main.c's presets[].
 
 tools/wdrun/presets.py reads that table; GRUB's menu (tools/mkgrubcfg, build/grub.cfg), tools/run's
 --design, tools/bench-vm and the experiment's --presets take the names from there. This test
@@ -93,7 +93,7 @@ USES = [re.compile(r"(?<![\w.])design=([a-z][\w.-]*)" + END),
         re.compile(r"\bDESIGN=([a-z][\w.-]*)" + END),
         re.compile(r"--(?:designs|presets)[= ]+([a-z][\w-]*(?:,[a-z][\w-]*)*)" + END)]
 CODE_WORDS = {"design"}                  # `design=design or ...`: the Python variable, not a name
-SCAN = ["tools", "tests/guest", "tests/lib", "tests/stress", "docs", "user/etc", "Makefile", "README.md"]
+SCAN = ["tools", "tests/host", "tests/guest", "tests/lib", "tests/stress", "docs", "user/etc", "Makefile", "README.md"]
 HERE = os.path.abspath(__file__)
 bad = []
 for top in SCAN:

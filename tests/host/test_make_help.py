@@ -1,4 +1,4 @@
-"""test_make_help: `make help` names every target and variable a user can give make (issue 10).
+"""test_make_help: `make help` names every target and variable a user can give make.
 
 `make help` prints the top Makefile's header, written by hand, so it drifts when a makefile
 gains a target or a variable: `make bench-vm`, ROOTFS_SIZE and TEST_JOBS were missing from it

@@ -1,0 +1,140 @@
+"""test_results: every table of the book that names a published run prints that run's figures.
+
+docs/experiments.md "Results in the tree": a table quoting a run names it on the line before it,
+`Run: [NAME](experiments/NAME/)`, and `tools/experiment --publish DIR NAME` has put the run's
+summary.txt, results.csv, groups.csv, manifest.txt and plots in docs/experiments/NAME/. This
+test (no build, no guest):
+  - on a synthetic run written here: publish() copies those files and refuses an ungathered
+    folder, a file over its size limit and a name already published; a table quoting the run's
+    figures passes check_table(), and a figure off by one in its last digit, a figure of another
+    preset, a range whose end is not the run's, a p99 that is the run's maximum, a minimum and
+    maximum swapped, and a row whose measure cannot be told are each reported;
+  - in the book (README.md, docs/, labs/): every table that names a run names a folder of
+    docs/experiments/ that holds a published run, and check_table() finds nothing in it; every
+    published run is named by a table.
+tests/guest/test_experiment.py does the same on a real quick run it makes.
+"""
+# tests/run: timeout=60
+import csv
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wdtest import TestSet  # noqa: E402
+from treetext import ROOT, markdown_files  # noqa: E402
+from wdexp import publish  # noqa: E402  (wdtest put tools/ on the path)
+
+T = TestSet("results")
+tmp = Path(tempfile.mkdtemp(prefix="test_results-"))
+
+GROUPS = [  # preset, file_Bps median/min/max, of_stable42, queue.active, probe stat p50/p99 (us)
+    ("stable42", 69512345, 69201234, 70012345, 1.0, 25.94, 1512, 5634),
+    ("patched", 51587654, 51512345, 51612345, 0.7421, 7.61, 104, 598),
+    ("perdevice", 68512345, 68101234, 68712345, 0.9856, 18.38, 1003, 3197),
+]
+
+
+def write_run(folder):
+    """A gathered experiment of 3 presets, 1 trial each, as tools/experiment writes it."""
+    folder.mkdir(parents=True)
+    with open(folder / "groups.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["preset", "trials", "failed", "suspect", "counted", "file_Bps", "file_Bps_min", "file_Bps_max",
+                    "of_stable42", "queue.active", "probe.stat_us.p50", "probe.stat_us.p99", "probe.stat_us.max"])
+        for p, med, lo, hi, ratio, active, p50, p99 in GROUPS:
+            w.writerow([p, 1, 0, 0, 1, med, lo, hi, ratio, active, p50, p99, p99 + 100])
+    with open(folder / "results.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["id", "preset", "trial", "point", "status", "file_Bps", "late_pct", "guest_idle_pct"])
+        for p, med, *_ in GROUPS:
+            w.writerow(["%s-1" % p, p, 1, "", "ok", med, 0.46, 41.2])
+    for name in ("summary.txt", "manifest.txt"):
+        (folder / name).write_text("%s of the synthetic run\n" % name)
+    (folder / "plot-compare-rate.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(100))
+    (folder / "samples-stable42-1.csv").write_text("t_s\n0\n")
+
+
+TABLE = """\
+Run: [synthetic](experiments/synthetic/) (git 0000000, a run this test wrote)
+
+| | stable42 | patched | perdevice | patched / stable42 | perdevice / best |
+|---|---|---|---|---|---|
+| file dd MB/s (min-max) | {s} (69.2-70.0) | 51.6 (51.5-51.6) | 68.5 (68.1-68.7) | 0.742 | **0.986** |
+| at the drive (requests) | 25.9 | 7.6 | 18.4 | | |
+| probe `stat` ms p50/p99 | 1.5 / 5.6 | 0.1 / 0.6 | 1.0 / 3.2 | | |
+| late % of replies | 0.46 | 0.46 | 0.46 | | |
+"""
+
+
+def check(text):
+    tables = publish.run_tables(text)
+    if len(tables) != 1:
+        return ["%d tables named a run" % len(tables)]
+    return publish.check_table(tables[0][2], tmp / "docs" / "experiments" / "synthetic")
+
+
+src = tmp / "build" / "out"
+write_run(src)
+into = tmp / "docs" / "experiments"
+copied = publish.publish(src, "synthetic", into)
+T.check("publish copies summary.txt, results.csv, groups.csv, manifest.txt and the comparison plots, nothing else",
+        sorted(p.name for p in copied) == ["groups.csv", "manifest.txt", "plot-compare-rate.png", "results.csv",
+                                           "summary.txt"] and all(p.is_file() for p in copied),
+        expected="the four text files and plot-compare-rate.png", got=sorted(p.name for p in copied))
+for why, args, want in (("a name already published", (src, "synthetic", into), "exists"),
+                        ("a folder that was not gathered", (tmp / "build", "other", into), "not a gathered experiment"),
+                        ("a bad name", (src, "Bad Name", into), "lower-case"),
+                        ("a plot that is not there", (src, "other", into, ["plot-nothing.png"]), "no such plot")):
+    try:
+        publish.publish(*args)
+        got = "it published"
+    except publish.PublishError as e:
+        got = str(e)
+    T.check("publish refuses %s" % why, want in got, expected=want, got=got)
+(src / "plot-compare-big.png").write_bytes(bytes(publish.MAX_BYTES + 1))
+try:
+    publish.publish(src, "big", into)
+    got = "it published"
+except publish.PublishError as e:
+    got = str(e)
+T.check("publish refuses a file over %d KB" % (publish.MAX_BYTES // 1024),
+        "plot-compare-big.png" in got and not (into / "big").exists(), expected="plot-compare-big.png named, no folder",
+        got=got)
+
+good = TABLE.format(s="69.5")
+T.check("a table that prints the run's figures passes", check(good) == [], expected=[], got=check(good))
+for why, text, cell in (("a median off by one in its last digit", TABLE.format(s="69.6"), "'stable42'"),
+                        ("another preset's figure", good.replace("| 25.9 | 7.6 |", "| 7.6 | 25.9 |"), "at the drive"),
+                        ("the end of a range that is not the run's", good.replace("(51.5-51.6)", "(51.5-51.7)"),
+                         "'patched'"),
+                        ("a p99 that is the run's maximum", good.replace("0.1 / 0.6", "0.1 / 0.7"), "p50/p99"),
+                        ("a minimum and maximum swapped", good.replace("(68.1-68.7)", "(68.7-68.1)"), "'perdevice'"),
+                        ("a row whose measure cannot be told", good.replace("at the drive (requests)", "something else"),
+                         "which measure?")):
+    problems = check(text)
+    T.check("check_table reports %s" % why, problems and all(cell in p for p in problems),
+            expected="problems naming %s" % cell, got=problems)
+
+named, published = [], set()
+for d in sorted((Path(ROOT) / "docs" / "experiments").iterdir()):
+    if d.is_dir() and (d / "groups.csv").is_file():
+        published.add(d.name)
+problems = []
+for rel, text in markdown_files():
+    for line, link, rows in publish.run_tables(text):
+        folder = (Path(ROOT) / rel).parent / link
+        where = "%s:%d (%s)" % (rel, line, link)
+        if folder.resolve().parent != (Path(ROOT) / "docs" / "experiments").resolve():
+            problems.append("%s: a run is a folder of docs/experiments/" % where)
+            continue
+        named.append(folder.resolve().name)
+        problems += ["%s: %s" % (where, p) for p in publish.check_table(rows, folder)]
+T.check("every table of the book that names a published run prints its figures (%d tables, %d runs published)"
+        % (len(named), len(published)), not problems, expected="no problem", got=problems)
+T.check("every run published in docs/experiments/ is named by a table", published <= set(named),
+        expected="all named", got=sorted(published - set(named)))
+shutil.rmtree(tmp, ignore_errors=True)
+T.done()

@@ -19,13 +19,14 @@
 #   make bench-raw   raw dd bandwidth to throttled disks (docs/bench-raw.md), BENCHOPTS=...
 #   make bench-vm    memhog at 2x and 4x RAM with swap on a modelled disk, both pageout designs
 #                    (docs/vm.md), BENCHOPTS=...
-#   make lab         LAB=name DEST=dir: a lab's student tree (a new git repository; labs/README.md)
-#   make grade       build, then run a lab's grader (LAB=name; in a handout, its own lab);
-#                    the last line is "Score: n/m"
+#   make lab         LAB=name DEST=dir: a lab's student tree (a new git repository, or a new
+#                    commit on an earlier lab's; labs/README.md)
+#   make grade       grade as the autograder does: the lab's files laid over its handout, built,
+#                    graded (LAB=name; in a handout, its own lab); "Score: n/m" near the end
 #   make handin      in a lab's handout: handin-LAB.tar.gz of your last commit, to hand in
 #   make gradescope  LAB=name: build/gradescope-LAB.zip, the lab's Gradescope autograder
-#   make test-labs   every lab's grader in full, on the full tree and a handout, with make handin,
-#                    tools/lab grade-all and the Gradescope zip (CI runs it after test)
+#   make test-labs   every lab's grader in full on its handout and its solution, the three grading
+#                    paths, tampered submissions, the mutations (CI runs it after test)
 #   make userland    only the programs and the staged root tree build/rootfs/ (docs/userland.md)
 #   make fs-tools    only the host's mkfs and fsck, build/host/
 #   make clean       remove build/, make qemu's kept disks included

@@ -6,8 +6,9 @@
 #                                the instructor's tree the lab's solution is graded
 #   make handin                  in a handout: handin-LAB.tar.gz of the last commit, to hand in
 #   make gradescope LAB=name     build/gradescope-LAB.zip, the Gradescope autograder
-#   make test-labs               every lab's grader run in full on the full tree and on a handout,
-#                                make handin, tools/lab grade-all and the Gradescope zip
+#   make test-labs               every lab's grader in full on its handout and its solution, one
+#                                submission through make grade, grade-all and run_autograder,
+#                                tampered submissions, the mutations (tools/lab mutants)
 #                                (tests/labs/test_labs_full.py; .ci/run runs it)
 
 LAB ?= $(shell cat .lab 2>/dev/null)

@@ -180,6 +180,24 @@ def mutants(lab):
             got="status %d:\n%s" % (r.returncode, r.stdout[-2000:]))
 
 
+def handout_kernel_works(student):
+    """Every handout has the same kernel (every lab stubbed): it runs usertests on 2 CPUs, and its
+    ccd, laid out end to end, holds a file system and a pattern."""
+    tree = FULL / "untouched"
+    handout_copy(student, "stripe", tree)
+    r = labtest.run([sys.executable, tree / "tools" / "run", "--smp", "2", "--timeout", "300", "--", "usertests"],
+                    tree, timeout=900)
+    summary = [ln for ln in r.stdout.split("\n") if ln.startswith("usertests:")]
+    T.check("the handouts' kernel (every lab's stubs) passes usertests on 2 CPUs",
+            r.returncode == 0 and summary and summary[-1].endswith(" 0 failed"), expected="usertests: N passed, 0 failed",
+            got="status %d: %s" % (r.returncode, r.stdout[-600:]))
+    r = labtest.run([sys.executable, tree / "tools" / "run", "--disks", "2", "--timeout", "300", "--",
+                     "newfs /dev/ccd0 > /dev/null && mount /dev/ccd0 /data1 && pattern write /data1/p 24m 3 && "
+                     "pattern verify /data1/p 24m 3"], tree, timeout=900)
+    T.check("the handouts' kernel: a file system on ccd0 (its stripe laid out end to end) holds a pattern",
+            r.returncode == 0, expected="status 0", got="status %d: %s" % (r.returncode, r.stdout[-600:]))
+
+
 def quick_refused():
     subs = FULL / "submissions-stripe"
     r = labtest.lab_tool("grade-all", "stripe", subs, "--quick")
@@ -218,4 +236,5 @@ for lab in LABS:
 quick_refused()
 if (FULL / "stripe").is_dir():
     build_errors(FULL / "stripe")
+    handout_kernel_works(FULL / "stripe")
 T.done()

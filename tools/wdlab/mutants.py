@@ -54,7 +54,9 @@ def load(path):
 
 
 def apply_diff(top, diff, name):
-    """Apply a unified diff to the files under top; its context must match exactly."""
+    """Apply a unified diff to the files under top. Each hunk's old lines must be in the file
+    exactly; where the lines before it changed, it is found at the nearest place (as patch(1)
+    finds an offset)."""
     for part in re.split(r"^--- a/", diff, flags=re.M)[1:]:
         lines = part.split("\n")
         rel = lines[0].strip()
@@ -63,20 +65,23 @@ def apply_diff(top, diff, name):
         text = (Path(top) / rel).read_text().split("\n")
         out, at, i = [], 0, 2
         while i < len(lines) and HUNK_RE.match(lines[i]):
-            start = int(HUNK_RE.match(lines[i]).group(1)) - 1
-            out.extend(text[at:start])
-            at = start
+            stated = int(HUNK_RE.match(lines[i]).group(1)) - 1
             i += 1
+            old, new = [], []
             while i < len(lines) and lines[i][:1] in (" ", "-", "+"):
-                kind, body = lines[i][0], lines[i][1:]
-                if kind != "+":
-                    if at >= len(text) or text[at] != body:
-                        raise LabError("mutation %s does not apply to %s at line %d (the solution changed?): "
-                                       "expected %r" % (name, rel, at + 1, body))
-                    at += 1
-                if kind != "-":
-                    out.append(body)
+                if lines[i][0] != "+":
+                    old.append(lines[i][1:])
+                if lines[i][0] != "-":
+                    new.append(lines[i][1:])
                 i += 1
+            found = [k for k in range(at, len(text) - len(old) + 1) if text[k:k + len(old)] == old]
+            if not found:
+                raise LabError("mutation %s does not apply to %s near line %d: the solution changed (its "
+                               "lines %r...)" % (name, rel, stated + 1, old[:2]))
+            start = min(found, key=lambda k: abs(k - stated))
+            out.extend(text[at:start])
+            out.extend(new)
+            at = start + len(old)
         out.extend(text[at:])
         (Path(top) / rel).write_text("\n".join(out))
 

@@ -9,9 +9,10 @@
  * Each sleep of vfs_bufdaemon.c is a switch to the scheduler, which runs whoever was woken, or
  * moves the clock to the next timeout or I/O completion. Disks complete their writes in order,
  * each at its own rate in bytes per tick, and credit them as biodone does (runningbufwakeup,
- * rundevwakeup). Dirty buffers are a FIFO of the disks they are bound for; a flush takes up to
- * flush_bufs buffers of one disk (a cluster), the oldest first, or with the design's ok() the
- * oldest whose disk it accepts.
+ * rundevwakeup). Dirty buffers are a FIFO of the disks they are bound for (or of STRIPE, a ccd
+ * over both disks, whose writes are charged half to each); a flush takes up to flush_bufs
+ * buffers of one disk (a cluster), the oldest first, or with the design's ok() the oldest whose
+ * disks it accepts.
  *
  * A test sets the scene with sim_reset() and dev_setup(), spawns threads, and run_until()s;
  * what happened is in the counters below.
@@ -34,6 +35,7 @@ int perdevice_auto = 1, perdevice_target_ms = 50, perdevice_maxspace = 4 * 1024 
 #define STACKSZ    (256 * 1024)
 #define MAXIO      8192
 #define NDEVS      2
+#define STRIPE     NDEVS             /* a dirty buffer's "disk": a stripe over disks 0 and 1 */
 #define MAXDIRTY   4096
 #define TICK_NS    10000000ull
 
@@ -50,6 +52,7 @@ struct sim_thread {
 	long        deadline;      /* tick its sleep times out at; 0 = never */
 	bool        woken;
 	int         wdrdev_dev;    /* the disk it last waited for in wdrdev (-1: none) */
+	bool        in_wdrain;     /* it slept in wdrain since its last write was issued */
 	long        wdrdev_sleeps[NDEVS];
 	/* a streamer's */
 	int         s_dev, s_burst, s_think;
@@ -81,6 +84,7 @@ struct simdev {
 static struct simdev devs[NDEVS];
 static int ndevs;
 static int dirtyq[MAXDIRTY];         /* the dirty buffers' disks, oldest first */
+static bool writer_stripe;           /* the dirtier dirties a stripe over disks 0 and 1 */
 
 /* The scenario's knobs. */
 static int flush_bufs;               /* buffers per flush (a cluster) */
@@ -95,6 +99,8 @@ static long writer_switch;           /* from this tick on it dirties for disk 1,
 static int max_running;              /* highest runningbufspace right after a write was issued */
 static int flushes_now, max_flushes_per_round;
 static int disarmed_above_lo;        /* daemon sleeps with bd_request 0 and numdirty > lo */
+static int wdrain_leaves, wdrain_left_above_hi;    /* a streamer's async step after it slept in
+                                        wdrain: all of them, and those that left above hi */
 static int daemon_sleeps;
 static int flswai_wakes, flswai_wakes_above_mid, flswai_wakes_above_lo;
 static int drain_sleeps, drain_sleeps_with_room;   /* perdevice daemon: waits for a drain, and
@@ -210,6 +216,8 @@ bool bufq_sleep(void *chan, const char *wmesg, int timo)
 	lock_depth = 0;
 	swapcontext(&t->ctx, &sched_ctx);
 	lock_depth = 1;
+	if (strcmp(wmesg, "wdrain") == 0)
+		t->in_wdrain = true;
 	if (cur == T_DAEMON && chan == &bd_request && nrounds > 0)
 		rounds[nrounds - 1].early = t->woken;
 	if (cur == T_WRITER && t->woken && strcmp(wmesg, "flswai") == 0) {
@@ -222,27 +230,51 @@ bool bufq_sleep(void *chan, const char *wmesg, int timo)
 	return t->woken;
 }
 
-/* A write of `bytes` to disk d, issued as bwrite does (lock held); rc is its charge. */
+/*
+ * What a write of `bytes` bound for d is charged: disk d, or for STRIPE (a ccd over disks 0
+ * and 1, as a cluster of a stripe is) half to each, the fast disk 1 first: a design must look
+ * at every disk of a charge, not its first.
+ */
+static void charge_of(int d, int bytes, struct rd_charge *rc)
+{
+	if (d == STRIPE) {
+		rc->rc_n = 2;
+		rc->rc_dev[0].rd = &devs[1].rd;
+		rc->rc_dev[0].bytes = bytes / 2;
+		rc->rc_dev[1].rd = &devs[0].rd;
+		rc->rc_dev[1].bytes = bytes - bytes / 2;
+		return;
+	}
+	rc->rc_n = 1;
+	rc->rc_dev[0].rd = &devs[d].rd;
+	rc->rc_dev[0].bytes = bytes;
+}
+
+static struct simdev *dev_of(const struct rundev *rd)
+{
+	return &devs[rd == &devs[1].rd];
+}
+
+/* A write of `bytes` to d (a disk or STRIPE), issued as bwrite does (lock held); rc is its charge. */
 static void sim_issue(int d, int bytes, struct rd_charge *rc)
 {
-	struct simdev *dv = &devs[d];
-	long start;
-
-	rc->rc_n = 1;
-	rc->rc_dev[0].rd = &dv->rd;
-	rc->rc_dev[0].bytes = bytes;
+	charge_of(d, bytes, rc);
 	runningbufspace += bytes;
 	rundev_charge(rc, bd_nanouptime());
 	if (runningbufspace > max_running)
 		max_running = runningbufspace;
-	if (dv->rd.rd_running > dv->max_running)
-		dv->max_running = dv->rd.rd_running;
-	start = dv->busy_until > now ? dv->busy_until : now;
-	dv->busy_until = start + (bytes + dv->rate - 1) / dv->rate;
-	dv->ios[dv->tail].done_at = dv->busy_until;
-	dv->ios[dv->tail].bytes = bytes;
-	dv->ios[dv->tail].rc = *rc;
-	dv->tail++;
+	for (int k = 0; k < rc->rc_n; k++) {
+		struct simdev *dv = dev_of(rc->rc_dev[k].rd);
+		long start = dv->busy_until > now ? dv->busy_until : now;
+
+		if (dv->rd.rd_running > dv->max_running)
+			dv->max_running = dv->rd.rd_running;
+		dv->busy_until = start + (rc->rc_dev[k].bytes + dv->rate - 1) / dv->rate;
+		dv->ios[dv->tail].done_at = dv->busy_until;
+		dv->ios[dv->tail].bytes = rc->rc_dev[k].bytes;
+		dv->ios[dv->tail].rc = (struct rd_charge){ .rc_n = 1, .rc_dev = { rc->rc_dev[k] } };
+		dv->tail++;
+	}
 }
 
 /* Take up to n dirty buffers of disk d off the queue, oldest first. How many. */
@@ -258,7 +290,8 @@ static int take_dirty(int d, int n)
 	}
 	for (int i = 0; i < taken; i++) {
 		numdirtybuffers--;
-		devs[d].ndirty--;
+		if (d != STRIPE)
+			devs[d].ndirty--;
 		bd_buffer_cleaned();
 	}
 	return taken;
@@ -272,9 +305,7 @@ long buf_flush_oldest(bool (*ok)(const struct rd_charge *), int *nbufs, int *nbl
 
 	bufq_lock();
 	for (int i = 0; i < numdirtybuffers && d < 0 && now >= pinned_until; i++) {
-		rc.rc_n = 1;
-		rc.rc_dev[0].rd = &devs[dirtyq[i]].rd;
-		rc.rc_dev[0].bytes = BUFSZ;
+		charge_of(dirtyq[i], BUFSZ, &rc);
 		if (ok == NULL || ok(&rc))
 			d = dirtyq[i];
 		else
@@ -282,14 +313,15 @@ long buf_flush_oldest(bool (*ok)(const struct rd_charge *), int *nbufs, int *nbl
 	}
 	if (nblocked != NULL)
 		*nblocked = blocked;
-	if (d < 0 || devs[d].tail == MAXIO) {
+	if (d < 0 || devs[d == STRIPE ? 0 : d].tail == MAXIO || devs[d == STRIPE ? 1 : d].tail == MAXIO) {
 		bufq_unlock();
 		return 0;
 	}
-	for (int o = 0; o < ndevs; o++)
+	for (int o = 0; o < ndevs && d != STRIPE; o++)
 		if (o != d && sim_full(&devs[o].rd))
 			devs[d].flushes_while_other_full++;
-	devs[d].flushes++;
+	if (d != STRIPE)
+		devs[d].flushes++;
 	n = take_dirty(d, flush_bufs);
 	bytes = n * BUFSZ;
 	sim_issue(d, bytes, &rc);
@@ -313,10 +345,11 @@ static void writer(void)
 		bwillwrite();
 		bufq_lock();
 		for (int i = 0; i < writer_bufs && numdirtybuffers < MAXDIRTY; i++) {
-			int d = now >= writer_switch ? 1 : 0;
+			int d = writer_stripe ? STRIPE : now >= writer_switch ? 1 : 0;
 
 			dirtyq[numdirtybuffers++] = d;
-			devs[d].ndirty++;
+			if (d != STRIPE)
+				devs[d].ndirty++;
 			bd_wakeup((lodirtybuffers + hidirtybuffers) / 2);
 		}
 		bufq_sleep(&writer_chan, "cpu", 1);
@@ -355,7 +388,13 @@ static void streamer(void)
 			sim_issue(t->s_dev, CLUSTER, &rc);
 			t->s_issued += CLUSTER;
 			bufq_unlock();
+			t->in_wdrain = false;
 			bd_async_write_issued(&rc);
+			if (t->in_wdrain) {
+				wdrain_leaves++;
+				if (runningbufspace > hirunningspace)
+					wdrain_left_above_hi++;
+			}
 			if (queued && t->wdrdev_sleeps[t->s_dev] == sleeps)
 				t->s_overtakes++;
 		}
@@ -502,11 +541,13 @@ static void sim_reset(const char *design, int n)
 		dev_setup(d, 40 * 1024, hirunningspace, lorunningspace, 20 * 1024 * 1024);
 	flush_bufs = 16;
 	pinned_until = 0;
+	writer_stripe = false;
 	writer_bufs = 0;
 	writer_stop = 0;
 	writer_switch = 1L << 30;
 	max_running = flushes_now = max_flushes_per_round = 0;
 	disarmed_above_lo = daemon_sleeps = 0;
+	wdrain_leaves = wdrain_left_above_hi = 0;
 	flswai_wakes = flswai_wakes_above_mid = flswai_wakes_above_lo = 0;
 	drain_sleeps = drain_sleeps_with_room = 0;
 	nenqueued = nreleased = 0;

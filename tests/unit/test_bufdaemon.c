@@ -9,7 +9,9 @@
  *
  * What each design promises, checked on itself - and checked to FAIL on the other design (the
  * "negative control" lines), so the tests tell the designs apart:
- *   runningbuf: runningbufspace never above hirunningspace plus one cluster; the daemon never
+ *   runningbuf: runningbufspace never above hirunningspace plus one cluster; six writers
+ *               streaming clusters, woken together, leave wdrain only at or below
+ *               hirunningspace (each tests the bound again after its wakeup); the daemon never
  *               disarms (bd_request 0) while numdirtybuffers > lodirtybuffers, not even when a
  *               flush finds nothing it may take (it retries, "qsleep", and drains once it can);
  *               writers blocked in flswai are woken by the midpoint (before the drain reaches
@@ -46,6 +48,18 @@ static void runningbuf_checks(const char *design, bool self)
 	verdict(design, self, "flswai sleepers are woken at the lo/hi midpoint",
 	        flswai_wakes > 0 && flswai_wakes_above_mid == 0 && flswai_wakes_above_lo > 0,
 	        "wakes, none above mid, some above lo", got);
+
+	/* Six writers streaming bursts of 4 clusters to one disk for 2 s: all are woken together at
+	   lorunningspace, and each must test the bound again before it goes on (the others may have
+	   filled it). */
+	sim_reset(design, 1);
+	spawn(daemon_thread);
+	for (int i = 0; i < 6; i++)
+		spawn_streamer(0, 4, 1, 200);      /* at most 4800 clusters: the sim's disk holds 8192 */
+	run_until(600);
+	snprintf(got, sizeof(got), "%d of %d left wdrain above hirunningspace", wdrain_left_above_hi, wdrain_leaves);
+	verdict(design, self, "six streaming writers wait in wdrain and leave it only at or below hirunningspace",
+	        wdrain_leaves > 0 && wdrain_left_above_hi == 0, "waits, none left above hi", got);
 
 	/* No dirty buffer may be taken for the first 5 s (a flush finds nothing, above lo): the
 	   daemon must stay armed, retrying, and drain to lo once they can be taken. */

@@ -9,16 +9,19 @@
  *     waits for a drain only when every disk with dirty buffers is full, and so never lets the
  *     fast disk idle while buffers bound for it are dirty (a backlog of 240 dirty buffers for
  *     the slow disk, older than 240 for the fast one);
+ *   - the daemon takes a cluster of a stripe over both disks only while both have room (a
+ *     writer dirtying the stripe: neither disk passes its budget plus one cluster);
  *   - no disk exceeds its budget by more than one cluster, a writer waits only for the disk
  *     it writes to, and the fast disk's writer runs at the fast disk's rate beside a writer to
  *     the slow disk; runningbufspace is always the sum of the disks' counts (two streamers);
  *   - the writers waiting for one disk are let go in the order they came, and one that arrives
  *     while others wait joins the queue even if the disk has room (four streamers, one disk);
+ *   - a change of design lets every writer waiting for a disk go (three streamers asleep);
  *   - the self-sized budget converges on the disk's rate times the target delay and follows
  *     a change of rate, between its floor (one cluster) and its ceiling (the checks named
  *     self-sizing: they are this design's formula; lab perdevice grades the others, which
  *     any per-disk design must keep).
- * The first two are also checked to FAIL under runningbuf (the negative control: the
+ * The first three are also checked to FAIL under runningbuf (the negative control: the
  * patch's global budget lets the slow disk hold everything in flight).
  */
 #include "bufdaemon_sim.h"
@@ -97,6 +100,25 @@ static void daemon_checks(const char *design, bool self)
 	          numdirtybuffers <= lodirtybuffers, true);
 }
 
+/* A writer dirtying a stripe over the two disks: each cluster is charged to both, half each. */
+static void stripe_checks(const char *design, bool self)
+{
+	char got[160];
+
+	two_disks(design);
+	writer_bufs = 16;
+	writer_stripe = true;
+	writer_stop = 30;
+	spawn(daemon_thread);
+	spawn(writer);
+	run_until(3000);
+	snprintf(got, sizeof(got), "slow disk max %d, fast disk max %d, bound %d", devs[0].max_running,
+	         devs[1].max_running, HI + CLUSTER);
+	verdict(design, self, "a stripe's clusters, charged to both disks, take neither past its budget "
+	        "plus one cluster", devs[0].max_running <= HI + CLUSTER && devs[1].max_running <= HI + CLUSTER,
+	        "<= bound", got);
+}
+
 /* Two streamers for 10 s: one to the slow disk, one to the fast. */
 static void writer_checks(const char *design, bool self)
 {
@@ -164,6 +186,41 @@ static void order_checks(void)
 	         cut_in, overtakes);
 	verdict("perdevice", true, "a newcomer never passes the writers already waiting",
 	        cut_in > 0 && overtakes == 0, "some arrivals, 0 passed", got);
+}
+
+/* Writers asleep in wdrdev, for the slow disk. How many. */
+static int asleep_in_wdrdev(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < nthreads; i++)
+		n += th[i].sleeping && th[i].wmesg != NULL && strcmp(th[i].wmesg, "wdrdev") == 0 &&
+		     th[i].chan != &rundevreq;
+	return n;
+}
+
+/*
+ * Three streamers to the slow disk, asleep in its queue when the design changes to the patch's:
+ * perdevice_release_all must let every one go (each sees itself released), so none is left
+ * asleep in wdrdev, where no one would wake it again.
+ */
+static void release_checks(void)
+{
+	char got[160];
+	int before, after;
+
+	two_disks("perdevice");
+	spawn(daemon_thread);
+	for (int i = 0; i < 3; i++)
+		spawn_streamer(0, 4, 1, 1000);
+	run_until(200);
+	before = asleep_in_wdrdev();
+	bd_set_design("runningbuf");
+	run_until(220);
+	after = asleep_in_wdrdev();
+	snprintf(got, sizeof(got), "%d asleep in wdrdev before the switch, %d after", before, after);
+	verdict("perdevice", true, "a design switch lets every writer waiting for a disk go",
+	        before > 0 && after == 0, "some before, 0 after", got);
 }
 
 /* Within 5% of want? */
@@ -249,9 +306,12 @@ int main(void)
 	estimate_checks();
 	daemon_checks("perdevice", true);
 	daemon_checks("runningbuf", false);
+	stripe_checks("perdevice", true);
+	stripe_checks("runningbuf", false);
 	writer_checks("perdevice", true);
 	writer_checks("runningbuf", false);
 	order_checks();
+	release_checks();
 	sizing_checks();
 	return unit_exit();
 }

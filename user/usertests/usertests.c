@@ -49,7 +49,7 @@ static const struct ucase {
 	{ "mmap_anon", t_mmap_anon },           { "mmap_badargs", t_mmap_badargs },
 	{ "munmap_badargs", t_munmap_badargs }, { "mprotect", t_mprotect },
 	{ "msync_badargs", t_msync_badargs },   { "mmap_file", t_mmap_file },
-	{ "mmap_eof", t_mmap_eof },
+	{ "mmap_eof", t_mmap_eof },             { "mmap_eof_grow", t_mmap_eof_grow },
 	{ "cow_fork", t_cow_fork },             { "mmap_anon_shared", t_mmap_anon_shared },
 	{ "faults", t_faults },                 { "mmap_overlap", t_mmap_overlap },
 	{ "getrusage_badargs", t_getrusage_badargs }, { "swapon_errors", t_swapon_errors },

@@ -60,6 +60,9 @@ static const struct ucase {
 	{ "sh_source", t_sh_source },           { "sh_read", t_sh_read },
 	{ "sh_script", t_sh_script },           { "sh_errors", t_sh_errors },
 	{ "sh_control", t_sh_control },
+	{ "sig_handler", t_sig_handler },       { "sig_ignore_exec", t_sig_ignore_exec },
+	{ "sig_mask", t_sig_mask },             { "sig_eintr", t_sig_eintr },
+	{ "sig_kill_fault", t_sig_kill_fault }, { "sig_killpg", t_sig_killpg },
 	{ NULL, NULL },
 };
 

@@ -61,5 +61,7 @@ UT_CASE(t_faults); UT_CASE(t_mmap_overlap); UT_CASE(t_getrusage_badargs); UT_CAS
 UT_CASE(t_sh_glob); UT_CASE(t_sh_subst); UT_CASE(t_sh_arith); UT_CASE(t_sh_case); UT_CASE(t_sh_func);
 UT_CASE(t_sh_param); UT_CASE(t_sh_heredoc); UT_CASE(t_sh_set); UT_CASE(t_sh_source); UT_CASE(t_sh_read);
 UT_CASE(t_sh_script); UT_CASE(t_sh_errors); UT_CASE(t_sh_control);
+UT_CASE(t_sig_handler); UT_CASE(t_sig_ignore_exec); UT_CASE(t_sig_mask); UT_CASE(t_sig_eintr);
+UT_CASE(t_sig_kill_fault); UT_CASE(t_sig_killpg);
 
 #endif

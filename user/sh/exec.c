@@ -67,16 +67,24 @@ int exitcode(int status, int report)
 	return 128 + sig;
 }
 
-/* Every fork of the shell: the child starts with the default traps (trap.c). */
-pid_t xfork(void)
+/*
+ * Every fork of the shell: the child starts with the default traps (trap.c), and a background
+ * one ignoring INT and QUIT. Signals are blocked across the fork until the child has its own
+ * actions, so a signal sent to it at once (`cmd & kill $!`) finds them, not the shell's.
+ */
+pid_t xfork(int background)
 {
+	sigset_t all, old;
 	pid_t pid;
 
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
 	fflush(NULL);
 	if ((pid = fork()) < 0)
 		warn("fork");
 	if (pid == 0)
-		signals_forked();
+		signals_forked(background);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return pid;
 }
 
@@ -108,7 +116,7 @@ void console_foreground(void)
 
 pid_t fork_job(void)
 {
-	pid_t pid = xfork();
+	pid_t pid = xfork(0);
 
 	if (!opt.interactive || pid < 0)
 		return pid;
@@ -169,7 +177,7 @@ static int heredoc_fd(struct redir *r)
 		free(body);
 		return -1;
 	}
-	if (len > HEREDOC_INLINE && (pid = xfork()) < 0) {
+	if (len > HEREDOC_INLINE && (pid = xfork(0)) < 0) {
 		close(fds[0]);
 		close(fds[1]);
 		free(body);
@@ -949,12 +957,10 @@ static int run_redirected(struct node *n)
 
 static int run_background(struct node *n)
 {
-	pid_t pid = xfork();
+	pid_t pid = xfork(1);
 
 	if (pid == 0) {
-		/* without job control, an asynchronous list ignores SIGINT and SIGQUIT (POSIX 2.11)
-		 * and reads /dev/null (POSIX 2.9.3.1) */
-		signals_background();
+		/* without job control, an asynchronous list reads /dev/null (POSIX 2.9.3.1) */
 		int fd = open("/dev/null", O_RDONLY);
 		if (fd > 0) {
 			dup2(fd, 0);

@@ -195,7 +195,7 @@ void  glob_pathnames(const char *pattern, struct words *out);   /* sorted matche
 
 int   run_node(struct node *n);
 int   exitcode(int status, int report);      /* wait status -> $?; report: say which signal */
-pid_t xfork(void);
+pid_t xfork(int background);                 /* background: an asynchronous list's child */
 int   waitfor(pid_t pid, int report);
 pid_t fork_job(void);                        /* fork for a job we wait for (at the prompt: its own
                                                 group, the console's foreground one) */
@@ -217,8 +217,7 @@ extern int  inspecial;                       /* a special built-in runs (not thr
 
 extern volatile sig_atomic_t pendingsigs;   /* a caught signal came: dotrap() at the next command */
 void  signals_init(void);
-void  signals_forked(void);
-void  signals_background(void);
+void  signals_forked(int background);
 int   trapped_signal(void);                 /* a signal that came and stops wait/read, or 0 */
 void  dotrap(void);
 void  exittrap(int status);

@@ -5,11 +5,11 @@
  *   trap [action condition ...]   bi_trap: action is a command, "" (ignore) or - (default);
  *                                 a condition is EXIT (0) or a signal's name or number
  *   signals_init()                at start: what was ignored on entry to a script stays so;
- *                                 the interactive shell catches INT and ignores TERM and QUIT
- *   signals_forked()              in every forked child: traps with a command are cleared and
+ *                                 the interactive shell catches INT, TERM and QUIT
+ *   signals_forked(background)    in every forked child: traps with a command are cleared and
  *                                 the interactive shell's own catching undone (POSIX 2.11: a
- *                                 subshell's traps are the defaults, except ignored ones)
- *   signals_background()          an asynchronous list ignores INT and QUIT (POSIX 2.11, no
+ *                                 subshell's traps are the defaults, except ignored ones); an
+ *                                 asynchronous list also ignores INT and QUIT (POSIX 2.11, no
  *                                 job control)
  *   dotrap()                      run the traps of the signals that came (run_node calls it
  *                                 between commands, so a loop of built-ins is interrupted too)
@@ -48,12 +48,11 @@ static void setsignal(int sig)
 	int action = !traps[sig] ? S_DFL : *traps[sig] ? S_CATCH : S_IGN;
 	struct sigaction sa = { SIG_DFL, 0, 0 };
 
-	if (action == S_DFL && rootshell && opt.interactive) {
-		if (sig == SIGINT)
-			action = S_CATCH;          /* ^C stops the commands and gives the prompt back */
-		else if (sig == SIGTERM || sig == SIGQUIT)
-			action = S_IGN;            /* FreeBSD's: a stray kill does not end the console's shell */
-	}
+	/* The interactive shell: ^C stops the commands and gives the prompt back; TERM and QUIT
+	 * do nothing, so a stray kill does not end the console's shell (FreeBSD's sh ignores them;
+	 * caught rather than ignored, they are SIG_DFL again in the programs it runs, by exec). */
+	if (action == S_DFL && rootshell && opt.interactive && (sig == SIGINT || sig == SIGTERM || sig == SIGQUIT))
+		action = S_CATCH;
 	if (sigmode[sig] == S_HARD_IGN || sigmode[sig] == action)
 		return;
 	sa.sa_handler = action == S_CATCH ? onsig : action == S_IGN ? SIG_IGN : SIG_DFL;
@@ -76,7 +75,7 @@ void signals_init(void)
 	setsignal(SIGQUIT);
 }
 
-void signals_forked(void)
+void signals_forked(int background)
 {
 	rootshell = 0;
 	for (int sig = 0; sig < NSIG; sig++) {
@@ -89,15 +88,10 @@ void signals_forked(void)
 			setsignal(sig);
 	}
 	pendingsigs = 0;
-}
-
-void signals_background(void)
-{
-	static const int sigs[] = { SIGINT, SIGQUIT };
-
-	for (int i = 0; i < 2; i++) {
-		signal(sigs[i], SIG_IGN);
-		sigmode[sigs[i]] = S_HARD_IGN;
+	if (background) {
+		signal(SIGINT, SIG_IGN);
+		signal(SIGQUIT, SIG_IGN);
+		sigmode[SIGINT] = sigmode[SIGQUIT] = S_HARD_IGN;
 	}
 }
 

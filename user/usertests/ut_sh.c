@@ -349,7 +349,7 @@ UT_CASE(t_sh_trap)
 		{ "trap 'echo sub' EXIT; (echo in); x=$(echo cs); echo main $x", "in\nmain cs\nsub\n", 0 },
 		{ "(trap 'echo subexit' EXIT; echo in); echo main", "in\nsubexit\nmain\n", 0 },
 		{ "trap 'echo usr1; exit 3' USR1; (sleep 0.2; kill -USR1 $$) & while :; do :; done", "usr1\n", 3 },
-		{ "trap 'echo term' TERM; sleep 2 > /dev/null & p=$!; (sleep 0.2; kill -TERM $$) & wait $p; echo wait $?",
+		{ "trap 'echo term' TERM; sleep 2 > /dev/null 2>&1 & p=$!; (sleep 0.2; kill -TERM $$) & wait $p; echo wait $?",
 		  "term\nwait 143\n", 0 },
 		{ "trap 'echo x' FOO USR1; echo $?; trap", "sh: trap: bad signal FOO\n1\ntrap -- 'echo x' USR1\n", 0 },
 		{ "trap 'echo k' KILL; echo $?", "sh: trap: cannot trap KILL\n1\n", 0 },

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ctype.h>
+#include <wctype.h>
 
 #define DUP_MAX  255             /* RE_DUP_MAX: the largest interval count */
 #define MAXGROUP 32              /* groups whose matches are kept (more are counted, not kept) */
@@ -103,20 +104,16 @@ static void setbit(struct piece *pc, int c, int icase)
 	}
 }
 
-static int classfn(const char *name, size_t len, int c)
+/* The class named [:name:] at name (len bytes), 0 if there is none. */
+static wctype_t classnamed(const char *name, size_t len)
 {
-	static const struct { const char *name; int (*fn)(int); } classes[] = {
-		{ "alnum", isalnum }, { "alpha", isalpha }, { "digit", isdigit }, { "lower", islower },
-		{ "upper", isupper }, { "space", isspace }, { "punct", ispunct }, { "xdigit", isxdigit },
-		{ "print", isprint }, { "cntrl", iscntrl }, { "graph", isgraph },
-	};
+	char buf[16];
 
-	if (len == 5 && strncmp(name, "blank", 5) == 0)
-		return c == ' ' || c == '\t';
-	for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
-		if (strlen(classes[i].name) == len && strncmp(classes[i].name, name, len) == 0)
-			return classes[i].fn(c) != 0;
-	return -1;
+	if (len >= sizeof buf)
+		return 0;
+	memcpy(buf, name, len);
+	buf[len] = 0;
+	return wctype(buf);
 }
 
 /* [= =] or [. .] at p ("[=" or "[."): its one character, p past it; -1 and an error otherwise. */
@@ -160,12 +157,13 @@ static void bracket(struct parse *ps, struct piece *pc)
 				ps->err = REG_EBRACK;
 				return;
 			}
-			if (classfn(p + 2, end - p - 2, 'a') < 0) {
+			wctype_t class = classnamed(p + 2, end - p - 2);
+			if (!class) {
 				ps->err = REG_ECTYPE;
 				return;
 			}
 			for (int c = 1; c < 256; c++)
-				if (classfn(p + 2, end - p - 2, c))
+				if (iswctype(c, class))
 					setbit(pc, c, ps->icase);
 			p = end + 2;
 			continue;

@@ -466,7 +466,7 @@ static int find_program(const char *name, char *full, size_t size)
  */
 int bi_command(int argc, char **argv)
 {
-	int i = 1, verbose = -1, status = 0, special;
+	int i = 1, verbose = -1, bad = 0, status = 0, special;
 	char full[PATH_MAX];
 
 	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
@@ -480,28 +480,30 @@ int bi_command(int argc, char **argv)
 			else if (*o == 'p')
 				searchpath = DEFPATH;
 			else
-				verbose = -2;
+				bad = 1;
 		}
 	}
-	if (verbose < 0 || i == argc) {
+	if (bad || verbose < 0 || i == argc) {
 		searchpath = NULL;
 		fprintf(stderr, "sh: command: usage: command [-p] [-v | -V] name ...\n");
 		return 2;
 	}
 	for (; i < argc; i++) {
-		const char *name = argv[i];
-		const char *what = isreserved(name) ? "a shell keyword" : findfunc(name) ? "a shell function" :
+		const char *name = argv[i], *path = NULL;
+		const char *kind = isreserved(name) ? "a shell keyword" : findfunc(name) ? "a shell function" :
 		                   strcmp(name, "exec") == 0 ? "a special shell builtin" :
 		                   find_builtin(name, &special) ? (special ? "a special shell builtin" : "a shell builtin") :
 		                   NULL;
-		if (what)
-			verbose ? printf("%s is %s\n", name, what) : printf("%s\n", name);
-		else if (find_program(name, full, sizeof full) == 0)
-			verbose ? printf("%s is %s\n", name, full) : printf("%s\n", full);
-		else {
+		if (!kind && find_program(name, full, sizeof full) == 0)
+			path = full;
+		if (!kind && !path) {
 			if (verbose)
 				fprintf(stderr, "%s: not found\n", name);
 			status = 127;
+		} else if (verbose) {
+			printf("%s is %s\n", name, kind ? kind : path);
+		} else {
+			printf("%s\n", kind ? name : path);
 		}
 	}
 	searchpath = NULL;
@@ -693,7 +695,7 @@ static int command_prefix(struct words *args, int *defpath)
 	int i = 0;
 
 	while (i < args->n && strcmp(args->v[i], "command") == 0) {
-		int j = i + 1;
+		int j = i + 1, p = 0;
 		for (; j < args->n && args->v[j][0] == '-' && args->v[j][1]; j++) {
 			if (strcmp(args->v[j], "--") == 0) {
 				j++;
@@ -701,8 +703,9 @@ static int command_prefix(struct words *args, int *defpath)
 			}
 			if (strspn(args->v[j] + 1, "p") != strlen(args->v[j] + 1))
 				return i;           /* -v, -V or a bad option: the built-in says */
-			*defpath = 1;
+			p = 1;
 		}
+		*defpath |= p;
 		i = j;
 	}
 	return i;

@@ -335,7 +335,9 @@ void postsig(struct trapframe *tf)
 		p->p_sigcatch &= ~sigmask(sig);
 	}
 	spin_unlock(&proc_lock);
+	sti();                             /* the frame's copyout may fault a stack page in, and sleep */
 	sendsig(p, tf, sig, handler, oldmask);
+	cli();
 }
 
 /*

@@ -5,11 +5,16 @@
  *   define_function, unset_function   the function table (POSIX 2.9.5)
  *   exec_command(argv, env)   in a child: find the program on $PATH and exec it
  *   xfork, waitfor, exitcode  fork with stdio flushed; a child's status as $? (128+signal)
+ *   bi_command           command -v / -V (XCU command)
  *
- * Simple commands: assignments and words are expanded (expand.c), then the command is, in
- * POSIX's order (2.9.1.1): a special built-in, a function, a built-in, or a program run in a
- * child. Pipelines and ( ... ) fork; { ... }, for, case, if, while and until run in this shell,
- * with their redirections applied around them and undone after.
+ * Simple commands (POSIX 2.9.1): the words are expanded (expand.c), then the NAME=value
+ * prefixes, left to right, each set before the next is expanded (for good with no command or
+ * a special built-in, else only for the command); then the command is, in POSIX's order
+ * (2.9.1.1): a special built-in, a function, a built-in, or a program run in a child.
+ * `command name` skips the functions and makes a special built-in a regular one. Pipelines
+ * and ( ... ) fork; { ... }, for, case, if, while and until run in this shell, with their
+ * redirections applied around them and undone after. Between commands run_node runs the
+ * traps of signals that came (trap.c).
  *
  * Unwinding: break, continue and return set evalskip (builtins.c); lists and loops stop and
  * return as soon as it is set, each loop or function call taking the part meant for it.

@@ -66,6 +66,7 @@ static const struct ucase {
 	{ "sig_handler", t_sig_handler },       { "sig_ignore_exec", t_sig_ignore_exec },
 	{ "sig_mask", t_sig_mask },             { "sig_eintr", t_sig_eintr },
 	{ "sig_kill_fault", t_sig_kill_fault }, { "sig_killpg", t_sig_killpg },
+	{ "sig_dflag", t_sig_dflag },
 	{ NULL, NULL },
 };
 

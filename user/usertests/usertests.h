@@ -63,6 +63,6 @@ UT_CASE(t_sh_param); UT_CASE(t_sh_heredoc); UT_CASE(t_sh_set); UT_CASE(t_sh_sour
 UT_CASE(t_sh_script); UT_CASE(t_sh_errors); UT_CASE(t_sh_control); UT_CASE(t_sh_pattern); UT_CASE(t_sh_assign);
 UT_CASE(t_sh_shift); UT_CASE(t_sh_trap); UT_CASE(t_sh_getopts); UT_CASE(t_sh_command); UT_CASE(t_sh_readonly);
 UT_CASE(t_sig_handler); UT_CASE(t_sig_ignore_exec); UT_CASE(t_sig_mask); UT_CASE(t_sig_eintr);
-UT_CASE(t_sig_kill_fault); UT_CASE(t_sig_killpg);
+UT_CASE(t_sig_kill_fault); UT_CASE(t_sig_killpg); UT_CASE(t_sig_dflag);
 
 #endif

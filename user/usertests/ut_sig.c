@@ -5,6 +5,7 @@
  */
 #include "usertests.h"
 #include <sys/wait.h>
+#include <sys/syscall.h>
 
 static volatile sig_atomic_t caught, caught_sig, depth_seen;
 
@@ -159,6 +160,16 @@ UT_CASE(t_sig_kill_fault)
 	}
 	ut_waitexit(pid, &code);
 	CHECK(code == 128 + SIGSEGV, "a NULL store with a SIGSEGV handler gave %d, expected %d", code, 128 + SIGSEGV);
+	/* sigreturn takes only user registers: a context with a kernel eip and every flag set
+	 * ends the process at its next instruction, never the kernel */
+	EXPECT_ERR(syscall(SYS_sigreturn, NULL), EFAULT);
+	if ((pid = fork()) == 0) {
+		struct sigcontext sc = { .sc_eip = 0xc0001000, .sc_esp = 0x10, .sc_eflags = 0xffffffff };
+		syscall(SYS_sigreturn, &sc);
+		_exit(0);
+	}
+	ut_waitexit(pid, &code);
+	CHECK(code == 128 + SIGSEGV, "sigreturn to a kernel address gave %d, expected %d", code, 128 + SIGSEGV);
 }
 
 /* kill(-pgid, sig) signals the group; no such group is ESRCH; 0 and -1 are refused. */
@@ -186,4 +197,27 @@ UT_CASE(t_sig_killpg)
 	EXPECT_ERR(kill(0, SIGTERM), EINVAL);
 	EXPECT_ERR(kill(-1, SIGTERM), EINVAL);
 	EXPECT_ERR(kill(-getpgrp(), NSIG), EINVAL);
+}
+
+/*
+ * The direction flag is the user's (a sigcontext may restore it): a write(2) made with DF set
+ * must still copy its bytes forward, so the kernel clears DF at every entry (trapasm.S cld).
+ */
+UT_CASE(t_sig_dflag)
+{
+	static const char msg[16] = "0123456789abcdef";
+	char got[16];
+	int fds[2];
+	long r;
+
+	CHECK(pipe(fds) == 0, "pipe: %s", strerror(errno));
+	__asm__ volatile("std\n\tint $0x80\n\tcld"
+	                 : "=a"(r)
+	                 : "a"(SYS_write), "b"(fds[1]), "c"(msg), "d"(sizeof msg)
+	                 : "memory", "cc");
+	CHECK(r == (long)sizeof msg, "write with DF set returned %ld", r);
+	CHECK(read(fds[0], got, sizeof got) == (ssize_t)sizeof got && memcmp(got, msg, sizeof msg) == 0,
+	      "the bytes written with DF set came out as \"%.16s\"", got);
+	close(fds[0]);
+	close(fds[1]);
 }

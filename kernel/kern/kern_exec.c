@@ -376,6 +376,7 @@ static int kern_execve(const char *path, struct exec_args *ea)
 		vmspace_free(old);
 	set_comm(p, path);
 	fdcloseexec(p->p_fd);
+	sigacts_exec(p);
 
 	struct trapframe *tf = p->p_tf;
 	memset(tf, 0, sizeof(*tf));

@@ -34,6 +34,7 @@ int sys_fork(register_t *args, register_t *rv)
 	p->p_tf->eax = 0;                     /* the child sees fork() return 0 */
 	memcpy(p->p_comm, parent->p_comm, sizeof(p->p_comm));
 	p->p_flag = parent->p_flag & ~P_SYSTEM;
+	sigacts_fork(p, parent);
 	spin_lock(&proc_lock);
 	p->p_pptr = parent;
 	p->p_pgid = parent->p_pgid;

@@ -41,6 +41,8 @@ static sy_call_t *const sysent[SYS_MAXSYSCALL] = {
 	[SYS_getfsstat] = sys_getfsstat,
 	[SYS_setpgid] = sys_setpgid,     [SYS_getpgrp] = sys_getpgrp,
 	[SYS_utimes] = sys_utimes,
+	[SYS_sigaction] = sys_sigaction, [SYS_sigprocmask] = sys_sigprocmask,
+	[SYS_sigreturn] = sys_sigreturn,
 };
 
 void syscall(struct trapframe *tf)
@@ -54,8 +56,9 @@ void syscall(struct trapframe *tf)
 	if (num < SYS_MAXSYSCALL && sysent[num])
 		error = sysent[num](args, &rv);
 	lock_assert_none_held("system call return");
-	/* execve replaced the frame: its eax starts at 0 like every other register. */
-	if (num != SYS_execve || error)
+	/* execve replaced the frame: its eax starts at 0 like every other register; sigreturn
+	 * restored the interrupted code's (EJUSTRETURN). */
+	if (error != EJUSTRETURN && (num != SYS_execve || error))
 		tf->eax = error ? (uint32_t)-error : rv;
 	cli();
 }

@@ -11,9 +11,14 @@
 
 typedef int sy_call_t(register_t *args, register_t *rv);
 
+/* A handler's return value meaning: leave the user's registers as they are (sigreturn). */
+#define EJUSTRETURN (-2)
+
 /* kern/kern_fork.c, kern_exit.c, kern_exec.c, kern_prot.c: processes */
-sy_call_t sys_exit, sys_fork, sys_wait4, sys_execve, sys_getpid, sys_getppid, sys_kill,
+sy_call_t sys_exit, sys_fork, sys_wait4, sys_execve, sys_getpid, sys_getppid,
           sys_sbrk, sys_getrusage, sys_reboot, sys_setpgid, sys_getpgrp;
+/* kern/kern_sig.c: signals */
+sy_call_t sys_kill, sys_sigaction, sys_sigprocmask, sys_sigreturn;
 /* kern/kern_time.c: time */
 sy_call_t sys_gettimeofday, sys_clock_gettime, sys_nanosleep;
 /* kern/kern_sysctl.c */

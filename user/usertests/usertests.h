@@ -56,10 +56,13 @@ UT_CASE(t_time); UT_CASE(t_timegm); UT_CASE(t_nanosleep); UT_CASE(t_wakeup_preem
 UT_CASE(t_sysctl_values);
 UT_CASE(t_printf); UT_CASE(t_strtol); UT_CASE(t_malloc); UT_CASE(t_qsort);
 UT_CASE(t_mmap_anon); UT_CASE(t_mmap_badargs); UT_CASE(t_munmap_badargs); UT_CASE(t_mprotect);
-UT_CASE(t_msync_badargs); UT_CASE(t_mmap_file); UT_CASE(t_mmap_eof); UT_CASE(t_cow_fork); UT_CASE(t_mmap_anon_shared);
+UT_CASE(t_msync_badargs); UT_CASE(t_mmap_file); UT_CASE(t_mmap_eof); UT_CASE(t_mmap_eof_grow); UT_CASE(t_cow_fork); UT_CASE(t_mmap_anon_shared);
 UT_CASE(t_faults); UT_CASE(t_mmap_overlap); UT_CASE(t_getrusage_badargs); UT_CASE(t_swapon_errors);
 UT_CASE(t_sh_glob); UT_CASE(t_sh_subst); UT_CASE(t_sh_arith); UT_CASE(t_sh_case); UT_CASE(t_sh_func);
 UT_CASE(t_sh_param); UT_CASE(t_sh_heredoc); UT_CASE(t_sh_set); UT_CASE(t_sh_source); UT_CASE(t_sh_read);
-UT_CASE(t_sh_script); UT_CASE(t_sh_errors); UT_CASE(t_sh_control);
+UT_CASE(t_sh_script); UT_CASE(t_sh_errors); UT_CASE(t_sh_control); UT_CASE(t_sh_pattern); UT_CASE(t_sh_assign);
+UT_CASE(t_sh_shift); UT_CASE(t_sh_trap); UT_CASE(t_sh_getopts); UT_CASE(t_sh_command); UT_CASE(t_sh_readonly);
+UT_CASE(t_sig_handler); UT_CASE(t_sig_ignore_exec); UT_CASE(t_sig_mask); UT_CASE(t_sig_eintr);
+UT_CASE(t_sig_kill_fault); UT_CASE(t_sig_killpg); UT_CASE(t_sig_dflag);
 
 #endif

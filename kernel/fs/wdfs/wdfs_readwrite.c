@@ -152,15 +152,17 @@ static int wdfs_write_locked(struct wdfs_inode *ip, struct uio *uio, int ioflag)
 		size_t n = MIN((size_t)(bs - on), uio->uio_resid);
 		size_t before = uio->uio_resid;
 
+		/* The VM learns the new size before the data are in (FFS's order): it zeroes the old
+		 * last page's tail first, and never takes the new data for bytes past EOF. */
+		if ((uint64_t)uio->uio_offset + n > ip->i_din.di_size)
+			vnode_pager_setsize(vp, uio->uio_offset + (off_t)n);
 		error = write_block(ip, lbn, on, n, uio, ioflag);
 		if (before != uio->uio_resid &&
-		    (uint64_t)uio->uio_offset > ip->i_din.di_size) {
+		    (uint64_t)uio->uio_offset > ip->i_din.di_size)
 			ip->i_din.di_size = (uint64_t)uio->uio_offset;
-			vnode_pager_setsize(vp, uio->uio_offset);
-		}
 	}
 	if (error)
-		wdfs_itrunc(ip, (off_t)ip->i_din.di_size);   /* free blocks past the end */
+		wdfs_itrunc(ip, (off_t)ip->i_din.di_size);   /* free blocks past the end; the VM's size back */
 	if (uio->uio_resid != resid0) {
 		wdfs_settimes(ip, true, true);
 		error = 0;                                     /* a short write is not an error */

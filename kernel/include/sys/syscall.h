@@ -64,7 +64,11 @@
 #define SYS_setpgid      51   /* setpgid(pid, pgid) */
 #define SYS_getpgrp      52   /* getpgrp() -> the caller's process group */
 #define SYS_utimes       53   /* utimes(path, const struct timeval times[2]): NULL = now */
+/* Signals: numbered from 90, apart from the file-system calls that follow 53. */
+#define SYS_sigaction    90   /* sigaction(sig, act, oact, trampoline): the libc adds its trampoline */
+#define SYS_sigprocmask  91   /* sigprocmask(how, const sigset_t *set, sigset_t *oset) */
+#define SYS_sigreturn    92   /* sigreturn(const struct sigcontext *): from the trampoline only */
 
-#define SYS_MAXSYSCALL   54
+#define SYS_MAXSYSCALL   93
 
 #endif

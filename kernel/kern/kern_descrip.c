@@ -46,6 +46,7 @@ static struct file *file_alloc(void)
 			fp->f_offset = 0;
 			fp->f_nextoff = 0;
 			fp->f_seqcount = 0;
+			fp->f_locktype = 0;
 			fp->f_vnode = NULL;
 			fp->f_pipe = NULL;
 			sleeplock_init(&fp->f_lock, "filelk");
@@ -150,7 +151,11 @@ void fdrop(struct file *fp)
 
 struct filedesc *fdinit(void)
 {
-	return kmalloc(sizeof(struct filedesc), M_WAITOK | M_ZERO);
+	struct filedesc *fdp = kmalloc(sizeof(struct filedesc), M_WAITOK | M_ZERO);
+
+	if (fdp != NULL)
+		fdp->fd_cmask = CMASK;
+	return fdp;
 }
 
 /* fdcopy: the child's table at fork: the same files, each with one more reference. */
@@ -161,6 +166,7 @@ struct filedesc *fdcopy(struct filedesc *fdp)
 
 	if (new == NULL || fdp == NULL)
 		return new;
+	new->fd_cmask = fdp->fd_cmask;
 	for (fd = 0; fd < NOFILE; fd++) {
 		if (fdp->fd_ofiles[fd] != NULL) {
 			fhold(fdp->fd_ofiles[fd]);

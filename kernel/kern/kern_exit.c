@@ -161,7 +161,21 @@ static void psignal_locked(struct proc *p, int sig)
 	}
 }
 
-int proc_kill(pid_t pid, int sig)
+/*
+ * May a process with credentials cr signal q? FreeBSD 4's CANSIGNAL (sys/kern/kern_sig.c,
+ * without sessions): root may signal anyone; otherwise the sender's real or effective uid must
+ * be the target's real or effective uid. proc_lock held (q's credentials).
+ */
+static bool cansignal(const struct ucred *cr, const struct proc *q)
+{
+	const struct ucred *qc = &q->p_ucred;
+
+	return cr->cr_uid == 0 || cr->cr_ruid == qc->cr_ruid || cr->cr_uid == qc->cr_ruid ||
+	       cr->cr_ruid == qc->cr_uid || cr->cr_uid == qc->cr_uid;
+}
+
+/* Signal process pid on behalf of cr (NULL: the kernel itself, which may signal anyone). */
+static int proc_signal(pid_t pid, int sig, const struct ucred *cr)
 {
 	if (sig < 0 || sig >= NSIG)
 		return EINVAL;
@@ -174,7 +188,7 @@ int proc_kill(pid_t pid, int sig)
 			error = 0;
 			break;
 		}
-		if (p->p_flag & P_SYSTEM) {
+		if ((p->p_flag & P_SYSTEM) || (cr != NULL && !cansignal(cr, p))) {
 			error = EPERM;
 			break;
 		}
@@ -185,6 +199,11 @@ int proc_kill(pid_t pid, int sig)
 	}
 	spin_unlock(&proc_lock);
 	return error;
+}
+
+int proc_kill(pid_t pid, int sig)
+{
+	return proc_signal(pid, sig, NULL);
 }
 
 /*
@@ -212,5 +231,5 @@ int sys_kill(register_t *args, register_t *rv)
 	pid_t pid = (pid_t)args[0];
 	if (pid <= 0)
 		return EINVAL;                    /* process groups are not supported */
-	return proc_kill(pid, (int)args[1]);
+	return proc_signal(pid, (int)args[1], cred_cur());
 }

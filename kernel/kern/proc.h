@@ -11,6 +11,7 @@
 #define _KERN_PROC_H_
 
 #include "kern/types.h"
+#include "kern/ucred.h"
 #include <sys/resource.h>
 #include <sys/sysctl.h>
 
@@ -41,6 +42,8 @@ struct proc {
 	bool              p_woken;      /* ended a sleep and not yet back in user space: runs first */
 	int               p_sig;        /* pending fatal signal (0 = none) */
 	pid_t             p_pgid;       /* process group (setpgid(2)), inherited by fork; proc_lock */
+	struct ucred      p_ucred;      /* credentials (kern/ucred.h): changed by the process itself
+	                                   under proc_lock, read by others (kill) under it */
 	int               p_xstat;      /* wait status for the parent */
 	char             *p_kstack;     /* bottom of the kernel stack */
 	struct trapframe *p_tf;         /* user trap frame on the kernel stack */

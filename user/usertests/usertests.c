@@ -163,7 +163,7 @@ void ut_rmtree(const char *path)
 	struct dirent *de;
 	char child[512];
 
-	if (stat(path, &st) < 0)
+	if (lstat(path, &st) < 0)
 		return;
 	if (!S_ISDIR(st.st_mode)) {
 		unlink(path);

@@ -334,7 +334,7 @@ int sys_fstat(register_t *args, register_t *rv)
 
 /*
  * lseek(fd, off_t *offset_inout, whence): the 64-bit offset travels through the pointer.
- * ESPIPE on a pipe; EINVAL for a bad whence or a negative result; EOVERFLOW past 2^63.
+ * ESPIPE on a pipe or a FIFO (POSIX; FreeBSD 4 let a FIFO's offset move); EINVAL for a bad whence or a negative result; EOVERFLOW past 2^63.
  */
 int sys_lseek(register_t *args, register_t *rv)
 {
@@ -351,7 +351,7 @@ int sys_lseek(register_t *args, register_t *rv)
 	error = fget((int)args[0], &fp);
 	if (error != 0)
 		return error;
-	if (fp->f_type == DTYPE_PIPE) {
+	if (fp->f_type == DTYPE_PIPE || fp->f_vnode->v_type == VFIFO) {
 		fdrop(fp);
 		return ESPIPE;
 	}

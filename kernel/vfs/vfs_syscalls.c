@@ -250,12 +250,10 @@ static int open_vnode(struct vnode *vp, int oflags, int fflag, bool created)
 	if (error != 0)
 		return error;
 	if (vp->v_type == VFIFO)
-		error = fifo_open(vp, fflag);
-	if (error == 0 && (oflags & O_TRUNC) && (fflag & FWRITE) && vp->v_type == VREG)
+		error = fifo_open(vp, fflag);           /* undoes itself when it fails */
+	else if ((oflags & O_TRUNC) && (fflag & FWRITE) && vp->v_type == VREG)
 		error = VOP_TRUNCATE(vp, 0);
 	if (error != 0) {
-		if (vp->v_type == VFIFO)
-			fifo_close(vp, fflag);
 		VOP_CLOSE(vp, fflag);
 		return error;
 	}

@@ -39,7 +39,13 @@ static const struct ucase {
 	{ "dup", t_dup },                       { "eisdir", t_eisdir },
 	{ "getdents", t_getdents },             { "utimes", t_utimes },
 	{ "statfs", t_statfs },                 { "getfsstat", t_getfsstat },
-	{ "mount_errors", t_mount_errors },
+	{ "mount_errors", t_mount_errors },     { "mount_update", t_mount_update },
+	{ "creds", t_creds },                   { "perm_access", t_perm_access },
+	{ "perm_sticky", t_perm_sticky },       { "setuid", t_setuid },
+	{ "umask", t_umask },                   { "symlink", t_symlink },
+	{ "symlink_loop", t_symlink_loop },     { "fifo", t_fifo },
+	{ "truncate", t_truncate },             { "flock", t_flock },
+	{ "random", t_random },
 	{ "time", t_time },                     { "timegm", t_timegm },
 	{ "nanosleep", t_nanosleep },           { "wakeup_preempt", t_wakeup_preempt },
 	{ "sysctl", t_sysctl },                 { "sysctl_next", t_sysctl_next },
@@ -94,7 +100,8 @@ const char *ut_errname(int e)
 		[ENOSPC] = "ENOSPC", [ESPIPE] = "ESPIPE", [EROFS] = "EROFS", [EMLINK] = "EMLINK",
 		[EPIPE] = "EPIPE", [ERANGE] = "ERANGE", [EAGAIN] = "EAGAIN",
 		[ENAMETOOLONG] = "ENAMETOOLONG", [ENOTEMPTY] = "ENOTEMPTY", [ENOSYS] = "ENOSYS",
-		[ENOTSUP] = "ENOTSUP", [EOVERFLOW] = "EOVERFLOW",
+		[ENOTSUP] = "EOPNOTSUPP", [EOVERFLOW] = "EOVERFLOW", [ELOOP] = "ELOOP",
+		[EFTYPE] = "EFTYPE", [ETXTBSY] = "ETXTBSY",
 	};
 	static char buf[16];
 

@@ -8,12 +8,12 @@
  * A file starting with "#!" runs its interpreter with the script's path as an argument.
  *
  * Permissions and set-ID, as FreeBSD 4's kern_execve and exec_check_permissions
- * (sys/kern/kern_exec.c, whose set-ID code DragonFly's copy of 1.107.2.15 keeps): the file must
- * be a regular file with at least one execute bit (EACCES, root included) that the caller may
- * execute (VOP_ACCESS VEXEC: EACCES). A successful exec of a file with the set-user-ID bit
- * makes its owner the effective uid, one with the set-group-ID bit its group the effective
- * gid, and the saved IDs then follow the effective ones. For a script it is the interpreter's
- * bits that count, as in FreeBSD, whose image activator starts over with the interpreter.
+ * (sys/kern/kern_exec.c 1.107.2.15, RELENG_4): the file must be a regular file with at least one
+ * execute bit (EACCES, root included) that the caller may execute (VOP_ACCESS VEXEC: EACCES). A
+ * successful exec of a file with the set-user-ID bit makes its owner the effective uid, one with
+ * the set-group-ID bit its group the effective gid, and the saved IDs then follow the effective
+ * ones. For a script it is the interpreter's bits that count, as in FreeBSD, whose image activator
+ * starts over with the interpreter.
  */
 #include "kern/types.h"
 #include "kern/klib.h"

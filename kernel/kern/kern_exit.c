@@ -162,9 +162,10 @@ static void psignal_locked(struct proc *p, int sig)
 }
 
 /*
- * May a process with credentials cr signal q? FreeBSD 4's CANSIGNAL (sys/kern/kern_sig.c,
- * without sessions): root may signal anyone; otherwise the sender's real or effective uid must
- * be the target's real or effective uid. proc_lock held (q's credentials).
+ * May a process with credentials cr signal q? FreeBSD 4's CANSIGNAL (sys/kern/kern_sig.c 1.72.2.17)
+ * and p_trespass (kern_prot.c 1.53.2.9, read in DragonFly's copy), without the SIGCONT-in-session
+ * rule (no sessions): root may signal anyone; otherwise the sender's real or effective uid must be
+ * the target's real or effective uid. proc_lock held (q's credentials).
  */
 static bool cansignal(const struct ucred *cr, const struct proc *q)
 {

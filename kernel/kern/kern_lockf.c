@@ -2,12 +2,12 @@
  * kern_lockf.c - flock(2)'s whole-file advisory locks (interface: kern/lockf.h), and the
  * flock(2) system call.
  *
- * FreeBSD 4 keeps flock locks as F_FLOCK records on the inode's lock list (sys/kern/kern_lockf.c,
- * lf_advlock); wdrain has no byte-range locks (fcntl F_SETLK), so a whole-file lock is just a
- * count on the vnode: v_flockers is the number of shared holders, or -1 while one open file
- * holds it exclusively. The open file remembers what it holds in f_locktype (FreeBSD's
- * FHASLOCK flag). As there, changing a lock's type is not atomic: the old lock is released
- * first, so a waiting process may get in between. A sleep for a lock is interruptible (EINTR).
+ * FreeBSD 4 keeps flock locks as F_FLOCK records on the inode's lock list (sys/kern/kern_lockf.c
+ * 1.25, lf_advlock); wdrain has no byte-range locks (fcntl F_SETLK), so a whole-file lock is just a
+ * count on the vnode: v_flockers is the number of shared holders, or -1 while one open file holds
+ * it exclusively. The open file remembers what it holds in f_locktype (FreeBSD's FHASLOCK flag). As
+ * there, changing a lock's type is not atomic: the old lock is released first, so a waiting process
+ * may get in between. A sleep for a lock is interruptible (EINTR).
  *
  * Locking: flock_lock (spinlock) protects every vnode's v_flockers and every file's f_locktype;
  * waiters sleep on &vp->v_flockers.

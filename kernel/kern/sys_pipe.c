@@ -11,11 +11,12 @@
  *
  *
  * A FIFO (mkfifo(2)) is a pipe found by name: the first open of a FIFO vnode makes a pipe,
- * vp->v_fifo, every open shares it, and the last close frees it with any unread data, as
- * FreeBSD's fifofs does. Its opens wait for each other as FreeBSD 4's fifo_open
- * (sys/miscfs/fifofs/fifo_vnops.c) makes them: an open for reading waits ("fifoor", PCATCH)
- * until a writer opens, one for writing ("fifoow") until a reader does; with O_NONBLOCK a read
- * open returns at once and a write open with no reader fails with ENXIO; O_RDWR never waits.
+ * vp->v_fifo, every open shares it, and the last close frees it with any unread data, as FreeBSD's
+ * fifofs does. Its opens wait for each other as FreeBSD 4's fifo_open
+ * (sys/miscfs/fifofs/fifo_vnops.c 1.45.2.4, read in DragonFly's copy) makes them: an open for
+ * reading waits ("fifoor", PCATCH) until a writer opens, one for writing ("fifoow") until a reader
+ * does; with O_NONBLOCK a read open returns at once and a write open with no reader fails with
+ * ENXIO; O_RDWR never waits.
  *
  * Locking: pi_lock (spinlock) protects pi_head, pi_count and the reader/writer counts.
  * pi_rdlock/pi_wrlock (sleeplocks) admit one reader and one writer at a time; each copies

@@ -15,12 +15,12 @@
  *   down - a vnode with v_mountedhere is replaced by the root of the file system mounted there;
  *   up   - ".." in the root directory of a mounted file system is looked up in the directory it
  *          covers (mnt_vnodecovered); ".." in "/" is "/".
- * Symbolic links, as FreeBSD 4's namei (sys/kern/vfs_lookup.c): a link met before the last
- * component is always followed, one in the last component only with FOLLOW or when a slash
- * follows it. Its target takes the link's place in the path - an absolute target restarts at
- * the root, a relative one in the directory holding the link - and the walk goes on. After
- * MAXSYMLINKS (32) links the lookup fails with ELOOP; an empty target is ENOENT; a path grown
- * past PATH_MAX by a target is ENAMETOOLONG.
+ * Symbolic links, as FreeBSD 4's namei (sys/kern/vfs_lookup.c 1.38.2.3, RELENG_4): a link met
+ * before the last component is always followed, one in the last component only with FOLLOW or when
+ * a slash follows it. Its target takes the link's place in the path - an absolute target restarts
+ * at the root, a relative one in the directory holding the link - and the walk goes on. After
+ * MAXSYMLINKS (32) links the lookup fails with ELOOP; an empty target is ENOENT; a path grown past
+ * PATH_MAX by a target is ENAMETOOLONG.
  * A trailing slash requires a directory (ENOTDIR otherwise).
  *
  * Locking: none of its own; every vnode held is referenced, and VOPs are called unlocked.

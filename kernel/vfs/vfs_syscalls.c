@@ -9,7 +9,7 @@
  * symbolic links) and calls the VOPs. Every vnode reference taken is dropped on every path out.
  * No locks of its own.
  *
- * Permissions follow FreeBSD 4's namei/lookup and vn_open (sys/kern/vfs_lookup.c,
+ * Permissions follow FreeBSD 4's namei/lookup and vn_open (sys/kern/vfs_lookup.c 1.38.2.3,
  * sys/kern/vfs_vnops.c 1.87.2.13 as DragonFly's 2003 copy keeps it): a name is created in, or
  * removed or renamed from, a directory the caller may write (VOP_ACCESS VWRITE: EACCES, and
  * EROFS on a read-only file system); a name that already exists is EEXIST before any
@@ -179,9 +179,9 @@ int oflags_from_fflags(int fflag)
 
 /*
  * The vnode open(2) with O_CREAT means: existing (EEXIST with O_EXCL; EISDIR for a directory,
- * as POSIX.1-2008 TC2 and later FreeBSD say - FreeBSD 4's vn_open opened it) or newly created
- * (*createdp) with mode & ~umask, in a directory the caller may write. Without O_EXCL and
- * O_NOFOLLOW a symbolic link in the last component is followed, dangling or not.
+ * as later FreeBSD's vn_open_cred answers - FreeBSD 4's vn_open opened it for reading) or newly
+ * created (*createdp) with mode & ~umask, in a directory the caller may write. Without O_EXCL
+ * and O_NOFOLLOW a symbolic link in the last component is followed, dangling or not.
  */
 static int open_create(const char *path, int oflags, int mode, struct vnode **vpp, bool *createdp)
 {

@@ -1,5 +1,5 @@
 /*
- * chmod: change file modes (after FreeBSD's chmod(1), bin/chmod/chmod.c).
+ * chmod: change file modes (after FreeBSD's chmod(1), bin/chmod/chmod.c 1.27).
  *   chmod [-fv] [-R] mode file ...
  * mode is octal (644) or symbolic (u+x,go-w; see setmode(3) in lib/setmode.c), applied to
  * each file's current mode. A symbolic link operand is followed; with -R each file and

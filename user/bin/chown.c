@@ -1,5 +1,5 @@
 /*
- * chown: change the owner and group of files (after FreeBSD's chown(8), usr.sbin/chown).
+ * chown: change the owner and group of files (after FreeBSD's chown(8), chown.c 1.24).
  *   chown [-fhv] [-R] owner[:group] file ...
  *   chown [-fhv] [-R] :group file ...
  * owner and group are names (/etc/passwd, /etc/group) or numbers. Only root may give a file

@@ -1,5 +1,5 @@
 /*
- * id: print a user's identity (after FreeBSD's id(1), usr.bin/id).
+ * id: print a user's identity (after FreeBSD's id(1), usr.bin/id/id.c 1.12.2.3).
  *   id [user]             uid=1001(x) gid=20(staff) groups=20(staff),0(wheel); an effective
  *                         ID that differs from the real one is added (euid=, egid=)
  *   id -u | -g | -G [-nr] [user]

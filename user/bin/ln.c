@@ -1,5 +1,5 @@
 /*
- * ln: make links (after FreeBSD's ln(1), bin/ln/ln.c).
+ * ln: make links (after FreeBSD's ln(1), bin/ln/ln.c 1.33).
  *   ln [-fhnsv] source target
  *   ln [-fhnsv] source ... directory
  * Hard links by default; -s makes symbolic links, whose source is stored as it is given (it

@@ -1,5 +1,5 @@
 /*
- * mkfifo: make FIFOs (named pipes), after FreeBSD's mkfifo(1), usr.bin/mkfifo.
+ * mkfifo: make FIFOs (named pipes), after FreeBSD 4's mkfifo(1) manual page.
  *   mkfifo [-m mode] fifo ...
  * Each FIFO gets mode 0666 less the umask, or with -m exactly `mode` (octal or symbolic,
  * applied to a=rw as FreeBSD does: the umask is set to 0 for it). Exit status 1 on errors.

@@ -1,5 +1,5 @@
 /*
- * truncate: set the length of files (after FreeBSD's truncate(1), usr.bin/truncate).
+ * truncate: set the length of files (after FreeBSD 4.2's truncate(1) manual).
  *   truncate [-c] -s [+|-]size[K|M|G|T] file ...
  *   truncate [-c] -r rfile file ...
  * -s sets the length to size bytes, or grows (+) or shrinks (-) it by size; the suffixes

@@ -12,7 +12,7 @@
  *                                               for writing), -w read-write again (refused if
  *                                               it is not clean, unless -f); its other options
  *                                               stay as they are unless -o changes them
- *                                               (FreeBSD's mount -u, sbin/mount/mount.c)
+ *                                               (FreeBSD's mount -u, mount.c 1.39.2.3)
  *
  *   -r  read-only (the same as -o ro)     -w  read-write (-o rw)
  *   -f  mount an unclean file system read-write

@@ -506,7 +506,7 @@ UT_CASE(t_eisdir)
 	EXPECT_ERR(open("/tmp", O_WRONLY), EISDIR);
 	EXPECT_ERR(open("/tmp", O_RDWR), EISDIR);
 	EXPECT_ERR(open("/tmp", O_WRONLY | O_CREAT, 0644), EISDIR);
-	EXPECT_ERR(open("/tmp", O_RDONLY | O_CREAT, 0644), EISDIR);   /* POSIX.1-2008 TC2 */
+	EXPECT_ERR(open("/tmp", O_RDONLY | O_CREAT, 0644), EISDIR);   /* later FreeBSD's answer */
 	EXPECT_ERR(open("/tmp/.", O_RDONLY | O_CREAT, 0644), EISDIR);
 	fd = open("/tmp", O_RDONLY);
 	CHECK(fd >= 0, "open a directory read-only: %s", strerror(errno));

@@ -174,9 +174,9 @@ int wdfs_write_locked(struct wdfs_inode *ip, struct uio *uio, int ioflag)
 }
 
 /*
- * wdfs_write: VOP_WRITE. A write by anyone but root that changes the file clears its
- * set-user-ID and set-group-ID bits, as FreeBSD 4's ffs_write does (ufs_readwrite.c), so a
- * program cannot be altered and keep running as its owner.
+ * wdfs_write: VOP_WRITE. A write by anyone but root that changes the file clears its set-user-ID
+ * and set-group-ID bits, as FreeBSD 4's ffs_write does (ufs_readwrite.c 1.65.2.14), so a program
+ * cannot be altered and keep running as its owner.
  */
 int wdfs_write(struct vnode *vp, struct uio *uio, int ioflag)
 {

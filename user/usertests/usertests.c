@@ -152,6 +152,33 @@ int ut_writeall(int fd, const void *p, size_t n)
 	return 0;
 }
 
+int ut_mkfile(const char *path, const char *text)
+{
+	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+
+	if (fd < 0)
+		return -1;
+	if (ut_writeall(fd, text, strlen(text)) < 0) {
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+int ut_readfile(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY), n;
+
+	if (fd < 0) {
+		buf[0] = 0;
+		return -1;
+	}
+	n = read(fd, buf, size - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	return n;
+}
+
 pid_t ut_waitexit(pid_t pid, int *code)
 {
 	int status;

@@ -36,6 +36,8 @@ const char *ut_errname(int e);                   /* "EFAULT" */
 void ut_fill(unsigned char *p, size_t n, unsigned long long off, unsigned seed);  /* pattern */
 int  ut_verify(const unsigned char *p, size_t n, unsigned long long off, unsigned seed);
 int  ut_writeall(int fd, const void *p, size_t n);   /* 0, or -1 with errno */
+int  ut_mkfile(const char *path, const char *text);  /* a 0644 file holding text: 0 or -1 */
+int  ut_readfile(const char *path, char *buf, size_t size);  /* at most size-1 bytes and a NUL */
 pid_t ut_waitexit(pid_t pid, int *code);         /* waitpid; *code = exit code or 128+signal */
 void ut_rmtree(const char *path);                /* rm -rf, quietly */
 

@@ -9,32 +9,6 @@
 
 #define LDIR "/tmp/ut/ln"
 
-static int mkfile(const char *path, const char *text)
-{
-	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-
-	if (fd < 0)
-		return -1;
-	if (ut_writeall(fd, text, strlen(text)) < 0) {
-		close(fd);
-		return -1;
-	}
-	return close(fd);
-}
-
-static ssize_t readall(const char *path, char *buf, size_t n)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t got;
-
-	if (fd < 0)
-		return -1;
-	got = read(fd, buf, n - 1);
-	close(fd);
-	buf[got > 0 ? got : 0] = 0;
-	return got;
-}
-
 /* ---- symbolic links ------------------------------------------------------------------------- */
 
 UT_CASE(t_symlink)
@@ -45,7 +19,7 @@ UT_CASE(t_symlink)
 
 	ut_rmtree(LDIR);
 	CHECK(mkdir(LDIR, 0755) == 0 && mkdir(LDIR "/dir", 0755) == 0 &&
-	      mkfile(LDIR "/dir/file", "contents\n") == 0, "setup: %s", strerror(errno));
+	      ut_mkfile(LDIR "/dir/file", "contents\n") == 0, "setup: %s", strerror(errno));
 	CHECK(symlink("dir/file", LDIR "/rel") == 0, "symlink: %s", strerror(errno));
 	CHECK(readlink(LDIR "/rel", buf, sizeof buf) == 8 && memcmp(buf, "dir/file", 8) == 0,
 	      "readlink gave something else than dir/file");
@@ -54,7 +28,7 @@ UT_CASE(t_symlink)
 	      "lstat: mode %#o size %lld", lst.st_mode, (long long)lst.st_size);
 	CHECK(stat(LDIR "/rel", &st) == 0 && S_ISREG(st.st_mode) && st.st_ino != lst.st_ino,
 	      "stat does not follow the link");
-	CHECK(readall(LDIR "/rel", buf, sizeof buf) == 9 && strcmp(buf, "contents\n") == 0,
+	CHECK(ut_readfile(LDIR "/rel", buf, sizeof buf) == 9 && strcmp(buf, "contents\n") == 0,
 	      "reading through a relative link: \"%s\"", buf);
 	CHECK(symlink(LDIR "/dir", LDIR "/abs") == 0 && stat(LDIR "/abs/file", &st) == 0,
 	      "an absolute link to a directory, in the middle of a path: %s", strerror(errno));
@@ -108,7 +82,7 @@ UT_CASE(t_symlink_loop)
 	struct stat st;
 
 	ut_rmtree(LDIR);
-	CHECK(mkdir(LDIR, 0755) == 0 && mkfile(LDIR "/target", "t\n") == 0, "setup: %s", strerror(errno));
+	CHECK(mkdir(LDIR, 0755) == 0 && ut_mkfile(LDIR "/target", "t\n") == 0, "setup: %s", strerror(errno));
 	CHECK(symlink("b", LDIR "/a") == 0 && symlink("a", LDIR "/b") == 0 && symlink("self", LDIR "/self") == 0,
 	      "symlink: %s", strerror(errno));
 	EXPECT_ERR(stat(LDIR "/a", &st), ELOOP);
@@ -134,7 +108,7 @@ static void fifo_writer(void)
 {
 	int fd;
 
-	mkfile(LDIR "/writer-opening", "");
+	ut_mkfile(LDIR "/writer-opening", "");
 	fd = open(FIFO, O_WRONLY);
 	if (fd < 0 || write(fd, "through the fifo", 16) != 16)
 		exit(2);
@@ -204,7 +178,7 @@ UT_CASE(t_truncate)
 	struct stat st;
 
 	ut_rmtree(LDIR);
-	CHECK(mkdir(LDIR, 0755) == 0 && mkfile(LDIR "/f", "0123456789") == 0, "setup: %s", strerror(errno));
+	CHECK(mkdir(LDIR, 0755) == 0 && ut_mkfile(LDIR "/f", "0123456789") == 0, "setup: %s", strerror(errno));
 	CHECK(truncate(LDIR "/f", 4) == 0 && stat(LDIR "/f", &st) == 0 && st.st_size == 4, "shrink to 4");
 	CHECK(truncate(LDIR "/f", 100000) == 0 && stat(LDIR "/f", &st) == 0 && st.st_size == 100000,
 	      "grow to 100000");
@@ -231,7 +205,7 @@ UT_CASE(t_flock)
 	pid_t pid;
 
 	ut_rmtree(LDIR);
-	CHECK(mkdir(LDIR, 0755) == 0 && mkfile(f, "") == 0, "setup: %s", strerror(errno));
+	CHECK(mkdir(LDIR, 0755) == 0 && ut_mkfile(f, "") == 0, "setup: %s", strerror(errno));
 	a = open(f, O_RDWR);
 	b = open(f, O_RDWR);
 	c = open(f, O_RDONLY);
@@ -262,7 +236,7 @@ UT_CASE(t_flock)
 	CHECK(read(p[0], &code, 1) == 1, "the child did not start");
 	close(p[0]);
 	usleep(50000);
-	CHECK(mkfile(LDIR "/released", "") == 0 && close(a) == 0, "release: %s", strerror(errno));
+	CHECK(ut_mkfile(LDIR "/released", "") == 0 && close(a) == 0, "release: %s", strerror(errno));
 	CHECK(ut_waitexit(pid, &code) == pid && code == 0, "the waiting child ended with %d (3: it got "
 	      "the lock before it was released)", code);
 	/* O_EXLOCK at open; dup shares the lock; it goes with the last descriptor */

@@ -992,6 +992,16 @@ int sys_sync(register_t *args __unused, register_t *rv)
 	return vfs_sync_all(MNT_WAIT);
 }
 
+/* The off_t that ftruncate and truncate take by address: EFAULT, EINVAL if negative. */
+static int copyin_length(register_t ulen, off_t *lenp)
+{
+	int error = copyin((const void *)ulen, lenp, sizeof(*lenp));
+
+	if (error == 0 && *lenp < 0)
+		error = EINVAL;
+	return error;
+}
+
 /* ftruncate(fd, off_t *length): EINVAL unless fd is open for writing on a regular file. */
 int sys_ftruncate(register_t *args, register_t *rv)
 {
@@ -1000,11 +1010,9 @@ int sys_ftruncate(register_t *args, register_t *rv)
 	int error;
 
 	*rv = 0;
-	error = copyin((const void *)args[1], &length, sizeof(length));
+	error = copyin_length(args[1], &length);
 	if (error != 0)
 		return error;
-	if (length < 0)
-		return EINVAL;
 	error = getvnode((int)args[0], &fp);
 	if (error != 0)
 		return error;
@@ -1031,11 +1039,9 @@ int sys_truncate(register_t *args, register_t *rv)
 	int error;
 
 	*rv = 0;
-	error = copyin((const void *)args[1], &length, sizeof(length));
+	error = copyin_length(args[1], &length);
 	if (error != 0)
 		return error;
-	if (length < 0)
-		return EINVAL;
 	error = namei_user(args[0], FOLLOW, &vp);
 	if (error != 0)
 		return error;

@@ -80,7 +80,7 @@ with Guest(disks=1, root="md", keep=True, disk_dir=DIR, disk_size="32m", timeout
     run(g, "chown: an unknown group", "chown root:nosuchgroup f", status=1,
         out="chown: nosuchgroup: illegal group name\n")
     run(g, "chown -h changes the link, not its target", "ln -s f lf; chown -h 1002 lf; ls -l lf f",
-        regex=r"\A-rw.*  daemon  wheel  0 .* f\nlrwxr-xr-x  1 1002 +wheel  1 .* lf -> f\n\Z")
+        regex=r"\A-rw.*  1 daemon  wheel  0 .* f\nlrwxr-xr-x  1 1002 +wheel  1 .* lf -> f\n\Z")
     run(g, "id: root", "id", out="uid=0(root) gid=0(wheel) groups=0(wheel)\n")
     run(g, "id -un and -g", "id -un; id -g", out="root\n0\n")
     run(g, "id of a user in /etc/passwd", "id daemon", out="uid=1(daemon) gid=1(daemon) groups=1(daemon)\n")

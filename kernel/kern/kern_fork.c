@@ -1,4 +1,4 @@
-/* fork(2): a copy of the calling process (address space, descriptors, cwd). */
+/* fork(2): a copy of the calling process (address space, descriptors, cwd, credentials). */
 #include "kern/types.h"
 #include "kern/klib.h"
 #include "kern/proc.h"
@@ -38,6 +38,7 @@ int sys_fork(register_t *args, register_t *rv)
 	spin_lock(&proc_lock);
 	p->p_pptr = parent;
 	p->p_pgid = parent->p_pgid;
+	p->p_ucred = parent->p_ucred;
 	p->p_stat = PRS_RUNNABLE;
 	spin_unlock(&proc_lock);
 	*rv = p->p_pid;

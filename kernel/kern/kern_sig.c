@@ -23,6 +23,7 @@
 #include "kern/klib.h"
 #include "kern/proc.h"
 #include "kern/proc_internal.h"
+#include "kern/ucred.h"
 #include "kern/syscall.h"
 #include "kern/sleep.h"
 #include "kern/uio.h"
@@ -78,7 +79,23 @@ bool proc_killed(void)
 	return fatal;
 }
 
-int proc_kill(pid_t pid, int sig)
+/*
+ * May a process with credentials cr signal q? FreeBSD 4's CANSIGNAL (sys/kern/kern_sig.c
+ * 1.72.2.17) and p_trespass (kern_prot.c 1.53.2.9, read in DragonFly's copy), without the
+ * SIGCONT-in-session rule (no sessions): root may signal anyone; otherwise the sender's real or
+ * effective uid must be the target's real or effective uid. NULL: the kernel, which may signal
+ * anyone. proc_lock held (q's credentials).
+ */
+static bool cansignal(const struct ucred *cr, const struct proc *q)
+{
+	const struct ucred *qc = &q->p_ucred;
+
+	return cr == NULL || cr->cr_uid == 0 || cr->cr_ruid == qc->cr_ruid || cr->cr_uid == qc->cr_ruid ||
+	       cr->cr_ruid == qc->cr_uid || cr->cr_uid == qc->cr_uid;
+}
+
+/* Signal process pid on behalf of cr (NULL: the kernel). */
+static int proc_signal(pid_t pid, int sig, const struct ucred *cr)
 {
 	if (sig < 0 || sig >= NSIG)
 		return EINVAL;
@@ -91,7 +108,7 @@ int proc_kill(pid_t pid, int sig)
 			error = 0;
 			break;
 		}
-		if (p->p_flag & P_SYSTEM) {
+		if ((p->p_flag & P_SYSTEM) || !cansignal(cr, p)) {
 			error = EPERM;
 			break;
 		}
@@ -104,11 +121,17 @@ int proc_kill(pid_t pid, int sig)
 	return error;
 }
 
+int proc_kill(pid_t pid, int sig)
+{
+	return proc_signal(pid, sig, NULL);
+}
+
 /*
- * sig to every process of group pgid but system ones (FreeBSD's killpg1): 0 if one was there
- * to take it, EPERM if only system processes were, ESRCH if the group has no process.
+ * sig to every process of group pgid but system ones and those cr may not signal (FreeBSD's
+ * killpg1): 0 if one was there to take it, EPERM if only such processes were, ESRCH if the
+ * group has no process. cr NULL: the kernel.
  */
-static int killpg(pid_t pgid, int sig)
+static int killpg(pid_t pgid, int sig, const struct ucred *cr)
 {
 	int error = ESRCH;
 
@@ -116,7 +139,7 @@ static int killpg(pid_t pgid, int sig)
 	for (struct proc *p = proc_table; p < &proc_table[NPROC]; p++) {
 		if (p->p_pgid != pgid || p->p_stat == PRS_UNUSED || p->p_stat == PRS_NEW)
 			continue;
-		if (p->p_flag & P_SYSTEM) {
+		if ((p->p_flag & P_SYSTEM) || !cansignal(cr, p)) {
 			if (error == ESRCH)
 				error = EPERM;
 			continue;
@@ -132,7 +155,7 @@ static int killpg(pid_t pgid, int sig)
 /* The console's ^C: SIGINT to the foreground group (console.c). */
 void pgsignal(pid_t pgid, int sig)
 {
-	killpg(pgid, sig);
+	killpg(pgid, sig, NULL);
 }
 
 /*
@@ -148,10 +171,10 @@ int sys_kill(register_t *args, register_t *rv)
 	if (sig < 0 || sig >= NSIG || pid == 0 || pid == -1)
 		return EINVAL;
 	if (pid > 0)
-		return proc_kill(pid, sig);
+		return proc_signal(pid, sig, cred_cur());
 	if (pid == (pid_t)0x80000000)
 		return ESRCH;                     /* -pid does not exist, so neither does the group */
-	return killpg(-pid, sig);
+	return killpg(-pid, sig, cred_cur());
 }
 
 void trapsignal(struct proc *p, int sig)

@@ -11,6 +11,7 @@
 #define _KERN_PROC_H_
 
 #include "kern/types.h"
+#include "kern/ucred.h"
 #include <sys/resource.h>
 #include <sys/signal.h>
 #include <sys/sysctl.h>
@@ -54,6 +55,8 @@ struct proc {
 	sigset_t          p_sigcatch;   /* signals caught (a handler in p_sigacts); likewise */
 	struct sigacts    p_sigacts;    /* (c) */
 	pid_t             p_pgid;       /* process group (setpgid(2)), inherited by fork; proc_lock */
+	struct ucred      p_ucred;      /* credentials (kern/ucred.h): changed by the process itself
+	                                   under proc_lock, read by others (kill) under it */
 	int               p_xstat;      /* wait status for the parent */
 	char             *p_kstack;     /* bottom of the kernel stack */
 	struct trapframe *p_tf;         /* user trap frame on the kernel stack */

@@ -8,7 +8,7 @@
  *
  * Special: break continue return : . source eval exit export readonly set shift trap unset
  * (exec is in exec.c: it needs the command's redirections; trap is trap.c's). Regular: cd pwd
- * read wait getopts command (exec.c) test [.
+ * read wait getopts command (exec.c) test [ umask.
  * Each returns its exit status; exit does not return. A usage error is status 2. An error of a
  * special built-in (shift past the end) also ends a script, as POSIX 2.8.1 says, unless it ran
  * through `command` (special_error).
@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <libutil.h>
 #include "sh.h"
 #include "../bin/test.h"
 
@@ -528,6 +529,45 @@ static int bi_read(int argc, char **argv)
 	return status;
 }
 
+/*
+ * umask [-S] [mask]: print the file-creation mask (0022; -S as u=rwx,g=rx,o=rx) or set it,
+ * octal or symbolic: a symbolic mask says the permissions to allow, as FreeBSD's sh takes it.
+ */
+static int bi_umask(int argc, char **argv)
+{
+	int i = 1, symbolic = 0;
+	mode_t mask = umask(0);
+	void *set;
+
+	umask(mask);
+	if (i < argc && strcmp(argv[i], "-S") == 0) {
+		symbolic = 1;
+		i++;
+	}
+	if (i == argc && symbolic) {
+		mode_t allow = ~mask & 0777;
+		const char *who = "ugo";
+		for (int k = 0; k < 3; k++, allow <<= 3)
+			printf("%s%c=%s%s%s", k ? "," : "", who[k], (allow & 0400) ? "r" : "",
+			       (allow & 0200) ? "w" : "", (allow & 0100) ? "x" : "");
+		printf("\n");
+		return 0;
+	}
+	if (i == argc) {
+		printf("%04o\n", (unsigned)mask);
+		return 0;
+	}
+	if (i + 1 != argc || (set = setmode(argv[i])) == NULL) {
+		fprintf(stderr, "sh: umask: %s\n", i + 1 != argc ? "usage: umask [-S] [mask]" : "bad mask");
+		return 2;
+	}
+	mask = argv[i][0] >= '0' && argv[i][0] <= '7' ? getmode(set, 0) & 0777 :
+	       ~getmode(set, ~mask & 0777) & 0777;
+	free(set);
+	umask(mask);
+	return 0;
+}
+
 /* ---- the table ----------------------------------------------------------------------------------- */
 
 static const struct builtin {
@@ -542,7 +582,7 @@ static const struct builtin {
 	{ "trap", bi_trap, 1 },      { "unset", bi_unset, 1 },
 	{ "cd", bi_cd, 0 },          { "pwd", bi_pwd, 0 },          { "read", bi_read, 0 },
 	{ "wait", bi_wait, 0 },      { "getopts", bi_getopts, 0 },  { "command", bi_command, 0 },
-	{ "test", test_main, 0 },    { "[", test_main, 0 },
+	{ "test", test_main, 0 },    { "[", test_main, 0 },     { "umask", bi_umask, 0 },
 	{ NULL, NULL, 0 },
 };
 

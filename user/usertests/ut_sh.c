@@ -248,7 +248,7 @@ UT_CASE(t_sh_script)
 {
 	static const struct shcase t[] = {
 		{ "echo 'echo script $0 $# \"$@\"; exit 4' > /tmp/ut/sh/s1; sh /tmp/ut/sh/s1 p 'q r'", "script /tmp/ut/sh/s1 2 p q r\n", 4 },
-		{ "cat > /tmp/ut/sh/s2 <<'E'\n#!/bin/sh\necho shebang $1\nE\n/tmp/ut/sh/s2 x", "shebang x\n", 0 },
+		{ "cat > /tmp/ut/sh/s2 <<'E'\n#!/bin/sh\necho shebang $1\nE\nchmod +x /tmp/ut/sh/s2; /tmp/ut/sh/s2 x", "shebang x\n", 0 },
 		{ "cat > /tmp/ut/sh/s3 <<'E'\necho first\nfi\necho never\nE\nsh /tmp/ut/sh/s3",
 		  "first\nsh: syntax error: \"fi\" unexpected\n", 2 },
 		{ "cat > /tmp/ut/sh/s4 <<'E'\nf() {\n  echo multi-line $1\n}\nf ok\nE\nsh /tmp/ut/sh/s4", "multi-line ok\n", 0 },

@@ -12,7 +12,8 @@ static struct rundev *rundev_list, *rundev_tail;
 void rundev_init(struct rundev *rd, const char *name, int hi, int lo, int64_t bw, uint64_t now)
 {
 	*rd = (struct rundev){ .rd_name = name, .rd_hirunning = hi, .rd_lorunning = lo,
-	                       .rd_bandwidth = bw, .rd_win_start = now, .rd_busy_since = now };
+	                       .rd_bandwidth = bw, .rd_win_start = now, .rd_busy_since = now,
+	                       .rd_swin_start = now };
 }
 
 /* Records are never removed: disks are never unregistered. */
@@ -111,4 +112,22 @@ struct rd_waiter *rundev_dequeue(struct rundev *rd)
 		rd->rd_wtail = NULL;
 	rd->rd_nwait--;
 	return w;
+}
+
+void rundev_sync(struct rundev *rd, uint64_t ns)
+{
+	rd->rd_swin_n++;
+	rd->rd_swin_ns += ns;
+}
+
+/* How many synchronous requests the window saw (*mean_ns: their mean latency, 0 if none). */
+int rundev_sync_window(struct rundev *rd, uint64_t now, uint64_t *mean_ns)
+{
+	int n = rd->rd_swin_n;
+
+	*mean_ns = n > 0 ? rd->rd_swin_ns / (uint64_t)n : 0;
+	rd->rd_swin_start = now;
+	rd->rd_swin_n = 0;
+	rd->rd_swin_ns = 0;
+	return n;
 }

@@ -205,8 +205,9 @@ void bioq_set_classes(struct bioq *q, bool on)
 
 /*
  * bioq_start_sync: the next request for the device with the synchronous class on: the oldest
- * synchronous one while an opening is free; else, only while no synchronous request waits or
- * is at the device, the elevator's head while fewer than `depth` requests are at the device.
+ * synchronous one while an opening is free; else the elevator's head while fewer than `depth`
+ * asynchronous requests are at the device - and only one at a time while a synchronous request
+ * is there.
  */
 struct bioq_link *bioq_start_sync(struct bioq *q, int *active, int *active_sync, int openings,
                                   int depth)
@@ -222,7 +223,7 @@ struct bioq_link *bioq_start_sync(struct bioq *q, int *active, int *active_sync,
 		return l;
 	}
 	l = q->bq_head;
-	if (l == NULL || *active_sync > 0 || *active >= depth)
+	if (l == NULL || *active - *active_sync >= (*active_sync > 0 ? 1 : depth))
 		return NULL;
 	elevator_unlink(q, l, true);
 	(*active)++;

@@ -22,13 +22,17 @@
  *   rundev_sync(rd, ns)           a synchronous request (one a process waits for: the block
  *                                 layer's BIO_SYNC) completed at rd, ns after it arrived: kept
  *                                 in the current latency window (below).           [lock held]
- *   rundev_sync_window(rd, now, &mean)   close the latency window: how many synchronous
- *                                 requests it saw and their mean latency; a new window starts
- *                                 now.                                             [lock held]
+ *   rundev_sync_window(rd, now, &least)  close the latency window: how many synchronous
+ *                                 requests it saw and the least latency among them; a new
+ *                                 window starts now.                               [lock held]
  *
  * Synchronous latency (the syncfirst design's measure; every design keeps it). Each disk keeps
- * the synchronous requests that completed since its window began and their total latency, as
- * Kyber keeps the mean latency of each kind of request in its window [@linux-kyber].
+ * the synchronous requests that completed since its window began and the least latency among
+ * them, as Linux's writeback throttling keeps the least read latency of its window
+ * [@linux-blk-wbt]. The least, not the mean: the mean of a burst of synchronous writes (fsync
+ * issues several at once) grows with the burst, as each waits for the ones before it, which no
+ * limit on the asynchronous writes can shorten; the least is the request that found the fewest
+ * ahead of it, and it is long only when the writes at the drive were in its way.
  *
  * Measuring the completion rate (rd_bandwidth, bytes/s). The bytes that complete are counted
  * in windows of RD_INTERVAL_NS of wall time (Linux's BANDWIDTH_INTERVAL, 200 ms); a window's
@@ -84,7 +88,7 @@ struct rundev {
 	/* the synchronous-latency window (rundev_sync_window) */
 	uint64_t          rd_swin_start;   /* when it began (ns) */
 	int               rd_swin_n;       /* synchronous requests completed in it */
-	uint64_t          rd_swin_ns;      /* their latency, summed (ns) */
+	uint64_t          rd_swin_least;   /* the least latency among them (ns) */
 	/* the syncfirst design's (vfs_bufdaemon.c) */
 	int               rd_depth;        /* asynchronous writes the disk may have at the drive */
 	uint64_t          rd_cuts;         /* windows that cut rd_depth (latency over the target) */
@@ -113,6 +117,6 @@ void           rundev_enqueue(struct rundev *rd, struct rd_waiter *w);
 struct rd_waiter *rundev_dequeue(struct rundev *rd);
 int64_t        rundev_estimate(int64_t bw, int64_t sample, uint64_t busy_ns);
 void           rundev_sync(struct rundev *rd, uint64_t ns);
-int            rundev_sync_window(struct rundev *rd, uint64_t now, uint64_t *mean_ns);
+int            rundev_sync_window(struct rundev *rd, uint64_t now, uint64_t *least_ns);
 
 #endif

@@ -684,20 +684,20 @@ static void buf_daemon_syncfirst(void)
  * The queue rule, at each write or synchronous request completed at rd: once a window of
  * SYNCFIRST_WINDOW_NS has passed, judge it. Fewer than SYNCFIRST_MINSYNC synchronous requests
  * (writes alone, or one request, which says nothing of a synchronous load): double the depth
- * (not above maxdepth). Enough, and their mean latency over the target: halve it (not below
- * mindepth). Enough, within the target: keep it. [lock held]
+ * (not above maxdepth). Enough, and even the least latency among them over the target: halve it
+ * (not below mindepth). Enough, one within the target: keep it. [lock held]
  */
 static void syncfirst_disk_event(struct rundev *rd, uint64_t now)
 {
-	uint64_t mean;
+	uint64_t least;
 	int n, depth = rd->rd_depth;
 
 	if (now - rd->rd_swin_start < SYNCFIRST_WINDOW_NS)
 		return;
-	n = rundev_sync_window(rd, now, &mean);
+	n = rundev_sync_window(rd, now, &least);
 	if (n < SYNCFIRST_MINSYNC)
 		depth = BD_MIN(depth * 2, syncfirst_maxdepth);
-	else if (mean > (uint64_t)syncfirst_target_ms * 1000000)
+	else if (least > (uint64_t)syncfirst_target_ms * 1000000)
 		depth = BD_MAX(depth / 2, syncfirst_mindepth);
 	if (depth == rd->rd_depth)
 		return;

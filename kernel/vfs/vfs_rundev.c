@@ -13,7 +13,7 @@ void rundev_init(struct rundev *rd, const char *name, int hi, int lo, int64_t bw
 {
 	*rd = (struct rundev){ .rd_name = name, .rd_hirunning = hi, .rd_lorunning = lo,
 	                       .rd_bandwidth = bw, .rd_win_start = now, .rd_busy_since = now,
-	                       .rd_swin_start = now };
+	                       .rd_swin_start = now, .rd_swin_least = UINT64_MAX };
 }
 
 /* Records are never removed: disks are never unregistered. */
@@ -117,17 +117,18 @@ struct rd_waiter *rundev_dequeue(struct rundev *rd)
 void rundev_sync(struct rundev *rd, uint64_t ns)
 {
 	rd->rd_swin_n++;
-	rd->rd_swin_ns += ns;
+	if (ns < rd->rd_swin_least)
+		rd->rd_swin_least = ns;
 }
 
-/* How many synchronous requests the window saw (*mean_ns: their mean latency, 0 if none). */
-int rundev_sync_window(struct rundev *rd, uint64_t now, uint64_t *mean_ns)
+/* How many synchronous requests the window saw (*least_ns: the least latency, if any). */
+int rundev_sync_window(struct rundev *rd, uint64_t now, uint64_t *least_ns)
 {
 	int n = rd->rd_swin_n;
 
-	*mean_ns = n > 0 ? rd->rd_swin_ns / (uint64_t)n : 0;
+	*least_ns = rd->rd_swin_least;
 	rd->rd_swin_start = now;
 	rd->rd_swin_n = 0;
-	rd->rd_swin_ns = 0;
+	rd->rd_swin_least = UINT64_MAX;
 	return n;
 }

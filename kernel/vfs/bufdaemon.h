@@ -85,6 +85,8 @@ extern int syncfirst_mindepth;  /* syncfirst: the least depth a cut leaves */
 #define SYNCFIRST_WINDOW_NS 100000000ull   /* syncfirst: a latency window (Linux wbt's 100 ms) */
 #define SYNCFIRST_MINSYNC   2              /* syncfirst: synchronous requests a window must see
                                               to judge their latency */
+#define SYNCFIRST_QUIET     5              /* syncfirst: windows without one before the depth
+                                              grows back (wbt's RWB_UNKNOWN_BUMP) */
 
 /* The environment. */
 void     bufq_lock(void);

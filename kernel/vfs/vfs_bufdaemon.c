@@ -682,10 +682,15 @@ static void buf_daemon_syncfirst(void)
 
 /*
  * The queue rule, at each write or synchronous request completed at rd: once a window of
- * SYNCFIRST_WINDOW_NS has passed, judge it. Fewer than SYNCFIRST_MINSYNC synchronous requests
- * (writes alone, or one request, which says nothing of a synchronous load): double the depth
- * (not above maxdepth). Enough, and even the least latency among them over the target: halve it
- * (not below mindepth). Enough, one within the target: keep it. [lock held]
+ * SYNCFIRST_WINDOW_NS has passed, judge it, as Linux's writeback throttling does [@linux-blk-wbt]:
+ *   - at least SYNCFIRST_MINSYNC synchronous requests, and even the least latency among them
+ *     over the target; or a single one that took longer than the window itself (wbt counts a
+ *     synchronous request outstanding for a whole window as a violation): halve the depth, not
+ *     below mindepth;
+ *   - SYNCFIRST_QUIET windows in a row without a synchronous request (writes alone; wbt waits
+ *     RWB_UNKNOWN_BUMP windows without news before it moves back): double it, not above maxdepth;
+ *   - otherwise (a single request within the window, which says too little, or several within
+ *     the target) keep it. [lock held]
  */
 static void syncfirst_disk_event(struct rundev *rd, uint64_t now)
 {
@@ -695,10 +700,12 @@ static void syncfirst_disk_event(struct rundev *rd, uint64_t now)
 	if (now - rd->rd_swin_start < SYNCFIRST_WINDOW_NS)
 		return;
 	n = rundev_sync_window(rd, now, &least);
-	if (n < SYNCFIRST_MINSYNC)
-		depth = BD_MIN(depth * 2, syncfirst_maxdepth);
-	else if (least > (uint64_t)syncfirst_target_ms * 1000000)
+	rd->rd_swin_quiet = n == 0 ? rd->rd_swin_quiet + 1 : 0;
+	if ((n >= SYNCFIRST_MINSYNC && least > (uint64_t)syncfirst_target_ms * 1000000) ||
+	    (n == 1 && least > SYNCFIRST_WINDOW_NS))
 		depth = BD_MAX(depth / 2, syncfirst_mindepth);
+	else if (rd->rd_swin_quiet >= SYNCFIRST_QUIET)
+		depth = BD_MIN(depth * 2, syncfirst_maxdepth);
 	if (depth == rd->rd_depth)
 		return;
 	if (depth < rd->rd_depth)

@@ -20,9 +20,10 @@
  * follows what the design asks (bd_disk_queue): without the synchronous class, every request
  * goes to the drive at once and is served in order, so a synchronous one waits for every write
  * in flight; with it, at most `depth` asynchronous writes are at the drive and the rest wait in
- * the host queue, a synchronous request goes to the drive at once, and no asynchronous one is
- * started while it is there (the kernel's dev/bio_queue.h rules). Its latency goes to the design
- * as the block layer's watcher hands it (bd_sync_done).
+ * the host queue, a synchronous request goes to the drive at once, and only one asynchronous
+ * write at a time is while it is there (the kernel's dev/bio_queue.h rules; the drive here
+ * serves in order, so that one is behind it). Its latency goes to the design as the block
+ * layer's watcher hands it (bd_sync_done).
  *
  * A test sets the scene with sim_reset() and dev_setup(), spawns threads, and run_until()s;
  * what happened is in the counters below.
@@ -304,10 +305,10 @@ static void drive_start(struct simdev *dv, struct simio io, long ticks)
 		dv->max_async = drive_async(dv);
 }
 
-/* Hand the drive the waiting async writes the class allows (none while a synchronous one is there). */
+/* Hand the drive the waiting async writes the class allows (one while a synchronous one is there). */
 static void drive_refill(struct simdev *dv)
 {
-	while (dv->qhead < dv->qtail && dv->sync_active == 0 && drive_async(dv) < dv->depth) {
+	while (dv->qhead < dv->qtail && drive_async(dv) < (dv->sync_active > 0 ? 1 : dv->depth)) {
 		struct simio io = dv->hostq[dv->qhead++];
 
 		drive_start(dv, io, (io.bytes + dv->rate - 1) / dv->rate);

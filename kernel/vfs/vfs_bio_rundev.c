@@ -241,15 +241,15 @@ static void rundev_sysctls(struct rundev *rd)
 		  "Measured write completion rate of this disk while busy, bytes/s" },
 	};
 	const struct { const char *tree, *name; uint64_t *var; const char *descr; } counters[] = {
-		{ "perdevice", "charged", &rd->rd_charged, "Bytes of writes charged to this disk" },
-		{ "perdevice", "sleeps", &rd->rd_sleeps, "Writers that waited for this disk's budget (wdrdev)" },
-		{ "perdevice", "wait_ns", &rd->rd_wait_ns, "Nanoseconds writers waited for this disk's budget" },
-		{ "perdevice", "skips", &rd->rd_skips,
+		{ "vfs.perdevice", "charged", &rd->rd_charged, "Bytes of writes charged to this disk" },
+		{ "vfs.perdevice", "sleeps", &rd->rd_sleeps, "Writers that waited for this disk's budget (wdrdev)" },
+		{ "vfs.perdevice", "wait_ns", &rd->rd_wait_ns, "Nanoseconds writers waited for this disk's budget" },
+		{ "vfs.perdevice", "skips", &rd->rd_skips,
 		  "Dirty buffers the perdevice or syncfirst daemon passed over: disk full" },
-		{ "perdevice", "samples", &rd->rd_samples, "Measuring windows that updated the bandwidth estimate" },
-		{ "syncfirst", "cuts", &rd->rd_cuts,
+		{ "vfs.perdevice", "samples", &rd->rd_samples, "Measuring windows that updated the bandwidth estimate" },
+		{ "vfs.syncfirst", "cuts", &rd->rd_cuts,
 		  "syncfirst: windows that halved the depth (synchronous latency over the target)" },
-		{ "syncfirst", "raises", &rd->rd_raises,
+		{ "vfs.syncfirst", "raises", &rd->rd_raises,
 		  "syncfirst: windows of writes alone that raised the depth again" },
 	};
 	char name[SYSCTL_NAMELEN];
@@ -266,7 +266,7 @@ static void rundev_sysctls(struct rundev *rd)
 		                "Q", procs[i].descr);
 	}
 	for (size_t i = 0; i < nitems(counters); i++) {
-		snprintf(name, sizeof(name), "vfs.%s.%s.%s", counters[i].tree, rd->rd_name, counters[i].name);
+		snprintf(name, sizeof(name), "%s.%s.%s", counters[i].tree, rd->rd_name, counters[i].name);
 		sysctl_add_quad(name, CTLFLAG_RD, (int64_t *)counters[i].var, counters[i].descr);
 	}
 }

@@ -130,7 +130,7 @@ static void cut_checks(const char *design, bool self)
 {
 	char got[200];
 	int least, most, back_least, back_most, y;
-	long n0, sum0;
+	long n0, sum0, n, mean;
 
 	one_disk(design);
 	spawn(daemon_thread);
@@ -140,13 +140,14 @@ static void cut_checks(const char *design, bool self)
 	n0 = th[y].y_n;
 	sum0 = th[y].y_sum;
 	run_until(1000);
-	snprintf(got, sizeof(got), "depth %d .. %d from %d, %llu cuts; the last 5 s' synchronous requests "
+	n = th[y].y_n - n0;
+	mean = n > 0 ? (th[y].y_sum - sum0) / n : -1;
+	snprintf(got, sizeof(got), "depth %d .. %d from %d, %llu cuts; the last 5 s' %ld synchronous requests "
 	         "waited %ld ticks on average (target %d)", least, most, syncfirst_maxdepth,
-	         (unsigned long long)devs[0].rd.rd_cuts, (th[y].y_sum - sum0) / (th[y].y_n - n0),
-	         TARGET / 10);
+	         (unsigned long long)devs[0].rd.rd_cuts, n, mean, TARGET / 10);
 	verdict(design, self, "a synchronous load over the target cuts the depth until it is within it",
-	        devs[0].rd.rd_cuts > 0 && least >= syncfirst_mindepth &&
-	        (th[y].y_sum - sum0) <= (long)(TARGET / 10) * (th[y].y_n - n0), "cut, mean within target", got);
+	        devs[0].rd.rd_cuts > 0 && least >= syncfirst_mindepth && n > 0 && mean <= TARGET / 10,
+	        "cut, mean within target", got);
 	run_depth(1300, &back_least, &back_most);
 	snprintf(got, sizeof(got), "depth %d 3 s after the synchronous load stopped (maxdepth %d), %llu raises",
 	         devs[0].rd.rd_depth, syncfirst_maxdepth, (unsigned long long)devs[0].rd.rd_raises);

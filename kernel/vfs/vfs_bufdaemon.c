@@ -716,7 +716,11 @@ static void syncfirst_disk_event(struct rundev *rd, uint64_t now)
 	bd_disk_queue(rd, true, depth);
 }
 
-/* A disk is full when it holds more than perdevice's budget, or writers wait for it. [lock] */
+/*
+ * The budget's rules are perdevice's, and so is their code below: perdevice's section is lab
+ * perdevice's, handed out as a stub, so syncfirst cannot call its static functions.
+ * A disk is full when it holds more than perdevice's budget, or writers wait for it. [lock]
+ */
 static bool syncfirst_full(const struct rundev *rd)
 {
 	return rd->rd_running > perdevice_hirunning(rd) || rd->rd_nwait > 0;

@@ -27,7 +27,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wdtest import Guest, TestSet  # noqa: E402
+from wdtest import Guest, TestSet, sampled  # noqa: E402
 
 COMPONENTS = ("da1", "da2")
 SF = "vfs.syncfirst."
@@ -67,14 +67,8 @@ def sampled_dd(g, path):
                                                       for f in ("waiting", "active")]
     out, st = g.sh("sampler -i 20 -s %s -o /tmp/sf.csv dd if=/dev/zero of=%s bs=32k count=2048 && cat /tmp/sf.csv; "
                    "rm -f /tmp/sf.csv" % (",".join(cols), path), timeout=300)
-    samples, header = [], None
-    for line in out.splitlines():
-        f = line.strip().split(",")
-        if header is None and cols[0] in f:
-            header = f
-        elif header is not None and len(f) == len(header) and all(x.lstrip("-").isdigit() for x in f):
-            samples.append(dict(zip(header, map(int, f))))
-    return st, samples
+    values = {c: sampled(out, c) for c in cols}
+    return st, [{c: values[c][i] for c in cols} for i in range(min(len(v) for v in values.values()))]
 
 
 def check_alone(g):

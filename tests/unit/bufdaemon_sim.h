@@ -436,6 +436,16 @@ static void writer(void)
 	}
 }
 
+/* A streamer or syncer past its s_stop: sleep for good ("done") and unlock; false if not past it. */
+static bool stopped(struct sim_thread *t)
+{
+	if (now < t->s_stop)
+		return false;
+	bufq_sleep(&writer_chan, "done", 0);
+	bufq_unlock();
+	return true;
+}
+
 /*
  * A streamer: every s_think ticks, s_burst 128 KB writes to its disk, each issued and then handed to
  * the design's async step (cluster_write's write-behind). Counts arrivals that found others
@@ -450,11 +460,8 @@ static void streamer(void)
 
 	for (;;) {
 		bufq_lock();
-		if (now >= t->s_stop) {
-			bufq_sleep(&writer_chan, "done", 0);
-			bufq_unlock();
+		if (stopped(t))
 			continue;
-		}
 		bufq_unlock();
 		for (int i = 0; i < t->s_burst; i++) {
 			long sleeps = t->wdrdev_sleeps[t->s_dev];
@@ -497,11 +504,8 @@ static void syncer(void)
 
 	for (;;) {
 		bufq_lock();
-		if (now >= t->s_stop) {
-			bufq_sleep(&writer_chan, "done", 0);
-			bufq_unlock();
+		if (stopped(t))
 			continue;
-		}
 		t0 = now;
 		t->y_done = false;
 		dv->sync_active++;

@@ -39,6 +39,16 @@ static void one_disk(const char *design)
 	dev_setup(0, RATE, BUDGET, BUDGET / 2, 0);
 }
 
+/* A maxdepth of `depth`, disk 0 at it. */
+static void set_maxdepth(int depth)
+{
+	syncfirst_maxdepth = depth;
+	devs[0].rd.rd_depth = depth;
+	bufq_lock();
+	bd_disk_requeue(&devs[0].rd);
+	bufq_unlock();
+}
+
 /* The depth of disk 0 sampled every tick from now to `until`: its least and greatest. */
 static void run_depth(long until, int *least, int *most)
 {
@@ -63,11 +73,7 @@ static void wait_checks(const char *design, bool self)
 	int y;
 
 	one_disk(design);
-	syncfirst_maxdepth = 8;
-	devs[0].rd.rd_depth = 8;
-	bufq_lock();
-	bd_disk_requeue(&devs[0].rd);
-	bufq_unlock();
+	set_maxdepth(8);
 	spawn(daemon_thread);
 	spawn_streamer(0, 4, 1, 2000);
 	y = spawn_syncer(0, 50, 2000);
@@ -100,12 +106,8 @@ static void alone_checks(void)
 
 	for (int rate = 4 * RATE; rate >= RATE; rate /= 4) {
 		one_disk("syncfirst");
-		syncfirst_maxdepth = 6;
 		devs[0].rate = rate;
-		devs[0].rd.rd_depth = 6;
-		bufq_lock();
-		bd_disk_requeue(&devs[0].rd);
-		bufq_unlock();
+		set_maxdepth(6);
 		spawn(daemon_thread);
 		spawn_streamer(0, 4, 1, 2000);
 		y = spawn_syncer(0, 25, 2000);

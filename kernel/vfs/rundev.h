@@ -89,7 +89,7 @@ struct rundev {
 	uint64_t          rd_swin_start;   /* when it began (ns) */
 	int               rd_swin_n;       /* synchronous requests completed in it */
 	uint64_t          rd_swin_least;   /* the least latency among them (ns) */
-	int               rd_swin_quiet;   /* windows in a row that saw none (the design's) */
+	int               rd_swin_quiet;   /* windows in a row with no news (the design's) */
 	/* the syncfirst design's (vfs_bufdaemon.c) */
 	int               rd_depth;        /* asynchronous writes the disk may have at the drive */
 	uint64_t          rd_cuts;         /* windows that cut rd_depth (latency over the target) */

@@ -640,17 +640,21 @@ static void syncfirst_wait_drain(unsigned gen);
  *     front of FreeBSD 4's elevator, which keeps ordering the writes.
  *   - Kyber's [@linux-kyber]: a limit on the asynchronous requests at the device, moved by the
  *     latency of the synchronous ones against a target (vfs.syncfirst.target_ms): each disk's
- *     depth, rd_depth, the most asynchronous writes its drive may hold.
+ *     depth, rd_depth, the most asynchronous writes its drive may hold; raised by one while the
+ *     latency is well within the target.
  *   - Linux's writeback throttling [@linux-blk-wbt]: the latency judged per 100 ms window by
- *     its least synchronous latency; over the target the depth is halved; a window with writes
- *     and no synchronous request doubles it, back up to the deep queue (vfs.syncfirst.maxdepth).
- *   - wdrain's own: while a synchronous request is at a disk's device, no asynchronous request
- *     is handed to it (the class's hold): a drive orders its tagged queue by position (the
- *     disk model's SPTF, docs/diskmodel.md) and serves the sequential writes beside its head
- *     before a request elsewhere, up to its age limit (250 ms in the model), so a limit on the
- *     writes alone would still let each new one pass the waiting request. The floor of the
- *     depth (vfs.syncfirst.mindepth), its ceiling and the default target are wdrain's too
- *     (docs/bufcache.md "The syncfirst design" says why).
+ *     its least synchronous latency, a lone request outstanding for a whole window counting by
+ *     itself; over the target the depth is halved; after windows without news it doubles,
+ *     back up to the deep queue (vfs.syncfirst.maxdepth); writes someone waits for (fsync's)
+ *     are not held back by the budget.
+ *   - wdrain's own: while a synchronous request is at a disk's device, only one asynchronous
+ *     request at a time is handed to it (the class's hold): a drive orders its tagged queue by
+ *     position (the disk model's SPTF, docs/diskmodel.md) and serves the sequential writes
+ *     beside its head before a request elsewhere, up to its age limit (250 ms in the model), so
+ *     writes refilled as they complete would pass the waiting request again and again. The
+ *     floor of the depth (vfs.syncfirst.mindepth), its ceiling, the two requests a window needs
+ *     and the default target are wdrain's too (docs/bufcache.md "The syncfirst design" says
+ *     why).
  * The daemon's loop is perdevice's: once armed, flush until numdirtybuffers <= lodirtybuffers,
  * each time the oldest dirty buffer whose disks all have room; if every one it could take is
  * bound for a full disk, sleep ("wdrdev") until some disk drains to its lo; then disarm or retry
@@ -687,23 +691,28 @@ static void buf_daemon_syncfirst(void)
  *     over the target; or a single one that took longer than the window itself (wbt counts a
  *     synchronous request outstanding for a whole window as a violation): halve the depth, not
  *     below mindepth;
- *   - SYNCFIRST_QUIET windows in a row without a synchronous request (writes alone; wbt waits
- *     RWB_UNKNOWN_BUMP windows without news before it moves back): double it, not above maxdepth;
- *   - otherwise (a single request within the window, which says too little, or several within
- *     the target) keep it. [lock held]
+ *   - enough, and the least within half the target: one more (Kyber raises a depth by one while
+ *     the latencies are good [@linux-kyber]), not above maxdepth;
+ *   - fewer than SYNCFIRST_MINSYNC, none too long (writes alone, or the writer's own rare
+ *     synchronous request): no news; after SYNCFIRST_QUIET such windows in a row (wbt waits
+ *     RWB_UNKNOWN_BUMP windows without news before it moves back) double it, not above maxdepth;
+ *   - otherwise (enough, within the target but not half of it) keep it. [lock held]
  */
 static void syncfirst_disk_event(struct rundev *rd, uint64_t now)
 {
-	uint64_t least;
+	uint64_t least, target = (uint64_t)syncfirst_target_ms * 1000000;
 	int n, depth = rd->rd_depth;
+	bool over;
 
 	if (now - rd->rd_swin_start < SYNCFIRST_WINDOW_NS)
 		return;
 	n = rundev_sync_window(rd, now, &least);
-	rd->rd_swin_quiet = n == 0 ? rd->rd_swin_quiet + 1 : 0;
-	if ((n >= SYNCFIRST_MINSYNC && least > (uint64_t)syncfirst_target_ms * 1000000) ||
-	    (n == 1 && least > SYNCFIRST_WINDOW_NS))
+	over = (n >= SYNCFIRST_MINSYNC && least > target) || (n == 1 && least > SYNCFIRST_WINDOW_NS);
+	rd->rd_swin_quiet = n < SYNCFIRST_MINSYNC && !over ? rd->rd_swin_quiet + 1 : 0;
+	if (over)
 		depth = BD_MAX(depth / 2, syncfirst_mindepth);
+	else if (n >= SYNCFIRST_MINSYNC && least <= target / 2)
+		depth = BD_MIN(depth + 1, syncfirst_maxdepth);
 	else if (rd->rd_swin_quiet >= SYNCFIRST_QUIET)
 		depth = BD_MIN(depth * 2, syncfirst_maxdepth);
 	if (depth == rd->rd_depth)

@@ -14,8 +14,8 @@ boot) over two modelled scsi10k disks, newfs'd on /data1:
   the synchronous requests (active <= maxdepth + 2);
 - a synchronous writer beside the dd (latprobe -w: create, write 512 bytes, fsync, every 50 ms)
   with a target of 2 ms, which every synchronous request misses: the depth is cut (the cuts
-  counter moves) and, once only writes are seen again (a second dd alone), it comes back to
-  maxdepth (the raises counter moves);
+  counter moves) and, once only writes are seen again (a second dd alone, 128 MB, the target
+  back at 20 ms), it comes back to maxdepth (the raises counter moves);
 - the negative control: the same synchronous writer beside the dd under perdevice (switched at
   run time, vfs.bufdaemon_design=perdevice) cuts nothing; switched back, every disk starts again
   at maxdepth;
@@ -113,10 +113,11 @@ def check_cut_and_back(g):
     T.check("a synchronous writer beside the dd (target 2 ms): the depth is cut",
             st == 0 and d is not None and sum(d[SF + c + ".cuts"] for c in COMPONENTS) > 0,
             expected="cuts > 0", got=d if d is not None else out)
-    out, st = g.sh("dd if=/dev/zero of=/data1/after bs=32k count=2048 2>/dev/null")
+    out, st = g.sh("sysctl vfs.syncfirst.target_ms=20 > /dev/null && rm -f /data1/beside && "
+                   "dd if=/dev/zero of=/data1/after bs=32k count=4096 2>/dev/null")
     later = counters(g, names)
     d = moved(after, later)
-    T.check("then the dd alone: the depth comes back to maxdepth",
+    T.check("then the dd alone (the target 20 ms again): the depth comes back to maxdepth",
             st == 0 and d is not None and sum(d[SF + c + ".raises"] for c in COMPONENTS) > 0 and
             all(later[SF + c + ".depth"] == 16 for c in COMPONENTS),
             expected="raises > 0, depth 16", got=later)
@@ -150,8 +151,8 @@ def check_bad_input(g):
     T.check("refused: a disk's depth (the design sets it)", st != 0 and "read only" in out,
             expected="status != 0, 'read only'", got="status %d, %s" % (st, out.strip()))
     out, st = g.sh("sysctl -n vfs.syncfirst.target_ms vfs.syncfirst.maxdepth vfs.syncfirst.mindepth")
-    T.check("after the refusals the tunables are as they were (2 16 2)", out.split() == ["2", "16", "2"],
-            expected="2 16 2", got=out)
+    T.check("after the refusals the tunables are as they were (20 16 2)", out.split() == ["20", "16", "2"],
+            expected="20 16 2", got=out)
 
 
 with Guest(mem=128, design="syncfirst", disks=2, disk_model="scsi10k", disk_size="1g", prealloc="falloc",

@@ -1,8 +1,9 @@
 /*
- * bio_queue.c - the one-way elevator of a disk's waiting requests (interface and the rules:
- * dev/bio_queue.h). The algorithm is FreeBSD 4's bufqdisksort/bufq_remove, written anew over
- * an embedded link; the queue is a doubly linked list so that a request can be put in front
- * of any other in O(1) once its place is found.
+ * bio_queue.c - the one-way elevator of a disk's waiting requests, and the synchronous class in
+ * front of it (interface and the rules: dev/bio_queue.h). The elevator is FreeBSD 4's
+ * bufqdisksort/bufq_remove, written anew over an embedded link; the queue is a doubly linked
+ * list so that a request can be put in front of any other in O(1) once its place is found. The
+ * synchronous class is a second list over the same links, first in first out.
  */
 #include <stddef.h>
 #include "dev/bio_queue.h"
@@ -13,11 +14,41 @@ void bioq_init(struct bioq *q)
 	q->bq_switch = q->bq_barrier = NULL;
 	q->bq_last = 0;
 	q->bq_count = 0;
+	q->bq_classes = false;
+	q->bq_shead = q->bq_stail = NULL;
+	q->bq_nsync = 0;
 }
 
 struct bioq_link *bioq_first(const struct bioq *q)
 {
-	return q->bq_head;
+	return q->bq_shead != NULL ? q->bq_shead : q->bq_head;
+}
+
+/* The synchronous class: append l / take l out. */
+static void sync_append(struct bioq *q, struct bioq_link *l)
+{
+	l->bql_next = NULL;
+	l->bql_prev = q->bq_stail;
+	if (q->bq_stail != NULL)
+		q->bq_stail->bql_next = l;
+	else
+		q->bq_shead = l;
+	q->bq_stail = l;
+	q->bq_nsync++;
+}
+
+static void sync_unlink(struct bioq *q, struct bioq_link *l)
+{
+	if (l->bql_prev != NULL)
+		l->bql_prev->bql_next = l->bql_next;
+	else
+		q->bq_shead = l->bql_next;
+	if (l->bql_next != NULL)
+		l->bql_next->bql_prev = l->bql_prev;
+	else
+		q->bq_stail = l->bql_prev;
+	l->bql_next = l->bql_prev = NULL;
+	q->bq_nsync--;
 }
 
 /* Put l in front of `before` (at the tail if `before` is NULL). */
@@ -59,6 +90,10 @@ static void insert_sorted(struct bioq *q, struct bioq_link *from, struct bioq_li
  */
 void bioq_disksort(struct bioq *q, struct bioq_link *l)
 {
+	if (q->bq_classes && l->bql_sync) {
+		sync_append(q, l);
+		return;
+	}
 	q->bq_count++;
 	if (l->bql_barrier || q->bq_head == NULL) {
 		link_before(q, NULL, l);
@@ -88,12 +123,12 @@ void bioq_disksort(struct bioq *q, struct bioq_link *l)
 }
 
 /*
- * bioq_remove: take l off the queue. Taking the head moves the head's position to l's key;
- * taking the last barrier lets later requests be sorted again from position 0 (everything
+ * Take l out of the elevator. Starting the head (`started`) moves the head's position to l's
+ * key; taking the last barrier lets later requests be sorted again from position 0 (everything
  * still queued was behind the barrier and is in ascending order). When the current sweep is
  * used up, the next sweep becomes the current one.
  */
-void bioq_remove(struct bioq *q, struct bioq_link *l)
+static void elevator_unlink(struct bioq *q, struct bioq_link *l, bool started)
 {
 	if (l == q->bq_switch)
 		q->bq_switch = l->bql_next;
@@ -101,7 +136,7 @@ void bioq_remove(struct bioq *q, struct bioq_link *l)
 		q->bq_barrier = l->bql_prev;
 		if (q->bq_barrier == NULL)
 			q->bq_last = 0;
-	} else if (l == q->bq_head) {
+	} else if (l == q->bq_head && started) {
 		q->bq_last = l->bql_key;
 	}
 	if (l->bql_prev != NULL)
@@ -118,6 +153,15 @@ void bioq_remove(struct bioq *q, struct bioq_link *l)
 	q->bq_count--;
 }
 
+/* bioq_remove: take l off the queue (either class); see elevator_unlink for the elevator. */
+void bioq_remove(struct bioq *q, struct bioq_link *l)
+{
+	if (q->bq_classes && l->bql_sync)
+		sync_unlink(q, l);
+	else
+		elevator_unlink(q, l, true);
+}
+
 /* bioq_start: the next request for the device, if it has an opening (FreeBSD's dev_openings). */
 struct bioq_link *bioq_start(struct bioq *q, int *active, int openings)
 {
@@ -126,6 +170,62 @@ struct bioq_link *bioq_start(struct bioq *q, int *active, int openings)
 	if (l == NULL || *active >= openings)
 		return NULL;
 	bioq_remove(q, l);
+	(*active)++;
+	return l;
+}
+
+/*
+ * bioq_set_classes: turn the synchronous class on (the synchronous requests waiting in the
+ * elevator move to it, in the elevator's order, without moving the head's position) or off (they
+ * are sorted back into the elevator, oldest first).
+ */
+void bioq_set_classes(struct bioq *q, bool on)
+{
+	struct bioq_link *l, *next;
+
+	if (on == q->bq_classes)
+		return;
+	if (on) {
+		for (l = q->bq_head; l != NULL; l = next) {
+			next = l->bql_next;
+			if (!l->bql_sync)
+				continue;
+			elevator_unlink(q, l, false);
+			sync_append(q, l);
+		}
+		q->bq_classes = true;
+		return;
+	}
+	q->bq_classes = false;
+	while ((l = q->bq_shead) != NULL) {
+		sync_unlink(q, l);
+		bioq_disksort(q, l);
+	}
+}
+
+/*
+ * bioq_start_sync: the next request for the device with the synchronous class on: the oldest
+ * synchronous one while an opening is free; else the elevator's head while fewer than `depth`
+ * asynchronous requests are at the device - and only one at a time while a synchronous request
+ * is there.
+ */
+struct bioq_link *bioq_start_sync(struct bioq *q, int *active, int *active_sync, int openings,
+                                  int depth)
+{
+	struct bioq_link *l = q->bq_shead;
+
+	if (*active >= openings)
+		return NULL;
+	if (l != NULL) {
+		sync_unlink(q, l);
+		(*active)++;
+		(*active_sync)++;
+		return l;
+	}
+	l = q->bq_head;
+	if (l == NULL || *active - *active_sync >= (*active_sync > 0 ? 1 : depth))
+		return NULL;
+	elevator_unlink(q, l, true);
 	(*active)++;
 	return l;
 }

@@ -235,6 +235,7 @@ static void ccd_start(struct ccd_softc *sc, struct ccd_req *cr)
 
 	for (cbp = cr->cr_children; cbp != NULL; cbp = cbp->bio_caller2, i++) {
 		cbp->bio_cmd = bp->bio_cmd;
+		cbp->bio_flags = bp->bio_flags & BIO_SYNC;     /* a waited-for request's pieces are */
 		cbp->bio_done = ccd_iodone;
 		if (bp->bio_cmd == BIO_FLUSH) {
 			cbp->bio_disk = sc->sc_comp[i].cc_disk;

@@ -5,8 +5,8 @@
  *   disk_register(dp)   - add a disk (name unique) and export its counters as sysctls
  *                         kern.devstat.<name>.{reads,writes,flushes,bytes_read,bytes_written,
  *                         busy_ns,queue_depth,max_queue_depth,depth_ns,waiting,active,
- *                         max_active,active_ns,errors} (read-only), and, for a disk with a
- *                         queue, dev.<driver>.<unit>.openings (read-write).
+ *                         max_active,active_ns,errors,syncs,sync_ns} (read-only), and, for a
+ *                         disk with a queue, dev.<driver>.<unit>.openings (read-write).
  *   disk_start(bp)      - check a request, account it as queued, sort it into the disk's queue
  *                         and hand the device what its openings allow (or, for a disk without a
  *                         queue, hand it to d_strategy at once).
@@ -17,6 +17,8 @@
  *   disk_open/disk_close - shared and exclusive opens (dev/disk.h).
  *   disk_map(...)       - the disks a range of a disk reaches (itself, or a ccd's components).
  *   disk_watch(fn)      - fn for every disk, registered now or later (the buffer cache's budgets).
+ *   disk_sync_watch(fn) - fn(dp, ns) as each synchronous request (BIO_SYNC) completes.
+ *   disk_set_syncfirst, disk_set_depth - the synchronous class of a disk's queue (dev/disk.h).
  *   bio_segments(...)   - a request's data, mapped or a page list, as physical segments.
  *
  * The disk queue is FreeBSD 4's: the da(4) driver kept its requests in a bufq sorted by
@@ -24,7 +26,9 @@
  * dev_openings tagged commands at once (`camcontrol tags da1 -N 8` changes it); the rest waited
  * in the bufq, in elevator order. Here the block layer does both for the drivers that ask for
  * it (da, ada: they set d_openings); ccd and md have no queue of their own, as in FreeBSD 4
- * (ccd's pieces queue at the component disks). docs/storage.md "The disk queue".
+ * (ccd's pieces queue at the component disks). docs/storage.md "The disk queue". The
+ * synchronous class (dev/bio_queue.h) is not FreeBSD 4's: it is off unless the syncfirst
+ * buf_daemon design turns it on.
  *
  * devstat follows FreeBSD's devstat(9) idea: busy time is the time with at least one request
  * outstanding; queue depth is requests issued and not completed, of which `active` are at the
@@ -53,10 +57,12 @@
 
 #define DISK_DEFAULT_MAXIO (128 * 1024)    /* FreeBSD's MAXPHYS, for drivers that give none */
 #define BIO_DISPATCHED 0x8000              /* bio_flags, private: handed to d_strategy */
+#define BIO_SYNCSLOT   0x4000              /* ... by the synchronous class (d_active_sync) */
 
 static struct disk *disk_list, *disk_list_tail;
 static struct spinlock disk_list_lock;
 static void (*disk_watcher)(struct disk *dp);   /* disk_watch's fn, set once at boot */
+static void (*disk_sync_watcher)(struct disk *dp, uint64_t ns);   /* disk_sync_watch's */
 static bool disk_locks_ready;
 static struct spinlock disk_sync_lock;
 
@@ -77,7 +83,7 @@ static void disk_locks_init(void)
 enum devstat_field {
 	DS_READS, DS_WRITES, DS_FLUSHES, DS_BYTES_READ, DS_BYTES_WRITTEN, DS_BUSY_NS, DS_QUEUE_DEPTH,
 	DS_MAX_QUEUE_DEPTH, DS_DEPTH_NS, DS_WAITING, DS_ACTIVE, DS_MAX_ACTIVE, DS_ACTIVE_NS, DS_ERRORS,
-	DS_NFIELDS
+	DS_SYNCS, DS_SYNC_NS, DS_NFIELDS
 };
 
 static const struct {
@@ -98,6 +104,8 @@ static const struct {
 	[DS_MAX_ACTIVE]      = { "max_active",      "Most requests at the device at once" },
 	[DS_ACTIVE_NS]       = { "active_ns",       "Requests at the device integrated over time" },
 	[DS_ERRORS]          = { "errors",          "Requests that failed" },
+	[DS_SYNCS]           = { "syncs",           "Synchronous requests (a process waits) completed" },
+	[DS_SYNC_NS]         = { "sync_ns",         "Their nanoseconds from arrival to completion, summed" },
 };
 
 /* One counter of one disk, read consistently under d_statlock. */
@@ -130,6 +138,8 @@ static int64_t devstat_value(struct disk *dp, enum devstat_field f)
 		v = ds->active_ns + (uint64_t)ds->active * (nanouptime() - ds->depth_since);
 		break;
 	case DS_ERRORS:          v = ds->errors; break;
+	case DS_SYNCS:           v = ds->syncs; break;
+	case DS_SYNC_NS:         v = ds->sync_ns; break;
 	case DS_NFIELDS:         break;
 	}
 	spin_unlock(&dp->d_statlock);
@@ -205,7 +215,8 @@ void disk_register(struct disk *dp)
 	memset(&dp->d_stat, 0, sizeof(dp->d_stat));
 	spin_init(&dp->d_qlock, "diskq");
 	bioq_init(&dp->d_queue);
-	dp->d_active = 0;
+	dp->d_active = dp->d_active_sync = 0;
+	dp->d_depth = dp->d_maxopenings;
 	dp->d_dispatching = dp->d_redispatch = false;
 	if (dp->d_maxopenings > 0)
 		dp->d_openings = MAX(1, MIN(dp->d_openings, dp->d_maxopenings));
@@ -249,6 +260,36 @@ void disk_watch(void (*fn)(struct disk *dp))
 	disk_watcher = fn;
 	for (struct disk *dp = disk_list; dp != NULL; dp = dp->d_next)
 		fn(dp);
+}
+
+/* disk_sync_watch: fn(dp, ns) as each synchronous request completes (any context, no lock held). */
+void disk_sync_watch(void (*fn)(struct disk *dp, uint64_t ns))
+{
+	disk_sync_watcher = fn;
+}
+
+/*
+ * disk_set_syncfirst: the synchronous class on or off (for a disk with a queue; nothing for
+ * one without). It acts from the next request started or completed: turning it on holds more
+ * back, and whatever turning it off lets go waits only for a completion that is due.
+ */
+void disk_set_syncfirst(struct disk *dp, bool on)
+{
+	if (dp->d_maxopenings == 0)
+		return;
+	spin_lock(&dp->d_qlock);
+	bioq_set_classes(&dp->d_queue, on);
+	spin_unlock(&dp->d_qlock);
+}
+
+/* disk_set_depth: the most asynchronous requests at the device under the class (1 .. maxopenings). */
+void disk_set_depth(struct disk *dp, int depth)
+{
+	if (dp->d_maxopenings == 0)
+		return;
+	spin_lock(&dp->d_qlock);
+	dp->d_depth = MAX(1, MIN(depth, dp->d_maxopenings));
+	spin_unlock(&dp->d_qlock);
 }
 
 /* disk_map: the disk's own answer (d_map), or the disk itself. */
@@ -349,6 +390,30 @@ static void disk_dispatch_one(struct disk *dp, struct bio *bp)
 }
 
 /*
+ * The next waiting request the device may have, taken off the queue and counted: FreeBSD 4's
+ * (bioq_start), or the synchronous class's rules, which mark what they count in d_active_sync.
+ * [d_qlock]
+ */
+static struct bio *disk_next(struct disk *dp)
+{
+	struct bioq_link *l;
+	int nsync = dp->d_active_sync;
+	struct bio *bp;
+
+	if (!dp->d_queue.bq_classes)
+		l = bioq_start(&dp->d_queue, &dp->d_active, dp->d_openings);
+	else
+		l = bioq_start_sync(&dp->d_queue, &dp->d_active, &dp->d_active_sync, dp->d_openings,
+		                    dp->d_depth);
+	if (l == NULL)
+		return NULL;
+	bp = container_of(l, struct bio, bio_qlink);
+	if (dp->d_active_sync != nsync)
+		bp->bio_flags |= BIO_SYNCSLOT;
+	return bp;
+}
+
+/*
  * Hand the device the waiting requests its openings allow, in queue order. One thread at a time
  * does it, without d_qlock held across d_strategy (a driver may complete a request inside it);
  * a caller that finds another thread at it leaves it a note to look again, so no opening is
@@ -356,7 +421,7 @@ static void disk_dispatch_one(struct disk *dp, struct bio *bp)
  */
 static void disk_dispatch(struct disk *dp)
 {
-	struct bioq_link *l;
+	struct bio *bp;
 
 	spin_lock(&dp->d_qlock);
 	if (dp->d_dispatching) {
@@ -367,9 +432,9 @@ static void disk_dispatch(struct disk *dp)
 	dp->d_dispatching = true;
 	do {
 		dp->d_redispatch = false;
-		while ((l = bioq_start(&dp->d_queue, &dp->d_active, dp->d_openings)) != NULL) {
+		while ((bp = disk_next(dp)) != NULL) {
 			spin_unlock(&dp->d_qlock);
-			disk_dispatch_one(dp, container_of(l, struct bio, bio_qlink));
+			disk_dispatch_one(dp, bp);
 			spin_lock(&dp->d_qlock);
 		}
 	} while (dp->d_redispatch);
@@ -389,7 +454,7 @@ void disk_start(struct bio *bp)
 
 	bp->bio_error = 0;
 	bp->bio_resid = 0;
-	bp->bio_flags &= ~BIO_DISPATCHED;
+	bp->bio_flags &= ~(BIO_DISPATCHED | BIO_SYNCSLOT);
 	devstat_start(dp, bp);
 	if (error != 0) {
 		bp->bio_error = error;
@@ -403,26 +468,34 @@ void disk_start(struct bio *bp)
 	}
 	bp->bio_qlink.bql_key = bp->bio_offset;
 	bp->bio_qlink.bql_barrier = bp->bio_cmd == BIO_FLUSH;
+	bp->bio_qlink.bql_sync = (bp->bio_flags & BIO_SYNC) != 0;
 	spin_lock(&dp->d_qlock);
 	bioq_disksort(&dp->d_queue, &bp->bio_qlink);
 	spin_unlock(&dp->d_qlock);
 	disk_dispatch(dp);
 }
 
-/* disk_iodone: account a finished request, start the next waiting one, call its completion. */
+/*
+ * disk_iodone: account a finished request, start the next waiting one, tell the synchronous
+ * requests' watcher, call its completion.
+ */
 void disk_iodone(struct bio *bp)
 {
 	struct disk *dp = bp->bio_disk;
 	struct devstat *ds = &dp->d_stat;
-	uint64_t now = nanouptime();
+	uint64_t now = nanouptime(), ns = now - bp->bio_t0;
 	int c = (unsigned)bp->bio_cmd < nitems(ds->ops) ? bp->bio_cmd : 0;   /* 0: malformed */
-	bool dispatched = (bp->bio_flags & BIO_DISPATCHED) != 0;
+	bool dispatched = (bp->bio_flags & BIO_DISPATCHED) != 0, sync = (bp->bio_flags & BIO_SYNC) != 0;
 
 	spin_lock(&dp->d_statlock);
 	ds->ops[c]++;
 	ds->bytes[c] += bp->bio_length - bp->bio_resid;
 	if (bp->bio_error != 0)
 		ds->errors++;
+	if (sync) {
+		ds->syncs++;
+		ds->sync_ns += ns;
+	}
 	devstat_depth_tick(ds, now);
 	if (dispatched)
 		ds->active--;
@@ -432,9 +505,13 @@ void disk_iodone(struct bio *bp)
 	if (dispatched && dp->d_maxopenings > 0) {
 		spin_lock(&dp->d_qlock);
 		dp->d_active--;
+		if (bp->bio_flags & BIO_SYNCSLOT)
+			dp->d_active_sync--;
 		spin_unlock(&dp->d_qlock);
 		disk_dispatch(dp);
 	}
+	if (sync && disk_sync_watcher != NULL)
+		disk_sync_watcher(dp, ns);
 	bp->bio_done(bp);
 }
 
@@ -546,8 +623,8 @@ static void disk_sync_done(struct bio *bp)
 
 /*
  * Do cmd on bytes [off, off+len) of dp with the data of `whole` (a bio used only as a data
- * description, mapped or a page list), in d_maxio pieces all issued at once, and wait
- * ("physrd"/"physwr"/"dflush"). Returns 0 or the first error.
+ * description, mapped or a page list), in d_maxio pieces all issued at once (BIO_SYNC: this
+ * thread waits for them), and wait ("physrd"/"physwr"/"dflush"). Returns 0 or the first error.
  */
 static int disk_io_run(struct disk *dp, int cmd, uint64_t off, uint32_t len, const struct bio *whole)
 {
@@ -566,6 +643,7 @@ static int disk_io_run(struct disk *dp, int cmd, uint64_t off, uint32_t len, con
 	for (i = 0; i < n; i++) {
 		skip = i * dp->d_maxio;
 		bios[i].bio_cmd = cmd;
+		bios[i].bio_flags = BIO_SYNC;
 		bios[i].bio_disk = dp;
 		bios[i].bio_offset = off + skip;
 		if (cmd != BIO_FLUSH)

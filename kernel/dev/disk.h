@@ -31,6 +31,14 @@
  * (vfs/rundev.h: the perdevice design). disk_watch(fn) has fn called for every disk registered
  * so far and for each one registered later (the buffer cache gives each its struct rundev,
  * d_rundev, which the block layer only carries).
+ *
+ * Synchronous requests (BIO_SYNC, set by whoever will wait for the request): every disk counts
+ * them and their latency (kern.devstat.<disk>.syncs, sync_ns), and disk_sync_watch(fn) has
+ * fn(dp, ns) called as each completes, ns after it arrived (the syncfirst buf_daemon design's
+ * measure). disk_set_syncfirst(dp, on) gives a disk with a queue the synchronous class in front
+ * of its elevator (dev/bio_queue.h: synchronous requests first, asynchronous ones held back while
+ * one is at the device), and disk_set_depth(dp, n) the most asynchronous requests it hands the
+ * device at once under that class; both act from the next request started or completed.
  */
 #ifndef _DEV_DISK_H_
 #define _DEV_DISK_H_
@@ -45,6 +53,9 @@
 #define BIO_FLUSH  3    /* write the device's cache to stable storage; offset/length ignored */
 
 #define BIO_UNMAPPED 0x0001   /* bio_flags: the data is the page list bio_ma, not bio_data */
+#define BIO_SYNC     0x0002   /* bio_flags: a process waits for it (a read it needs, a synchronous
+                                 write, fsync's writes and flush): the disk queue's synchronous
+                                 class when the queue has one (disk_set_syncfirst) */
 
 #define DISK_EXCL  0x0001    /* disk_open/disk_close: exclusive use */
 
@@ -103,6 +114,8 @@ struct devstat {
 	int      max_active;        /* high-water mark of `active` */
 	uint64_t active_ns;         /* the integral of `active` over time */
 	uint64_t errors;
+	uint64_t syncs;             /* BIO_SYNC requests completed */
+	uint64_t sync_ns;           /* ... their time from arrival to completion, summed */
 };
 
 struct disk {
@@ -126,6 +139,8 @@ struct disk {
 	int              d_openings;      /* dev.<driver>.<unit>.openings */
 	int              d_maxopenings;
 	int              d_active;        /* requests handed to d_strategy and not completed */
+	int              d_active_sync;   /* of them, handed out by the synchronous class */
+	int              d_depth;         /* with the class: most asynchronous ones at the device */
 	bool             d_dispatching;   /* a thread is handing requests to d_strategy */
 	bool             d_redispatch;    /* openings or requests appeared meanwhile: look again */
 	int              d_opens;         /* shared opens (d_statlock) */
@@ -156,6 +171,9 @@ int          disk_io_sync_pages(struct disk *dp, int cmd, uint64_t off, struct v
 int          disk_map(struct disk *dp, uint64_t off, uint64_t len, struct disk_piece *pieces,
                       int max);                   /* where a range goes (see above); >= 1 */
 void         disk_watch(void (*fn)(struct disk *dp));   /* one watcher (see above) */
+void         disk_sync_watch(void (*fn)(struct disk *dp, uint64_t ns));  /* one (see above) */
+void         disk_set_syncfirst(struct disk *dp, bool on);  /* the synchronous class (above) */
+void         disk_set_depth(struct disk *dp, int depth);    /* >= 1 (above) */
 int          disk_open(struct disk *dp, int flags);  /* 0 or EBUSY (see above) */
 void         disk_close(struct disk *dp, int flags);
 bool         disk_in_use(struct disk *dp);           /* open by anyone, shared or exclusive */

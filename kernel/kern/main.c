@@ -70,6 +70,9 @@ static const struct preset {
 	{ "perdevice", "Next step: per-disk write budgets buf_daemon + one-pass pageout",
 	  { { "vfs.bufdaemon_design", "perdevice" }, { "vm.pageout_design", "onepass" },
 	    { "vm.max_launder", "0" } } },
+	{ "syncfirst", "Per-disk budgets, synchronous I/O first in the disk queues + one-pass pageout",
+	  { { "vfs.bufdaemon_design", "syncfirst" }, { "vm.pageout_design", "onepass" },
+	    { "vm.max_launder", "0" } } },
 };
 
 static struct cmdline bootcmd;

@@ -80,6 +80,8 @@ struct uio;
 #define B_INVAL     0x00002000   /* does not contain valid info, discard on release */
 #define B_NOCACHE   0x00008000   /* do not cache block after use */
 #define B_CLUSTEROK 0x00020000   /* may be written as part of a cluster */
+#define B_FSYNC     0x00040000   /* written by fsync, which waits for it: its request is
+                                    synchronous (BIO_SYNC) though the write is async. wdrain's */
 #define B_READ      0x00100000   /* the current I/O is a read (b_iocmd says the same) */
 #define B_WANTED    0x00800000   /* someone sleeps waiting for B_BUSY to clear */
 #define B_RAM       0x10000000   /* read-ahead mark: reading this block starts more read-ahead */

@@ -22,8 +22,14 @@
  *   perdevice_hirunning(rd), perdevice_lorunning(rd) - a disk's budget now (its
  *                                  vfs.perdevice.<disk>.hirunningspace/lorunningspace). [lock]
  *   perdevice_release_all()      - let every "wdrdev" waiter go (vfs.perdevice.auto changed). [lock]
+ *   bd_sync_done(rd, ns)         - a synchronous request completed at rd's disk, ns after it
+ *                                  arrived (the block layer's watcher): counted, and the
+ *                                  design's queue rule sees it.                      [lock held]
+ *   bd_disk_requeue(rd)          - rd's disk queue takes the current design's discipline at
+ *                                  rd's depth (a disk registered, the tunables changed). [lock]
  *   bwillwrite()                 - write(2)'s throttle ("flswai"), as the design says.
- *   bd_set_design(name)          - switch designs ("speedup" | "runningbuf" | "perdevice");
+ *   bd_set_design(name)          - switch designs ("speedup" | "runningbuf" | "perdevice" |
+ *                                  "syncfirst");
  *                                  false if unknown.
  *   bd_design_name()
  *
@@ -35,6 +41,10 @@
  *   bufq_wakeup(chan);
  *   bd_nanouptime();
  *   bd_curthread_is_daemon()     - the caller is the "bufdaemon" thread;
+ *   bd_disk_queue(rd, syncfirst, depth) - rd's disk queue: the synchronous class on or off, and
+ *                                  the most asynchronous requests it hands the drive at once
+ *                                  with it (dev/disk.h disk_set_syncfirst, disk_set_depth; a
+ *                                  disk without a queue ignores it); never sleeps.  [lock held]
  *   buf_flush_oldest(ok, &nbufs, &nblocked) - start a clustered async write of the oldest
  *                                  flushable dirty buffer (FreeBSD's flushbufqueues body:
  *                                  vfs_bio_awrite); returns its bytes and buffers, 0 if nothing
@@ -68,6 +78,16 @@ extern int perdevice_maxspace;  /* perdevice: the self-sized budgets' ceiling (b
 
 #define PERDEVICE_MINSPACE (128 * 1024)  /* the self-sized budgets' floor: one MAXPHYS cluster */
 
+extern int syncfirst_target_ms; /* syncfirst: the synchronous latency a disk's depth is held to */
+extern int syncfirst_maxdepth;  /* syncfirst: a disk's depth while only writes are seen */
+extern int syncfirst_mindepth;  /* syncfirst: the least depth a cut leaves */
+
+#define SYNCFIRST_WINDOW_NS 100000000ull   /* syncfirst: a latency window (Linux wbt's 100 ms) */
+#define SYNCFIRST_MINSYNC   2              /* syncfirst: synchronous requests a window must see
+                                              to judge their latency */
+#define SYNCFIRST_QUIET     5              /* syncfirst: windows without one before the depth
+                                              grows back (wbt's RWB_UNKNOWN_BUMP) */
+
 /* The environment. */
 void     bufq_lock(void);
 void     bufq_unlock(void);
@@ -75,6 +95,7 @@ bool     bufq_sleep(void *chan, const char *wmesg, int timo);
 void     bufq_wakeup(void *chan);
 uint64_t bd_nanouptime(void);
 bool     bd_curthread_is_daemon(void);
+void     bd_disk_queue(struct rundev *rd, bool syncfirst, int depth);
 long     buf_flush_oldest(bool (*ok)(const struct rd_charge *), int *nbufs, int *nblocked);
 
 /* The daemon's counters (vfs.bufdaemon.*; docs/bufcache.md). Updated under the lock, except
@@ -97,6 +118,10 @@ struct bd_stats {
 	uint64_t perdevice_drains;    /* times it drained to lodirtybuffers and disarmed */
 	uint64_t perdevice_blocked;   /* times every dirty buffer it could take was bound for a full
 	                                 disk, so it waited for one to drain */
+	uint64_t syncfirst_loops;     /* iterations of buf_daemon_syncfirst */
+	uint64_t syncfirst_drains;    /* times it drained to lodirtybuffers and disarmed */
+	uint64_t syncfirst_blocked;   /* times every dirty buffer it could take was bound for a full
+	                                 disk, so it waited for one to drain */
 	uint64_t sleeps_wdrdev;       /* sleeps for a disk's budget, wmesg wdrdev (writers, daemon) */
 	uint64_t wdrdev_ns;           /* time spent in them */
 	uint64_t design_switches;
@@ -116,6 +141,8 @@ void        rundevwakeup(const struct rd_charge *rc);
 int         perdevice_hirunning(const struct rundev *rd);
 int         perdevice_lorunning(const struct rundev *rd);
 void        perdevice_release_all(void);
+void        bd_sync_done(struct rundev *rd, uint64_t ns);
+void        bd_disk_requeue(struct rundev *rd);
 void        bd_buffer_dirtied(void);
 void        bd_buffer_cleaned(void);
 void        bd_async_write_issued(const struct rd_charge *rc);

@@ -19,6 +19,20 @@
  *   rundev_enqueue(rd, w), rundev_dequeue(rd)   rd's queue of waiting writers, first come
  *                                 first served (the sleeping and waking is the design's).
  *   rundev_estimate(bw, sample, busy_ns)   the bandwidth estimate's smoothing step.
+ *   rundev_sync(rd, ns)           a synchronous request (one a process waits for: the block
+ *                                 layer's BIO_SYNC) completed at rd, ns after it arrived: kept
+ *                                 in the current latency window (below).           [lock held]
+ *   rundev_sync_window(rd, now, &least)  close the latency window: how many synchronous
+ *                                 requests it saw and the least latency among them; a new
+ *                                 window starts now.                               [lock held]
+ *
+ * Synchronous latency (the syncfirst design's measure; every design keeps it). Each disk keeps
+ * the synchronous requests that completed since its window began and the least latency among
+ * them, as Linux's writeback throttling keeps the least read latency of its window
+ * [@linux-blk-wbt]. The least, not the mean: the mean of a burst of synchronous writes (fsync
+ * issues several at once) grows with the burst, as each waits for the ones before it, which no
+ * limit on the asynchronous writes can shorten; the least is the request that found the fewest
+ * ahead of it, and it is long only when the writes at the drive were in its way.
  *
  * Measuring the completion rate (rd_bandwidth, bytes/s). The bytes that complete are counted
  * in windows of RD_INTERVAL_NS of wall time (Linux's BANDWIDTH_INTERVAL, 200 ms); a window's
@@ -71,11 +85,22 @@ struct rundev {
 	uint64_t          rd_wait_ns;      /* ... and how long */
 	uint64_t          rd_skips;        /* dirty buffers the daemon passed over: budget full */
 	uint64_t          rd_samples;      /* windows that changed the estimate */
+	/* the synchronous-latency window (rundev_sync_window) */
+	uint64_t          rd_swin_start;   /* when it began (ns) */
+	int               rd_swin_n;       /* synchronous requests completed in it */
+	uint64_t          rd_swin_least;   /* the least latency among them (ns) */
+	int               rd_swin_quiet;   /* windows in a row with no news (the design's) */
+	/* the syncfirst design's (vfs_bufdaemon.c) */
+	int               rd_depth;        /* asynchronous writes the disk may have at the drive */
+	uint64_t          rd_cuts;         /* windows that cut rd_depth (latency over the target) */
+	uint64_t          rd_raises;       /* windows that raised it again */
+	void             *rd_disk;         /* the disk itself, for the environment (opaque here) */
 	struct rundev    *rd_next;
 };
 
-/* What one write is charged to: bytes per disk. */
+/* What one write is charged to: bytes per disk; and whether someone waits for it (fsync). */
 struct rd_charge {
+	bool rc_waited;       /* set by the issuer for the design's async step: fsync's write */
 	int rc_n;
 	struct {
 		struct rundev *rd;
@@ -92,5 +117,7 @@ void           rundev_done(struct rundev *rd, int bytes, uint64_t now);
 void           rundev_enqueue(struct rundev *rd, struct rd_waiter *w);
 struct rd_waiter *rundev_dequeue(struct rundev *rd);
 int64_t        rundev_estimate(int64_t bw, int64_t sample, uint64_t busy_ns);
+void           rundev_sync(struct rundev *rd, uint64_t ns);
+int            rundev_sync_window(struct rundev *rd, uint64_t now, uint64_t *least_ns);
 
 #endif

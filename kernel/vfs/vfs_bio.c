@@ -535,6 +535,7 @@ int bwrite(struct buf *bp)
 	/* LAB bufdaemon END */
 	buf_charge(&bp->b_rdcharge, buf_disk(bp->b_vp), bp->b_blkno, bp->b_bufsize);
 	rc = bp->b_rdcharge;                  /* the async step's: bp is not ours once issued */
+	rc.rc_waited = (bp->b_flags & B_FSYNC) != 0;
 	async = (bp->b_flags & B_ASYNC) != 0;
 	spin_unlock(&bufcache_lock);
 
@@ -635,7 +636,7 @@ void brelse(struct buf *bp)
 		bq_insert((bp->b_flags & B_DELWRI) ? QUEUE_DIRTY : QUEUE_CLEAN, bp, false);
 	if (bp->b_flags & B_WANTED)
 		wakeup(bp);
-	bp->b_flags &= ~(B_BUSY | B_ASYNC | B_NOCACHE | B_READ | B_WANTED);
+	bp->b_flags &= ~(B_BUSY | B_ASYNC | B_NOCACHE | B_READ | B_WANTED | B_FSYNC);
 	if (needsbuffer) {
 		needsbuffer = 0;
 		wakeup(&needsbuffer);
@@ -786,18 +787,23 @@ static void bufbio_done(struct bio *bio)
 	biodone(bp);
 }
 
-/* disk_strategy_buf: send busy buffer bp to disk dp at b_blkno (DEV_BSIZE units). */
+/*
+ * disk_strategy_buf: send busy buffer bp to disk dp at b_blkno (DEV_BSIZE units); a request
+ * someone will wait for (not B_ASYNC, or fsync's) is BIO_SYNC.
+ */
 void disk_strategy_buf(struct disk *dp, struct buf *bp)
 {
 	struct bio *bio = &bp->b_bio;
 
 	memset(bio, 0, sizeof(*bio));
+	if (!(bp->b_flags & B_ASYNC) || (bp->b_flags & B_FSYNC))
+		bio->bio_flags = BIO_SYNC;
 	bio->bio_cmd = bp->b_iocmd;
 	bio->bio_disk = dp;
 	bio->bio_offset = (uint64_t)bp->b_blkno * DEV_BSIZE;
 	bio->bio_length = bp->b_bcount;
 	if (bp->b_flags & B_VMIO) {
-		bio->bio_flags = BIO_UNMAPPED;
+		bio->bio_flags |= BIO_UNMAPPED;
 		bio->bio_ma = bp->b_iopages;
 		bio->bio_ma_n = bp->b_npages;
 	} else {

@@ -10,14 +10,18 @@
  *   buf_reach(bp, rc)             the disks a cluster written through dirty buffer bp could
  *                                 reach: the daemon tests their budgets before it takes bp.
  *                                                                                   [lock held]
+ *   bd_disk_queue(rd, syncfirst, depth)   the design's discipline for rd's disk queue.
+ *                                                                                   [lock held]
  * Sysctls: vfs.perdevice.auto, vfs.perdevice.target_ms (read-write), vfs.perdevice.maxspace
  * (read-only), and for each disk vfs.perdevice.<disk>.{runningbufspace, hirunningspace,
  * lorunningspace, bandwidth, charged, sleeps, wait_ns, skips, samples}. A disk's hi/lo read as
  * the budget in effect; they are read-only while vfs.perdevice.auto is 1 (EPERM: the kernel
- * sizes them), settable while it is 0.
+ * sizes them), settable while it is 0. The syncfirst design's: vfs.syncfirst.{target_ms,
+ * maxdepth, mindepth} (read-write) and for each disk vfs.syncfirst.<disk>.{depth, cuts, raises}.
+ * The block layer's watcher of synchronous requests (disk_sync_watch) hands each to the design.
  *
- * Locking: bufcache_lock protects every struct rundev, perdevice_auto and perdevice_target_ms
- * (a sysctl write takes it).
+ * Locking: bufcache_lock protects every struct rundev, perdevice_auto, perdevice_target_ms and
+ * the syncfirst tunables (a sysctl write takes it).
  */
 #include "kern/types.h"
 #include "kern/klib.h"
@@ -32,10 +36,14 @@
 #include <sys/errno.h>
 
 #define TARGET_MS_MAX 10000
+#define DEPTH_MAX     256          /* the most openings a driver offers (virtio-SCSI's ring) */
 
 int perdevice_auto = 1;
 int perdevice_target_ms = 50;      /* docs/bufcache.md "The perdevice design" says why */
 int perdevice_maxspace;            /* rundev_boot: the cluster headers' bytes */
+int syncfirst_target_ms = 20;      /* docs/bufcache.md "The syncfirst design" says why */
+int syncfirst_maxdepth = 16;
+int syncfirst_mindepth = 2;
 
 /* vfs.perdevice.auto: 1 or 0. Going to 0 freezes every budget where the sizing left it. */
 static int sysctl_perdevice_auto(struct sysctl_req *req)
@@ -83,6 +91,56 @@ SYSCTL_DECL_OID(sysctl_vfs_perdevice_maxspace, "vfs.perdevice.maxspace", CTLTYPE
                 &perdevice_maxspace, 0, NULL, "I",
                 "perdevice design: most bytes a self-sized budget allows (cluster headers x MAXPHYS)");
 
+/*
+ * vfs.syncfirst.target_ms (1 .. TARGET_MS_MAX), maxdepth and mindepth (1 .. DEPTH_MAX, min <=
+ * max): arg1 is the variable. A new range takes every disk's depth into it.
+ */
+static int sysctl_syncfirst(struct sysctl_req *req)
+{
+	int *var = req->oid->oid_arg1, v = *var, error = sysctl_handle_int(req, &v);
+	int lo = var == &syncfirst_mindepth ? v : syncfirst_mindepth;
+	int hi = var == &syncfirst_maxdepth ? v : syncfirst_maxdepth;
+
+	if (error != 0 || req->newptr == NULL)
+		return error;
+	if (var == &syncfirst_target_ms ? v < 1 || v > TARGET_MS_MAX : lo < 1 || hi > DEPTH_MAX || lo > hi)
+		return EINVAL;
+	spin_lock(&bufcache_lock);
+	*var = v;
+	for (struct rundev *rd = rundev_first(); rd != NULL; rd = rd->rd_next) {
+		rd->rd_depth = MAX(lo, MIN(rd->rd_depth, hi));
+		bd_disk_requeue(rd);
+	}
+	spin_unlock(&bufcache_lock);
+	return 0;
+}
+SYSCTL_PROC(vfs_syncfirst_target_ms, "vfs.syncfirst.target_ms", CTLTYPE_INT | CTLFLAG_RW,
+            &syncfirst_target_ms, 0, sysctl_syncfirst, "I",
+            "syncfirst design: synchronous latency (ms) above which a disk's depth is halved");
+SYSCTL_PROC(vfs_syncfirst_maxdepth, "vfs.syncfirst.maxdepth", CTLTYPE_INT | CTLFLAG_RW,
+            &syncfirst_maxdepth, 0, sysctl_syncfirst, "I",
+            "syncfirst design: async writes a drive may hold while only writes are seen");
+SYSCTL_PROC(vfs_syncfirst_mindepth, "vfs.syncfirst.mindepth", CTLTYPE_INT | CTLFLAG_RW,
+            &syncfirst_mindepth, 0, sysctl_syncfirst, "I",
+            "syncfirst design: the fewest async writes a cut leaves a drive");
+
+/* bd_disk_queue: see vfs/bufdaemon.h (bufcache_lock, then the disk's d_qlock). */
+void bd_disk_queue(struct rundev *rd, bool syncfirst, int depth)
+{
+	disk_set_syncfirst(rd->rd_disk, syncfirst);
+	disk_set_depth(rd->rd_disk, depth);
+}
+
+/* The block layer's watcher: a synchronous request completed at dp, ns after it arrived. */
+static void rundev_sync_done(struct disk *dp, uint64_t ns)
+{
+	if (dp->d_rundev == NULL)
+		return;
+	spin_lock(&bufcache_lock);
+	bd_sync_done(dp->d_rundev, ns);
+	spin_unlock(&bufcache_lock);
+}
+
 /* ---- charging ------------------------------------------------------------------------------ */
 
 /* rc: the disks bytes [off, off+len) of dp reach, with their shares (a disk without a budget,
@@ -92,6 +150,7 @@ static void rundev_map(struct rd_charge *rc, struct disk *dp, uint64_t off, uint
 	struct disk_piece pieces[DISK_MAXPIECES];
 	int n = disk_map(dp, off, len, pieces, DISK_MAXPIECES);
 
+	rc->rc_waited = false;
 	rc->rc_n = 0;
 	for (int i = 0; i < n && rc->rc_n < RD_MAXDEV; i++) {
 		if (pieces[i].dp_disk->d_rundev == NULL)
@@ -105,7 +164,7 @@ static void rundev_map(struct rd_charge *rc, struct disk *dp, uint64_t off, uint
 void buf_charge(struct rd_charge *rc, struct disk *dp, daddr_t blkno, int bytes)
 {
 	if (dp == NULL) {
-		rc->rc_n = 0;
+		*rc = (struct rd_charge){ .rc_n = 0 };
 		return;
 	}
 	rundev_map(rc, dp, (uint64_t)blkno * DEV_BSIZE, (uint64_t)bytes);
@@ -123,7 +182,7 @@ void buf_reach(struct buf *bp, struct rd_charge *rc)
 	uint64_t off = (uint64_t)bp->b_blkno * DEV_BSIZE, len = (uint64_t)bp->b_bufsize, back;
 
 	if (dp == NULL || off >= dp->d_mediasize) {
-		rc->rc_n = 0;
+		*rc = (struct rd_charge){ .rc_n = 0 };
 		return;
 	}
 	if (bp->b_vp->v_type == VREG && (bp->b_flags & B_CLUSTEROK)) {
@@ -181,15 +240,23 @@ static void rundev_sysctls(struct rundev *rd)
 		{ "bandwidth", RDS_BANDWIDTH, CTLFLAG_RD,
 		  "Measured write completion rate of this disk while busy, bytes/s" },
 	};
-	const struct { const char *name; uint64_t *var; const char *descr; } counters[] = {
-		{ "charged", &rd->rd_charged, "Bytes of writes charged to this disk" },
-		{ "sleeps", &rd->rd_sleeps, "Writers that waited for this disk's budget (wdrdev)" },
-		{ "wait_ns", &rd->rd_wait_ns, "Nanoseconds writers waited for this disk's budget" },
-		{ "skips", &rd->rd_skips, "Dirty buffers the perdevice daemon passed over: disk full" },
-		{ "samples", &rd->rd_samples, "Measuring windows that updated the bandwidth estimate" },
+	const struct { const char *tree, *name; uint64_t *var; const char *descr; } counters[] = {
+		{ "vfs.perdevice", "charged", &rd->rd_charged, "Bytes of writes charged to this disk" },
+		{ "vfs.perdevice", "sleeps", &rd->rd_sleeps, "Writers that waited for this disk's budget (wdrdev)" },
+		{ "vfs.perdevice", "wait_ns", &rd->rd_wait_ns, "Nanoseconds writers waited for this disk's budget" },
+		{ "vfs.perdevice", "skips", &rd->rd_skips,
+		  "Dirty buffers the perdevice or syncfirst daemon passed over: disk full" },
+		{ "vfs.perdevice", "samples", &rd->rd_samples, "Measuring windows that updated the bandwidth estimate" },
+		{ "vfs.syncfirst", "cuts", &rd->rd_cuts,
+		  "syncfirst: windows that halved the depth (synchronous latency over the target)" },
+		{ "vfs.syncfirst", "raises", &rd->rd_raises,
+		  "syncfirst: windows of writes alone that raised the depth again" },
 	};
 	char name[SYSCTL_NAMELEN];
 
+	snprintf(name, sizeof(name), "vfs.syncfirst.%s.depth", rd->rd_name);
+	sysctl_add_int(name, CTLFLAG_RD, &rd->rd_depth,
+	               "syncfirst: async writes this disk's drive may hold now (the design moves it)");
 	snprintf(name, sizeof(name), "vfs.perdevice.%s.runningbufspace", rd->rd_name);
 	sysctl_add_int(name, CTLFLAG_RD, &rd->rd_running,
 	               "Write bytes in flight charged to this disk (its share of vfs.runningbufspace)");
@@ -199,7 +266,7 @@ static void rundev_sysctls(struct rundev *rd)
 		                "Q", procs[i].descr);
 	}
 	for (size_t i = 0; i < nitems(counters); i++) {
-		snprintf(name, sizeof(name), "vfs.perdevice.%s.%s", rd->rd_name, counters[i].name);
+		snprintf(name, sizeof(name), "%s.%s.%s", counters[i].tree, rd->rd_name, counters[i].name);
 		sysctl_add_quad(name, CTLFLAG_RD, (int64_t *)counters[i].var, counters[i].descr);
 	}
 }
@@ -220,8 +287,11 @@ static void rundev_disk_attach(struct disk *dp)
 	spin_lock(&bufcache_lock);
 	rundev_init(rd, dp->d_name, hirunningspace, lorunningspace,
 	            (int64_t)hirunningspace * 1000 / perdevice_target_ms, nanouptime());
+	rd->rd_disk = dp;
+	rd->rd_depth = syncfirst_maxdepth;
 	rundev_register(rd);
 	dp->d_rundev = rd;
+	bd_disk_requeue(rd);
 	spin_unlock(&bufcache_lock);
 	rundev_sysctls(rd);
 }
@@ -231,4 +301,5 @@ void rundev_boot(void)
 {
 	perdevice_maxspace = MAX(nswbuf / 2, 1) * MAXPHYS;
 	disk_watch(rundev_disk_attach);
+	disk_sync_watch(rundev_sync_done);
 }

@@ -35,7 +35,7 @@ static struct buf *take_vnode_dirty(struct vnode *vp)
 
 /*
  * bufsync: write vp's dirty buffers, clustered (vfs_bio_awrite), so the disk sees them together.
- * MNT_WAIT then waits until every write of vp in flight has finished and returns an error if
+ * MNT_WAIT marks them B_FSYNC (their requests are synchronous: it waits for them) and then waits until every write of vp in flight has finished and returns an error if
  * any write of vp failed meanwhile (its own or one already in flight; earlier failures are
  * vn_writeerror_take's); MNT_NOWAIT only starts them. Each buffer written leaves the dirty
  * list, so the scans only meet busy buffers again; a buffer dirtied again meanwhile is written
@@ -50,6 +50,8 @@ int bufsync(struct vnode *vp, int waitfor)
 	spin_lock(&bufcache_lock);
 	errs0 = vp->v_writeerrs;
 	while (budget > 0 && (bp = take_vnode_dirty(vp)) != NULL) {
+		if (waitfor == MNT_WAIT)
+			bp->b_flags |= B_FSYNC;
 		spin_unlock(&bufcache_lock);
 		vfs_bio_awrite(bp, &nbufs);
 		budget -= nbufs;

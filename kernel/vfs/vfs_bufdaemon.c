@@ -1,29 +1,33 @@
 /*
  * vfs_bufdaemon.c - the buf_daemon, FreeBSD's buffer flushing thread, in the two designs of
- * the December 2000 experiment and a third, the per-disk pipelining the experiment's author
- * named as his next step (interface: vfs/bufdaemon.h; docs/bufcache.md).
+ * the December 2000 experiment, a third, the per-disk pipelining the experiment's author
+ * named as his next step, and a fourth that keeps the disks' queues out of the way of
+ * synchronous I/O (interface: vfs/bufdaemon.h; docs/bufcache.md).
  *
  * The daemon writes delayed-write (B_DELWRI) buffers so that writers do not run the cache out
- * of clean buffers. A design is the five decisions below, and nothing else differs:
+ * of clean buffers. A design is the decisions below, and nothing else differs:
  *   - the daemon's loop: when to flush, how much, and how long to sleep;
  *   - the dirty count at which a buffer being dirtied asks the daemon in (bdirty's bd_wakeup);
  *   - bwillwrite: when write(2) blocks its caller ("flswai");
  *   - what an async write does after it is issued: return (speedup), wait while more than
  *     hirunningspace bytes are in flight ("wdrain", runningbuf), or wait while a disk it was
  *     charged to is over its own budget ("wdrdev", perdevice);
- *   - the dirty count at which buffers being cleaned wake the blocked writers.
+ *   - the dirty count at which buffers being cleaned wake the blocked writers;
+ *   - the disks' queues: FreeBSD 4's elevator alone, or a synchronous class in front of it with
+ *     a limit on the asynchronous writes at each drive that the design moves (syncfirst).
  * The shared helpers come first, then buf_daemon_speedup() and its four small companions,
- * then buf_daemon_runningbuf() and its, then buf_daemon_perdevice() and its budgets, then the
- * table and the switch. A student diffs two design sections to see the whole difference.
+ * then buf_daemon_runningbuf() and its, then buf_daemon_perdevice() and its budgets, then
+ * buf_daemon_syncfirst() and its queue rule, then the table and the switch. A student diffs two
+ * design sections to see the whole difference.
  *
  * Switching (sysctl vfs.bufdaemon_design): the new design's functions are used from the next
  * call on; the daemon finishes its current loop iteration and starts the new design's loop
  * (fresh state: bd_flushto and friends are reset); writers waiting under the old rules are
- * woken to test the new ones.
+ * woken to test the new ones; every disk's queue takes the new design's discipline.
  *
- * Pure C (bufdaemon.h): the host tests tests/unit/test_bufdaemon.c and test_perdevice.c compile
- * this file with a simulated buffer cache and disks (bufdaemon_sim.h), and check each design's
- * promises with synthetic counters.
+ * Pure C (bufdaemon.h): the host tests tests/unit/test_bufdaemon.c, test_perdevice.c and
+ * test_syncfirst.c compile this file with a simulated buffer cache and disks (bufdaemon_sim.h),
+ * and check each design's promises with synthetic counters.
  *
  * Locking: the counters and flags below (bd_request, runningbufreq, needsdirtyflush,
  * rundevreq, rundev_drains) and every disk's struct rundev are protected by bufcache_lock
@@ -51,9 +55,12 @@ struct bd_design {
 	void (*async_written)(const struct rd_charge *);  /* after an async write is issued, with
 	                                    the disks it was charged to; 0 = return at once */
 	int  (*cleaned_level)(void);     /* bundirty wakes writers once numdirty <= this */
+	void (*disk_event)(struct rundev *rd, uint64_t now);  /* a write or a synchronous request
+	                                    completed at rd: the queue rule; 0 = none */
+	bool syncfirst;                  /* the disks' queues have the synchronous class */
 };
 
-enum { BD_SPEEDUP, BD_RUNNINGBUF, BD_PERDEVICE, BD_NDESIGNS };
+enum { BD_SPEEDUP, BD_RUNNINGBUF, BD_PERDEVICE, BD_SYNCFIRST, BD_NDESIGNS };
 static const struct bd_design bd_designs[BD_NDESIGNS];
 static const struct bd_design *volatile bd_current = &bd_designs[BD_RUNNINGBUF];
 
@@ -102,33 +109,60 @@ void runningbufwakeup(int bytes)
 	/* LAB bufdaemon END */
 }
 
+/* Let rd's waiting writers go, oldest first. [lock held] */
+static void rundev_release(struct rundev *rd)
+{
+	struct rd_waiter *w;
+
+	while ((w = rundev_dequeue(rd)) != 0) {
+		w->rw_released = true;
+		bufq_wakeup(w);
+	}
+}
+
 /*
- * rundevwakeup: a write charged as rc says completed (every design counts it; only perdevice
- * looks). Each disk's count falls and its completion rate is measured (rundev_done); a disk at
- * or below its lo lets its waiting writers go, oldest first, and wakes the perdevice daemon if
- * it waits for a disk to drain. [lock held]
+ * rundevwakeup: a write charged as rc says completed (every design counts it; perdevice and
+ * syncfirst look). Each disk's count falls and its completion rate is measured (rundev_done),
+ * and the design's queue rule sees the disk; a disk at or below its lo lets its waiting writers
+ * go, oldest first, and wakes the daemon if it waits for a disk to drain. [lock held]
  */
 void rundevwakeup(const struct rd_charge *rc)
 {
 	uint64_t now = bd_nanouptime();
-	struct rd_waiter *w;
 
 	for (int i = 0; i < rc->rc_n; i++) {
 		struct rundev *rd = rc->rc_dev[i].rd;
 
 		rundev_done(rd, rc->rc_dev[i].bytes, now);
+		if (bd_current->disk_event != 0)
+			bd_current->disk_event(rd, now);
 		if (rd->rd_running > perdevice_lorunning(rd))
 			continue;
 		rundev_drains++;
-		while ((w = rundev_dequeue(rd)) != 0) {
-			w->rw_released = true;
-			bufq_wakeup(w);
-		}
+		rundev_release(rd);
 		if (rundevreq) {
 			rundevreq = 0;
 			bufq_wakeup(&rundevreq);
 		}
 	}
+}
+
+/*
+ * bd_sync_done: a synchronous request completed at rd, ns after it arrived there: it joins the
+ * disk's latency window (every design keeps it: rundev_sync), and the design's queue rule sees
+ * the disk. [lock held]
+ */
+void bd_sync_done(struct rundev *rd, uint64_t ns)
+{
+	rundev_sync(rd, ns);
+	if (bd_current->disk_event != 0)
+		bd_current->disk_event(rd, bd_nanouptime());
+}
+
+/* bd_disk_requeue: rd's disk queue takes the current design's discipline at rd's depth. [lock] */
+void bd_disk_requeue(struct rundev *rd)
+{
+	bd_disk_queue(rd, bd_current->syncfirst, rd->rd_depth);
 }
 
 /*
@@ -582,6 +616,187 @@ void perdevice_release_all(void)
 /* LAB perdevice STUB labs/perdevice/stubs/buf_daemon_perdevice.c */
 /* LAB perdevice END */
 
+/* ========================= out of the way of synchronous I/O: "syncfirst" ================== */
+
+static bool syncfirst_flushable(const struct rd_charge *rc);
+static void syncfirst_wait_drain(unsigned gen);
+
+/*
+ * buf_daemon_syncfirst: perdevice's per-disk budgets, with each disk's queue kept deep where a
+ * synchronous request can pass it and short where it cannot. A process that waits for a block
+ * (a read it needs, a new indirect block written synchronously, fsync's writes and its cache
+ * flush) waits behind whatever its drive holds; a drive without a write cache streams only with
+ * writes queued. So the writes in flight wait in the host's queue, behind whatever someone
+ * waits for, and the drive gets few enough of them that a waited-for request is next soon.
+ * Each rule says where it comes from:
+ *   - perdevice's, unchanged (above; [@dillon-post] named the step): every write charged to the
+ *     disks it goes to, each disk's budget of bytes in flight (its measured rate times
+ *     vfs.perdevice.target_ms: perdevice_hirunning), a writer's wait after an async write for
+ *     the full disks it went to ("wdrdev", oldest first), the daemon that flushes the oldest
+ *     dirty buffer bound for disks with room; and the patch's arming, hysteresis and levels
+ *     [@fbsd-vfs_bio-2001] (the table shares runningbuf's functions).
+ *   - The deadline schedulers' [@linux-deadline]: requests a process waits for go to the device
+ *     ahead of asynchronous writes - the disk queue's synchronous class (dev/bio_queue.h), in
+ *     front of FreeBSD 4's elevator, which keeps ordering the writes.
+ *   - Kyber's [@linux-kyber]: a limit on the asynchronous requests at the device, moved by the
+ *     latency of the synchronous ones against a target (vfs.syncfirst.target_ms): each disk's
+ *     depth, rd_depth, the most asynchronous writes its drive may hold; raised by one while the
+ *     latency is well within the target.
+ *   - Linux's writeback throttling [@linux-blk-wbt]: the latency judged per 100 ms window by
+ *     its least synchronous latency, a lone request outstanding for a whole window counting by
+ *     itself; over the target the depth is halved; after windows without news it doubles,
+ *     back up to the deep queue (vfs.syncfirst.maxdepth); writes someone waits for (fsync's)
+ *     are not held back by the budget.
+ *   - wdrain's own: while a synchronous request is at a disk's device, only one asynchronous
+ *     request at a time is handed to it (the class's hold): a drive orders its tagged queue by
+ *     position (the disk model's SPTF, docs/diskmodel.md) and serves the sequential writes
+ *     beside its head before a request elsewhere, up to its age limit (250 ms in the model), so
+ *     writes refilled as they complete would pass the waiting request again and again. The
+ *     floor of the depth (vfs.syncfirst.mindepth), its ceiling, the two requests a window needs
+ *     and the default target are wdrain's too (docs/bufcache.md "The syncfirst design" says
+ *     why).
+ * The daemon's loop is perdevice's: once armed, flush until numdirtybuffers <= lodirtybuffers,
+ * each time the oldest dirty buffer whose disks all have room; if every one it could take is
+ * bound for a full disk, sleep ("wdrdev") until some disk drains to its lo; then disarm or retry
+ * as the patch does.
+ */
+static void buf_daemon_syncfirst(void)
+{
+	const struct bd_design *me = &bd_designs[BD_SYNCFIRST];
+	int blocked;
+
+	while (bd_current == me) {
+		bdstats.syncfirst_loops++;
+		while (numdirtybuffers > lodirtybuffers && bd_current == me) {
+			unsigned gen = rundev_drains;
+
+			if (flushbufqueues(syncfirst_flushable, &blocked) == 0) {
+				if (blocked == 0)
+					break;
+				syncfirst_wait_drain(gen);
+				continue;
+			}
+			bufq_lock();
+			numdirtywakeup((lodirtybuffers + hidirtybuffers) / 2);
+			bufq_unlock();
+		}
+		bd_round_end(&bdstats.syncfirst_drains);
+	}
+}
+
+/*
+ * The queue rule, at each write or synchronous request completed at rd: once a window of
+ * SYNCFIRST_WINDOW_NS has passed, judge it, as Linux's writeback throttling does [@linux-blk-wbt]:
+ *   - at least SYNCFIRST_MINSYNC synchronous requests, and even the least latency among them
+ *     over the target; or a single one that took longer than the window itself (wbt counts a
+ *     synchronous request outstanding for a whole window as a violation): halve the depth, not
+ *     below mindepth;
+ *   - enough, and the least within half the target: one more (Kyber raises a depth by one while
+ *     the latencies are good [@linux-kyber]), not above maxdepth;
+ *   - fewer than SYNCFIRST_MINSYNC, none too long (writes alone, or the writer's own rare
+ *     synchronous request): no news; after SYNCFIRST_QUIET such windows in a row (wbt waits
+ *     RWB_UNKNOWN_BUMP windows without news before it moves back) double it, not above maxdepth;
+ *   - otherwise (enough, within the target but not half of it) keep it. [lock held]
+ */
+static void syncfirst_disk_event(struct rundev *rd, uint64_t now)
+{
+	uint64_t least, target = (uint64_t)syncfirst_target_ms * 1000000;
+	int n, depth = rd->rd_depth;
+	bool over;
+
+	if (now - rd->rd_swin_start < SYNCFIRST_WINDOW_NS)
+		return;
+	n = rundev_sync_window(rd, now, &least);
+	over = (n >= SYNCFIRST_MINSYNC && least > target) || (n == 1 && least > SYNCFIRST_WINDOW_NS);
+	rd->rd_swin_quiet = n < SYNCFIRST_MINSYNC && !over ? rd->rd_swin_quiet + 1 : 0;
+	if (over)
+		depth = BD_MAX(depth / 2, syncfirst_mindepth);
+	else if (n >= SYNCFIRST_MINSYNC && least <= target / 2)
+		depth = BD_MIN(depth + 1, syncfirst_maxdepth);
+	else if (rd->rd_swin_quiet >= SYNCFIRST_QUIET)
+		depth = BD_MIN(depth * 2, syncfirst_maxdepth);
+	if (depth == rd->rd_depth)
+		return;
+	if (depth < rd->rd_depth)
+		rd->rd_cuts++;
+	else
+		rd->rd_raises++;
+	rd->rd_depth = depth;
+	bd_disk_queue(rd, true, depth);
+}
+
+/*
+ * The budget's rules are perdevice's, and so is their code below: perdevice's section is lab
+ * perdevice's, handed out as a stub, so syncfirst cannot call its static functions.
+ * A disk is full when it holds more than perdevice's budget, or writers wait for it. [lock]
+ */
+static bool syncfirst_full(const struct rundev *rd)
+{
+	return rd->rd_running > perdevice_hirunning(rd) || rd->rd_nwait > 0;
+}
+
+/* The daemon may start a write to these disks only if none is full (skips counted). [lock] */
+static bool syncfirst_flushable(const struct rd_charge *rc)
+{
+	for (int i = 0; i < rc->rc_n; i++) {
+		if (syncfirst_full(rc->rc_dev[i].rd)) {
+			rc->rc_dev[i].rd->rd_skips++;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Every dirty buffer the daemon could take is bound for a full disk: sleep until one drains to
+ * its lo, unless one did since `gen` was read. [no lock] */
+static void syncfirst_wait_drain(unsigned gen)
+{
+	uint64_t t0 = bd_nanouptime();
+
+	bufq_lock();
+	bdstats.syncfirst_blocked++;
+	if (rundev_drains == gen) {
+		rundevreq = 1;
+		bdstats.sleeps_wdrdev++;
+		bufq_sleep(&rundevreq, "wdrdev", 0);
+	}
+	bdstats.wdrdev_ns += bd_nanouptime() - t0;
+	bufq_unlock();
+}
+
+/*
+ * After an async write (not the daemon's, nor one someone waits for: fsync's writes are
+ * synchronous in all but name, and Linux's writeback throttling lets such writes, REQ_SYNC,
+ * use its whole depth [@linux-blk-wbt]): for each full disk it was charged to, wait in that
+ * disk's queue ("wdrdev") until rundevwakeup lets the queue go at the disk's lo. [no lock]
+ */
+static void async_written_syncfirst(const struct rd_charge *rc)
+{
+	const struct bd_design *me = &bd_designs[BD_SYNCFIRST];
+	struct rd_waiter w;
+	uint64_t t0, ns;
+
+	if (bd_curthread_is_daemon() || rc->rc_waited)
+		return;
+	bufq_lock();
+	for (int i = 0; i < rc->rc_n && bd_current == me; i++) {
+		struct rundev *rd = rc->rc_dev[i].rd;
+
+		if (!syncfirst_full(rd))
+			continue;
+		t0 = bd_nanouptime();
+		rundev_enqueue(rd, &w);
+		rd->rd_sleeps++;
+		bdstats.sleeps_wdrdev++;
+		while (!w.rw_released)
+			bufq_sleep(&w, "wdrdev", 0);
+		ns = bd_nanouptime() - t0;
+		rd->rd_wait_ns += ns;
+		bdstats.wdrdev_ns += ns;
+	}
+	bufq_unlock();
+}
+
 /* ================================= the designs and the switch ============================= */
 
 static const struct bd_design bd_designs[BD_NDESIGNS] = {
@@ -591,6 +806,9 @@ static const struct bd_design bd_designs[BD_NDESIGNS] = {
 	                    bwillwrite_runningbuf, async_written_runningbuf, cleaned_level_runningbuf },
 	[BD_PERDEVICE]  = { "perdevice", buf_daemon_perdevice, dirtied_level_runningbuf,
 	                    bwillwrite_runningbuf, waitrundevspace, cleaned_level_runningbuf },
+	[BD_SYNCFIRST]  = { "syncfirst", buf_daemon_syncfirst, dirtied_level_runningbuf,
+	                    bwillwrite_runningbuf, async_written_syncfirst, cleaned_level_runningbuf,
+	                    syncfirst_disk_event, true },
 };
 
 static bool same_name(const char *a, const char *b)
@@ -602,7 +820,8 @@ static bool same_name(const char *a, const char *b)
 
 /*
  * bd_set_design: make `name` the current design. The daemon is woken so it leaves the old
- * loop, and every writer waiting in flswai, wdrain or wdrdev re-tests under the new rules.
+ * loop, every writer waiting in flswai, wdrain or wdrdev re-tests under the new rules, and every
+ * disk's queue takes the new design's discipline (syncfirst's starts at the deep queue).
  */
 bool bd_set_design(const char *name)
 {
@@ -619,6 +838,12 @@ bool bd_set_design(const char *name)
 			runningbufreq = 0;
 			bufq_wakeup(&runningbufreq);
 			perdevice_release_all();
+			for (struct rundev *rd = rundev_first(); rd != 0; rd = rd->rd_next) {
+				rundev_release(rd);       /* syncfirst's waiters too, whatever the
+				                             perdevice lab's perdevice_release_all does */
+				rd->rd_depth = syncfirst_maxdepth;
+				bd_disk_requeue(rd);
+			}
 		}
 		bufq_unlock();
 		return true;

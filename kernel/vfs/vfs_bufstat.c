@@ -7,8 +7,9 @@
  *   kern.nswbuf              I/O headers (command line only; half of them are the cluster pool)
  *   vfs.bufspace, vfs.numdirtybuffers, vfs.runningbufspace   the levels they bound (RO)
  *   vfs.vmio_pages           file pages wired by VMIO buffers (RO)
- *   vfs.bufdaemon_design     speedup | runningbuf | perdevice (RW; the presets set it at boot)
- *   (vfs.perdevice.*, the per-disk budgets, are vfs_bio_rundev.c's)
+ *   vfs.bufdaemon_design     speedup | runningbuf | perdevice | syncfirst (RW; the presets set it
+ *                            at boot)
+ *   (vfs.perdevice.*, the per-disk budgets, and vfs.syncfirst.*, are vfs_bio_rundev.c's)
  *   vfs.bufdaemon.*          the buf_daemon's counters and the speedup design's state (RO)
  *   vfs.bio.*                reads and writes by kind, getnewbuf sleeps (RO)
  *   vfs.cluster.*            clustered writes and reads, and the write sizes (RO)
@@ -198,8 +199,8 @@ static int sysctl_bufdaemon_design(struct sysctl_req *req)
 }
 SYSCTL_PROC(vfs_bufdaemon_design, "vfs.bufdaemon_design", CTLTYPE_STRING | CTLFLAG_RW, NULL, 0,
             sysctl_bufdaemon_design, "A",
-            "buf_daemon design: speedup (4.2-STABLE), runningbuf (the December 2000 patch) or "
-            "perdevice (a write budget per disk)");
+            "buf_daemon design: speedup (4.2-STABLE), runningbuf (the December 2000 patch), "
+            "perdevice (a write budget per disk) or syncfirst (and synchronous I/O first)");
 
 /* vfs.cluster.size_hist: "blocks:count" for every cluster size written at least once. */
 static int sysctl_cluster_hist(struct sysctl_req *req)
@@ -249,6 +250,11 @@ static const struct {
 	  "perdevice: times it drained to lodirtybuffers and disarmed" },
 	{ "vfs.bufdaemon.perdevice_blocked", &bdstats.perdevice_blocked,
 	  "perdevice: times every dirty buffer it could take was bound for a full disk" },
+	{ "vfs.bufdaemon.syncfirst_loops", &bdstats.syncfirst_loops, "Rounds of buf_daemon_syncfirst" },
+	{ "vfs.bufdaemon.syncfirst_drains", &bdstats.syncfirst_drains,
+	  "syncfirst: times it drained to lodirtybuffers and disarmed" },
+	{ "vfs.bufdaemon.syncfirst_blocked", &bdstats.syncfirst_blocked,
+	  "syncfirst: times every dirty buffer it could take was bound for a full disk" },
 	{ "vfs.bufdaemon.sleeps_wdrdev", &bdstats.sleeps_wdrdev,
 	  "Sleeps for a disk's budget, wmesg wdrdev (writers and the daemon)" },
 	{ "vfs.bufdaemon.wdrdev_ns", &bdstats.wdrdev_ns, "Nanoseconds spent blocked in wdrdev" },

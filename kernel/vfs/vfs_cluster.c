@@ -170,7 +170,19 @@ static void cluster_done(struct bio *bio)
 	cluster_relpbuf(cl);
 }
 
-/* Send cluster cl of cmd (its buffers set up) to disk dp at the first buffer's b_blkno. */
+/* Does someone wait for one of cl's buffers (not B_ASYNC, or fsync's)? */
+static bool cluster_waited(const struct cluster_io *cl)
+{
+	for (int i = 0; i < cl->cl_nbufs; i++)
+		if (!(cl->cl_bufs[i]->b_flags & B_ASYNC) || (cl->cl_bufs[i]->b_flags & B_FSYNC))
+			return true;
+	return false;
+}
+
+/*
+ * Send cluster cl of cmd (its buffers set up) to disk dp at the first buffer's b_blkno; it is
+ * synchronous (BIO_SYNC) if someone waits for one of its buffers.
+ */
 static void cluster_start(struct cluster_io *cl, struct disk *dp, int cmd)
 {
 	struct bio *bio = &cl->cl_bio;
@@ -180,7 +192,7 @@ static void cluster_start(struct cluster_io *cl, struct disk *dp, int cmd)
 		npages += buf_data_pages(cl->cl_bufs[i], &cl->cl_pages[npages]);
 	memset(bio, 0, sizeof(*bio));
 	bio->bio_cmd = cmd;
-	bio->bio_flags = BIO_UNMAPPED;
+	bio->bio_flags = BIO_UNMAPPED | (cluster_waited(cl) ? BIO_SYNC : 0);
 	bio->bio_disk = dp;
 	bio->bio_offset = (uint64_t)cl->cl_bufs[0]->b_blkno * DEV_BSIZE;
 	bio->bio_length = (uint32_t)cl->cl_bytes;
@@ -241,6 +253,7 @@ static int cluster_issue_write(struct vnode *vp, struct buf **bufs, int n, struc
 	/* LAB bufdaemon END */
 	buf_charge(&cl->cl_rdcharge, buf_disk(vp), bufs[0]->b_blkno, bytes);
 	rc = cl->cl_rdcharge;                 /* the async step's: cl may complete at once */
+	rc.rc_waited = cluster_waited(cl);
 	spin_unlock(&bufcache_lock);
 	for (int i = 0; i < n; i++)
 		if (bufs[i]->b_flags & B_VMIO)

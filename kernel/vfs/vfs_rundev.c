@@ -12,7 +12,8 @@ static struct rundev *rundev_list, *rundev_tail;
 void rundev_init(struct rundev *rd, const char *name, int hi, int lo, int64_t bw, uint64_t now)
 {
 	*rd = (struct rundev){ .rd_name = name, .rd_hirunning = hi, .rd_lorunning = lo,
-	                       .rd_bandwidth = bw, .rd_win_start = now, .rd_busy_since = now };
+	                       .rd_bandwidth = bw, .rd_win_start = now, .rd_busy_since = now,
+	                       .rd_swin_start = now, .rd_swin_least = UINT64_MAX };
 }
 
 /* Records are never removed: disks are never unregistered. */
@@ -111,4 +112,23 @@ struct rd_waiter *rundev_dequeue(struct rundev *rd)
 		rd->rd_wtail = NULL;
 	rd->rd_nwait--;
 	return w;
+}
+
+void rundev_sync(struct rundev *rd, uint64_t ns)
+{
+	rd->rd_swin_n++;
+	if (ns < rd->rd_swin_least)
+		rd->rd_swin_least = ns;
+}
+
+/* How many synchronous requests the window saw (*least_ns: the least latency, if any). */
+int rundev_sync_window(struct rundev *rd, uint64_t now, uint64_t *least_ns)
+{
+	int n = rd->rd_swin_n;
+
+	*least_ns = rd->rd_swin_least;
+	rd->rd_swin_start = now;
+	rd->rd_swin_n = 0;
+	rd->rd_swin_least = UINT64_MAX;
+	return n;
 }

@@ -152,6 +152,15 @@ grep -q '^diskmodel: final statistics' "$work/s.log"
 check sigterm_prints_stats "$? == 0" "expected final statistics on stderr"
 w=$(sed -n 's/^writes=//p' "$work/s.log")
 check stats_counts_writes "${w:-0} == 550" "expected writes=550, got ${w:-none}"
+# Every media job is decided once (a flush takes no decision), and in a queued stream by the worker replying as the actuator frees
+# (the handoff, docs/diskmodel.md "Late replies"): the 400 QD4 writes' decisions, all but the
+# first few, are handoffs; the QD1 requests arrive at an idle actuator and are decided at arrival.
+dec=$(sed -n 's/^decisions=//p' "$work/s.log") hand=$(sed -n 's/^handoffs=//p' "$work/s.log")
+jobs=$(awk -F= '/^completed=/ { c = $2 } /^flushes=/ { f = $2 } END { print c - f }' "$work/s.log")
+check decisions_one_per_job "${dec:-0} == ${jobs:-1}" \
+    "expected a decision per request but the flushes (${jobs:-none}), got ${dec:-none}"
+check queued_stream_decided_at_handoff "${hand:-0} >= 300 && ${hand:-0} <= ${dec:-0} - 150" \
+    "expected most of the 400 QD4 writes decided by the replying worker and none of the 150 QD1 ones, got ${hand:-none} of ${dec:-none}"
 # Streaming at the media rate is checked in model time, from the trace: a QD4 write that
 # waited for the drive (wait_ms > 0: it arrived while the drive was busy) starts as its
 # predecessor ends, so the drive writes it with no lost turn. bytes / service time over those writes is the media rate the

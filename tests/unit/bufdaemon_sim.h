@@ -1,7 +1,8 @@
 /*
  * bufdaemon_sim.h - a discrete-event simulation of the buffer cache and its disks around the
  * buf_daemon's designs (kernel/vfs/vfs_bufdaemon.c and vfs_rundev.c, compiled in), for the
- * host tests test_bufdaemon.c (speedup, runningbuf) and test_perdevice.c (perdevice).
+ * host tests test_bufdaemon.c (speedup, runningbuf), test_perdevice.c (perdevice) and
+ * test_syncfirst.c (syncfirst).
  *
  * Threads are coroutines on a simulated clock in ticks (100 per second): the daemon, a dirtier
  * (write(2) into the cache: bwillwrite, then buffers dirtied) and streamers (cluster_write's
@@ -13,6 +14,16 @@
  * over both disks, whose writes are charged half to each); a flush takes up to flush_bufs
  * buffers of one disk (a cluster), the oldest first, or with the design's ok() the oldest whose
  * disks it accepts.
+ *
+ * Synchronous requests (syncers: a process that writes a block and waits for it, as a new
+ * indirect block or fsync's writes) cost a disk sync_cost ticks of positioning. Each disk's queue
+ * follows what the design asks (bd_disk_queue): without the synchronous class, every request
+ * goes to the drive at once and is served in order, so a synchronous one waits for every write
+ * in flight; with it, at most `depth` asynchronous writes are at the drive and the rest wait in
+ * the host queue, a synchronous request goes to the drive at once, and only one asynchronous
+ * write at a time is while it is there (the kernel's dev/bio_queue.h rules; the drive here
+ * serves in order, so that one is behind it). Its latency goes to the design as the block
+ * layer's watcher hands it (bd_sync_done).
  *
  * A test sets the scene with sim_reset() and dev_setup(), spawns threads, and run_until()s;
  * what happened is in the counters below.
@@ -28,6 +39,7 @@ int numdirtybuffers, hidirtybuffers, lodirtybuffers, runningbufspace, hirunnings
     lorunningspace, maxbdrun;
 int bd_hz = 100;
 int perdevice_auto = 1, perdevice_target_ms = 50, perdevice_maxspace = 4 * 1024 * 1024;
+int syncfirst_target_ms = 20, syncfirst_maxdepth = 16, syncfirst_mindepth = 2;
 
 #define BUFSZ      8192
 #define CLUSTER    (16 * BUFSZ)
@@ -57,6 +69,10 @@ struct sim_thread {
 	/* a streamer's */
 	int         s_dev, s_burst, s_think;
 	long        s_stop, s_issued, s_overtakes, s_cut_in;
+	bool        s_waited;      /* its writes are fsync's (rc_waited) */
+	/* a syncer's */
+	bool        y_done;        /* its request completed */
+	long        y_n, y_max, y_sum;   /* requests, the longest and total latency (ticks) */
 };
 
 static struct sim_thread th[NTHREADS];
@@ -67,9 +83,23 @@ static int lock_depth;
 
 /* ---- disks ---------------------------------------------------------------------------------- */
 
+struct simio {
+	long             done_at;      /* at the drive: when it completes */
+	long             issued;       /* when it was issued */
+	int              bytes;        /* 0: a synchronous request */
+	int              waiter;       /* a synchronous request's thread */
+	struct rd_charge rc;
+};
+
 struct simdev {
-	struct { long done_at; int bytes; struct rd_charge rc; } ios[MAXIO];
+	struct simio  ios[MAXIO];    /* at the drive, served in order */
 	int           head, tail;
+	struct simio  hostq[MAXIO];  /* async writes waiting for the drive (the synchronous class) */
+	int           qhead, qtail;
+	bool          syncfirst;     /* the queue has the synchronous class (bd_disk_queue) */
+	int           depth;         /* ... and the most async writes at the drive */
+	int           sync_active;   /* synchronous requests at the drive */
+	int           max_async;     /* most async writes at the drive at once with the class */
 	long          busy_until;    /* tick the last write issued completes */
 	int           rate;          /* bytes per tick */
 	struct rundev rd;
@@ -83,6 +113,7 @@ struct simdev {
 
 static struct simdev devs[NDEVS];
 static int ndevs;
+static int sync_cost = 1;            /* ticks a synchronous request costs the drive */
 static int dirtyq[MAXDIRTY];         /* the dirty buffers' disks, oldest first */
 static bool writer_stripe;           /* the dirtier dirties a stripe over disks 0 and 1 */
 
@@ -237,6 +268,7 @@ bool bufq_sleep(void *chan, const char *wmesg, int timo)
  */
 static void charge_of(int d, int bytes, struct rd_charge *rc)
 {
+	rc->rc_waited = false;
 	if (d == STRIPE) {
 		rc->rc_n = 2;
 		rc->rc_dev[0].rd = &devs[1].rd;
@@ -255,6 +287,34 @@ static struct simdev *dev_of(const struct rundev *rd)
 	return &devs[rd == &devs[1].rd];
 }
 
+/* Async writes at dv's drive now. */
+static int drive_async(const struct simdev *dv)
+{
+	return dv->tail - dv->head - dv->sync_active;
+}
+
+/* Start io at dv's drive, after everything there: it completes `ticks` after the drive is free. */
+static void drive_start(struct simdev *dv, struct simio io, long ticks)
+{
+	long start = dv->busy_until > now ? dv->busy_until : now;
+
+	dv->busy_until = start + ticks;
+	io.done_at = dv->busy_until;
+	dv->ios[dv->tail++] = io;
+	if (dv->syncfirst && drive_async(dv) > dv->max_async)
+		dv->max_async = drive_async(dv);
+}
+
+/* Hand the drive the waiting async writes the class allows (one while a synchronous one is there). */
+static void drive_refill(struct simdev *dv)
+{
+	while (dv->qhead < dv->qtail && drive_async(dv) < (dv->sync_active > 0 ? 1 : dv->depth)) {
+		struct simio io = dv->hostq[dv->qhead++];
+
+		drive_start(dv, io, (io.bytes + dv->rate - 1) / dv->rate);
+	}
+}
+
 /* A write of `bytes` to d (a disk or STRIPE), issued as bwrite does (lock held); rc is its charge. */
 static void sim_issue(int d, int bytes, struct rd_charge *rc)
 {
@@ -265,15 +325,34 @@ static void sim_issue(int d, int bytes, struct rd_charge *rc)
 		max_running = runningbufspace;
 	for (int k = 0; k < rc->rc_n; k++) {
 		struct simdev *dv = dev_of(rc->rc_dev[k].rd);
-		long start = dv->busy_until > now ? dv->busy_until : now;
+		struct simio io = { .issued = now, .bytes = rc->rc_dev[k].bytes,
+		                    .rc = { .rc_n = 1, .rc_dev = { rc->rc_dev[k] } } };
 
 		if (dv->rd.rd_running > dv->max_running)
 			dv->max_running = dv->rd.rd_running;
-		dv->busy_until = start + (rc->rc_dev[k].bytes + dv->rate - 1) / dv->rate;
-		dv->ios[dv->tail].done_at = dv->busy_until;
-		dv->ios[dv->tail].bytes = rc->rc_dev[k].bytes;
-		dv->ios[dv->tail].rc = (struct rd_charge){ .rc_n = 1, .rc_dev = { rc->rc_dev[k] } };
-		dv->tail++;
+		if (dv->syncfirst)
+			dv->hostq[dv->qtail++] = io;
+		else
+			drive_start(dv, io, (io.bytes + dv->rate - 1) / dv->rate);
+		drive_refill(dv);
+	}
+}
+
+/* The environment's bd_disk_queue: the design's discipline for a disk's queue. [lock held] */
+void bd_disk_queue(struct rundev *rd, bool syncfirst, int depth)
+{
+	struct simdev *dv = dev_of(rd);
+
+	if (lock_depth != 1)
+		fail("disk_queue_under_lock", "bd_disk_queue with the lock held", "not held");
+	dv->syncfirst = syncfirst;
+	dv->depth = depth;
+	if (!syncfirst) {
+		while (dv->qhead < dv->qtail) {
+			struct simio io = dv->hostq[dv->qhead++];
+
+			drive_start(dv, io, (io.bytes + dv->rate - 1) / dv->rate);
+		}
 	}
 }
 
@@ -357,6 +436,16 @@ static void writer(void)
 	}
 }
 
+/* A streamer or syncer past its s_stop: sleep for good ("done") and unlock; false if not past it. */
+static bool stopped(struct sim_thread *t)
+{
+	if (now < t->s_stop)
+		return false;
+	bufq_sleep(&writer_chan, "done", 0);
+	bufq_unlock();
+	return true;
+}
+
 /*
  * A streamer: every s_think ticks, s_burst 128 KB writes to its disk, each issued and then handed to
  * the design's async step (cluster_write's write-behind). Counts arrivals that found others
@@ -371,11 +460,8 @@ static void streamer(void)
 
 	for (;;) {
 		bufq_lock();
-		if (now >= t->s_stop) {
-			bufq_sleep(&writer_chan, "done", 0);
-			bufq_unlock();
+		if (stopped(t))
 			continue;
-		}
 		bufq_unlock();
 		for (int i = 0; i < t->s_burst; i++) {
 			long sleeps = t->wdrdev_sleeps[t->s_dev];
@@ -386,6 +472,7 @@ static void streamer(void)
 			if (queued && dv->rd.rd_running + CLUSTER <= perdevice_hirunning(&dv->rd))
 				t->s_cut_in++;
 			sim_issue(t->s_dev, CLUSTER, &rc);
+			rc.rc_waited = t->s_waited;
 			t->s_issued += CLUSTER;
 			bufq_unlock();
 			t->in_wdrain = false;
@@ -399,6 +486,36 @@ static void streamer(void)
 				t->s_overtakes++;
 		}
 		bufq_lock();
+		bufq_sleep(&writer_chan, "cpu", t->s_think);
+		bufq_unlock();
+	}
+}
+
+/*
+ * A syncer: every s_think ticks until s_stop, a synchronous request to disk s_dev, waited for
+ * (biowait); its latencies are counted. With the class the request goes to the drive at once
+ * (dev/bio_queue.h); without, behind everything there.
+ */
+static void syncer(void)
+{
+	struct sim_thread *t = &th[cur];
+	struct simdev *dv = &devs[t->s_dev];
+	long t0;
+
+	for (;;) {
+		bufq_lock();
+		if (stopped(t))
+			continue;
+		t0 = now;
+		t->y_done = false;
+		dv->sync_active++;
+		drive_start(dv, (struct simio){ .issued = now, .bytes = 0, .waiter = cur }, sync_cost);
+		while (!t->y_done)
+			bufq_sleep(&t->y_done, "biowr", 0);
+		t->y_n++;
+		t->y_sum += now - t0;
+		if (now - t0 > t->y_max)
+			t->y_max = now - t0;
 		bufq_sleep(&writer_chan, "cpu", t->s_think);
 		bufq_unlock();
 	}
@@ -424,6 +541,8 @@ static int spawn(void (*fn)(void))
 	t->wdrdev_dev = -1;
 	memset(t->wdrdev_sleeps, 0, sizeof(t->wdrdev_sleeps));
 	t->s_issued = t->s_overtakes = t->s_cut_in = 0;
+	t->s_waited = false;
+	t->y_n = t->y_max = t->y_sum = 0;
 	return nthreads++;
 }
 
@@ -439,7 +558,22 @@ __attribute__((unused)) static int spawn_streamer(int d, int burst, int think, l
 	return spawn(streamer);
 }
 
-/* The disks' completions due by now, credited as biodone does. [no lock] */
+/* A syncer: a synchronous request to disk d every `think` ticks until tick `stop`. */
+__attribute__((unused)) static int spawn_syncer(int d, int think, long stop)
+{
+	int i = nthreads;
+
+	th[i].s_dev = d;
+	th[i].s_think = think;
+	th[i].s_stop = stop;
+	return spawn(syncer);
+}
+
+/*
+ * The disks' completions due by now: a write credited as biodone does, a synchronous request's
+ * latency handed to the design as the block layer's watcher does (and its thread woken); then
+ * the drive takes what the class allows. [no lock]
+ */
 static void complete_ios(void)
 {
 	lock_depth = 1;
@@ -447,11 +581,22 @@ static void complete_ios(void)
 		struct simdev *dv = &devs[d];
 
 		while (dv->head < dv->tail && dv->ios[dv->head].done_at <= now) {
-			runningbufwakeup(dv->ios[dv->head].bytes);
-			rundevwakeup(&dv->ios[dv->head].rc);
-			dv->done_bytes += dv->ios[dv->head].bytes;
-			dv->head++;
+			struct simio *io = &dv->ios[dv->head++];
+
+			if (io->bytes == 0) {
+				struct sim_thread *t = &th[io->waiter];
+
+				dv->sync_active--;
+				t->y_done = true;
+				bd_sync_done(&dv->rd, (uint64_t)(now - io->issued) * TICK_NS);
+				bufq_wakeup(&t->y_done);
+				continue;
+			}
+			runningbufwakeup(io->bytes);
+			rundevwakeup(&io->rc);
+			dv->done_bytes += io->bytes;
 		}
+		drive_refill(dv);
 	}
 	lock_depth = 0;
 }
@@ -505,13 +650,18 @@ static void dev_setup(int d, int rate, int hi, int lo, int64_t bw)
 	struct simdev *dv = &devs[d];
 	struct rundev *next = dv->rd.rd_next;    /* registered once: keep its place in the list */
 
-	dv->head = dv->tail = 0;
+	dv->head = dv->tail = dv->qhead = dv->qtail = 0;
+	dv->sync_active = dv->max_async = 0;
 	dv->busy_until = 0;
 	dv->rate = rate;
 	dv->ndirty = dv->max_running = 0;
 	dv->done_bytes = dv->idle_dirty = dv->flushes_while_other_full = dv->flushes = 0;
 	rundev_init(&dv->rd, d == 0 ? "sim0" : "sim1", hi, lo, bw, 0);
 	dv->rd.rd_next = next;
+	dv->rd.rd_depth = syncfirst_maxdepth;
+	bufq_lock();
+	bd_disk_requeue(&dv->rd);
+	bufq_unlock();
 }
 
 /* A fresh cache, `n` disks of 4 MB/s and the counters zeroed, running `design`. No threads. */
@@ -533,6 +683,10 @@ static void sim_reset(const char *design, int n)
 	perdevice_auto = 1;
 	perdevice_target_ms = 50;
 	perdevice_maxspace = 4 * 1024 * 1024;
+	syncfirst_target_ms = 20;
+	syncfirst_maxdepth = 16;
+	syncfirst_mindepth = 2;
+	sync_cost = 1;
 	memset(&bdstats, 0, sizeof(bdstats));
 	bd_request = runningbufreq = needsdirtyflush = rundevreq = 0;
 	now = 0;

@@ -4,7 +4,11 @@
  * the lowest one the head had passed; a request that arrives behind the head waits for the
  * next sweep; a barrier is never passed; the openings bound how many requests are started;
  * and, over a long random mix of arrivals and starts, the queue is always one ascending run at
- * or above the head's position followed by one below it.
+ * or above the head's position followed by one below it. Then the synchronous class (the
+ * syncfirst design's): synchronous requests first, in the order they came; asynchronous ones
+ * within the depth, one at a time while a synchronous one is at the device; turning the class
+ * on and off moves the waiting requests without losing one; and the negative control: without
+ * the class, a synchronous request waits for its turn in the elevator.
  */
 #include <stdlib.h>
 #include "unit.h"
@@ -21,6 +25,15 @@ static struct bioq_link *req(uint64_t key, bool barrier)
 
 	l->bql_key = key;
 	l->bql_barrier = barrier;
+	l->bql_sync = false;
+	return l;
+}
+
+static struct bioq_link *sreq(uint64_t key)
+{
+	struct bioq_link *l = req(key, false);
+
+	l->bql_sync = true;
 	return l;
 }
 
@@ -184,6 +197,82 @@ static void test_random_mix(void)
 	check_int("random_few_descents", descents * 10 < started, 1);
 }
 
+/* Ten async writes, then two synchronous requests below them: the class sends those first. */
+static void test_sync_first(void)
+{
+	struct bioq q;
+	struct bioq_link *s1 = sreq(500), *s2 = sreq(100), *l;
+	int active = 0, active_sync = 0;
+
+	bioq_init(&q);
+	bioq_set_classes(&q, true);
+	for (int i = 0; i < 10; i++)
+		add(&q, 1000 + (uint64_t)i * 64);
+	bioq_disksort(&q, s1);
+	bioq_disksort(&q, s2);
+	check_int("class_first_is_oldest_sync", bioq_first(&q) == s1, 1);
+	l = bioq_start_sync(&q, &active, &active_sync, 64, 4);
+	check_int("class_sync_started_first_in_arrival_order", l == s1, 1);
+	l = bioq_start_sync(&q, &active, &active_sync, 64, 4);
+	check_int("class_second_sync_next", l == s2 && active_sync == 2, 1);
+	l = bioq_start_sync(&q, &active, &active_sync, 64, 4);
+	check_int("class_one_async_while_sync_at_device", l != NULL && !l->bql_sync, 1);
+	check_int("class_no_second_async_while_sync_at_device",
+	          bioq_start_sync(&q, &active, &active_sync, 64, 4) == NULL, 1);
+	active -= 2;                                    /* both synchronous ones complete */
+	active_sync = 0;
+	while (bioq_start_sync(&q, &active, &active_sync, 64, 4) != NULL)
+		;
+	check_int("class_async_up_to_depth_4", active, 4);
+	check_int("class_rest_waits_in_elevator", q.bq_count, 6);
+	bioq_disksort(&q, sreq(7));
+	check_int("class_sync_passes_full_depth",
+	          bioq_start_sync(&q, &active, &active_sync, 64, 4) != NULL && active_sync == 1, 1);
+	check_int("class_openings_bound_sync_too", bioq_start_sync(&q, &active, &active_sync, 5, 4) == NULL, 1);
+}
+
+/* Without the class (FreeBSD 4's queue) the same synchronous request waits for the sweep. */
+static void test_no_class_control(void)
+{
+	struct bioq q;
+	struct bioq_link *s = sreq(500), *l;
+	int active = 0, before = 0;
+
+	bioq_init(&q);
+	for (int i = 0; i < 10; i++)
+		add(&q, 1000 + (uint64_t)i * 64);
+	l = bioq_start(&q, &active, 1);                 /* the head is now at 1000 */
+	bioq_disksort(&q, s);
+	active = 0;
+	while ((l = bioq_start(&q, &active, 64)) != NULL && l != s)
+		before++;
+	check_int("control_without_class_sync_waits_for_the_sweep (9 before it)", before, 9);
+}
+
+/* Turning the class on takes the waiting synchronous requests out of the elevator; off, back. */
+static void test_set_classes(void)
+{
+	struct bioq q;
+	struct bioq_link *s1 = sreq(300), *s2 = sreq(50), *l;
+	int active = 0, n = 0, nsync = 0;
+
+	bioq_init(&q);
+	add(&q, 200);
+	bioq_disksort(&q, s1);
+	add(&q, 100);
+	bioq_disksort(&q, s2);
+	bioq_set_classes(&q, true);
+	check_int("classes_on_moves_sync", q.bq_nsync == 2 && q.bq_count == 2, 1);
+	check_int("classes_on_keeps_elevator_order", q.bq_shead == s2 && s2->bql_next == s1, 1);
+	bioq_set_classes(&q, false);
+	check_int("classes_off_moves_back", q.bq_nsync == 0 && q.bq_count == 4 && two_runs(&q), 1);
+	while ((l = bioq_start(&q, &active, 64)) != NULL) {
+		n++;
+		nsync += l->bql_sync;
+	}
+	check_int("classes_off_loses_nothing", n == 4 && nsync == 2, 1);
+}
+
 int main(void)
 {
 	test_one_sweep_up();
@@ -192,5 +281,8 @@ int main(void)
 	test_equal_keys_fifo();
 	test_openings();
 	test_random_mix();
+	test_sync_first();
+	test_no_class_control();
+	test_set_classes();
 	return unit_exit();
 }

@@ -13,25 +13,46 @@
  * model key of dm_model.c; all other keys go on to the plugin.
  *
  * How a request is timed:
- *   1. the nbdkit worker thread submits it to the model (arrival = now);
+ *   1. the nbdkit worker thread submits it to the model (arrival = now),
+ *      and if the actuator is idle makes the model's decision at once;
  *   2. it does the real I/O on the plugin, overlapping the model's wait;
  *   3. it waits until the model has fixed its completion time and then
  *      sleeps until that (absolute, CLOCK_MONOTONIC) time;
  *   4. it retires the request, with the time it really is (later than
  *      the completion time if the host held it up: a late reply, which
- *      the statistics count), and returns.
- * The scheduler thread makes the model's decisions: whenever the
- * modelled actuator becomes free it calls dm_dispatch(), which chooses
- * among the commands queued at that moment (FIFO or SPTF).  nbdkit runs
- * this filter in its PARALLEL thread model (no .thread_model callback),
- * so with --threads N up to N requests are in the model at once.
+ *      the statistics count), and, if the actuator became free with it,
+ *      makes the model's next decision (the handoff, below); it returns.
+ * The model's decisions: whenever the modelled actuator becomes free,
+ * dm_dispatch() chooses among the commands queued at that moment (FIFO
+ * or SPTF).  When the job the actuator just took is a host request that
+ * ends as the actuator frees (every media read or write), its worker
+ * wakes at that very moment to reply, so that worker makes the next
+ * decision itself; the scheduler thread times only the other events
+ * (destages, read-ahead hits, an arrival at an idle actuator that no
+ * worker handled).  nbdkit runs this filter in its PARALLEL thread model
+ * (no .thread_model callback), so with --threads N up to N requests are
+ * in the model at once.
  *
- * Locking: one mutex, lock, protects disk (all model state), the trace
- * file and stopping.  sched_cv wakes the scheduler (new work or stop);
- * each request in flight has its own condition variable, signalled when
- * the model fixes its completion time (request_done), so a completion
- * wakes only the worker waiting for it: waking every worker at each
- * completion cost the host 0.5 ms of CPU per request at 16 queued.
+ * Why the handoff: with a deep queue the actuator is never idle, so a
+ * decision made late pushes every reply after it late (the model keeps
+ * its time, and the next job starts when the last one ended).  Before
+ * it, each request cost four thread wake-ups - the scheduler woken by
+ * the arrival, the scheduler's timer at the actuator's free time, the
+ * worker woken when its time was fixed, the worker's own timer - of
+ * which two timers had to fire on time; on a 2-core host that also runs
+ * QEMU's vCPU thread, a woken thread can wait for a CPU for a
+ * millisecond or more, and at 16 queued 1.7% of the replies of
+ * sequential 64 KB writes left more than 1 ms late (qemu-img bench, the
+ * figures in docs/diskmodel.md "Late replies").  Now a request costs two
+ * wake-ups, one of them timed.
+ *
+ * Locking: one mutex, lock, protects disk (all model state), handoff,
+ * the trace file and stopping.  sched_cv wakes the scheduler (an event
+ * it must time, or stop); each request in flight has its own condition
+ * variable, signalled when the model fixes its completion time
+ * (request_done), so a completion wakes only the worker waiting for it:
+ * waking every worker at each completion cost the host 0.5 ms of CPU per
+ * request at 16 queued.
  * Model time is seconds since epoch (CLOCK_MONOTONIC); the shared bus
  * file holds absolute CLOCK_MONOTONIC seconds, which every process on
  * the host reads alike.
@@ -71,6 +92,11 @@ static FILE *trace;
 static int stopping;
 static pthread_t sched_thread, stats_thread;
 static int threads_started;
+static double last_done = -1;    /* the host request the model timed last: its completion */
+static double handoff = -1;      /* the actuator frees as a worker replies, at this time, and
+                                    that worker makes the decision due then; -1: none */
+static double sched_t = DM_NEVER;   /* the event the scheduler sleeps until (DM_NEVER: none) */
+static uint64_t decisions, handoffs;   /* dm_dispatch calls; those a replying worker made */
 
 /* The shared bus: one double in a file, guarded by flock(2). */
 struct busfile { double free_at; };
@@ -171,6 +197,7 @@ struct inflight {
 static void request_done(void *ctx, const struct dm_req *r)
 {
     (void)ctx;
+    last_done = r->t_done;
     pthread_cond_signal(&((struct inflight *)r)->done_cv);
     if (trace == NULL)
         return;
@@ -200,7 +227,7 @@ static void format_late(char *buf, size_t len, const struct dm_stats *st)
 }
 
 static void format_stats(char *buf, size_t len, const struct dm_stats *st,
-                         double uptime)
+                         double uptime, uint64_t ndecisions, uint64_t nhandoffs)
 {
     double n = st->completed ? (double)st->completed : 1;
     uint64_t arrived = 0;
@@ -216,7 +243,7 @@ static void format_stats(char *buf, size_t len, const struct dm_stats *st,
              "mean_latency_ms=%.3f\nmax_latency_ms=%.3f\n"
              "mean_service_ms=%.3f\nmean_rot_ms=%.3f\n"
              "busy_pct=%.1f\nreadahead_hits=%llu\ncached_writes=%llu\n"
-             "destages=%llu\n",
+             "destages=%llu\ndecisions=%llu\nhandoffs=%llu\n",
              preset_name, params.qdepth, params.order == DM_SPTF ? "sptf" : "fifo",
              params.wcache ? "on" : "off", label, uptime, (unsigned long long)arrived,
              (unsigned long long)st->completed,
@@ -236,7 +263,8 @@ static void format_stats(char *buf, size_t len, const struct dm_stats *st,
              st->rot_sum / n * 1e3,
              uptime > 0 ? 100 * st->busy / uptime : 0.0,
              (unsigned long long)st->rahits, (unsigned long long)st->cached,
-             (unsigned long long)st->destages);
+             (unsigned long long)st->destages, (unsigned long long)ndecisions,
+             (unsigned long long)nhandoffs);
     format_late(buf + strlen(buf), len - strlen(buf), st);
 }
 
@@ -245,13 +273,16 @@ static void write_stats_file(void)
 {
     char buf[2048], tmp[4096];
     struct dm_stats st;
+    uint64_t nd, nh;
     double up;
 
     pthread_mutex_lock(&lock);
     st = disk.st;
+    nd = decisions;
+    nh = handoffs;
     up = model_now();
     pthread_mutex_unlock(&lock);
-    format_stats(buf, sizeof buf, &st, up);
+    format_stats(buf, sizeof buf, &st, up, nd, nh);
     snprintf(tmp, sizeof tmp, "%s.tmp", stats_path);
     FILE *f = fopen(tmp, "w");
     if (f == NULL)
@@ -280,10 +311,31 @@ static void *stats_main(void *arg)
     return NULL;
 }
 
-/* ---- the scheduler ---- */
+/* ---- the model's decisions ---- */
 
-/* Wake whenever the modelled actuator becomes free and let the model
- * choose among the commands queued at that moment. */
+/* Make every decision due by now (a worker at its handoff: by_worker).
+ * If the job the actuator took last is a host request that ends as the
+ * actuator frees, its worker will make the next decision (the handoff);
+ * any other event the scheduler must time, and it is woken if it does not
+ * sleep until that already.  Called with lock held. */
+static void dispatch_due(int by_worker)
+{
+    double now = model_now(), t;
+
+    while (dm_next_event(&disk) <= now) {
+        last_done = -1;
+        dm_dispatch(&disk, now);
+        decisions++;
+        handoffs += by_worker;
+        handoff = last_done == disk.free_at ? last_done : -1;
+    }
+    t = dm_next_event(&disk);
+    if (t != DM_NEVER && t != handoff && t != sched_t)
+        pthread_cond_signal(&sched_cv);
+}
+
+/* The scheduler thread: sleep until the next event that no worker will
+ * handle, and make the decisions due then. */
 static void *sched_main(void *arg)
 {
     (void)arg;
@@ -291,17 +343,19 @@ static void *sched_main(void *arg)
     pthread_mutex_lock(&lock);
     while (!stopping) {
         double t = dm_next_event(&disk);
-        if (t == DM_NEVER) {
+        if (t == DM_NEVER || t == handoff) {
+            sched_t = DM_NEVER;
             pthread_cond_wait(&sched_cv, &lock);
             continue;
         }
-        double now = model_now();
-        if (t > now) {
+        if (t > model_now()) {
             struct timespec ts = to_abs(t);
+            sched_t = t;
             pthread_cond_timedwait(&sched_cv, &lock, &ts);
+            sched_t = DM_NEVER;
             continue;
         }
-        dm_dispatch(&disk, now);
+        dispatch_due(0);
     }
     pthread_mutex_unlock(&lock);
     return NULL;
@@ -321,7 +375,7 @@ static void model_begin(struct inflight *f, int op, uint32_t count,
     pthread_cond_init(&f->done_cv, NULL);
     pthread_mutex_lock(&lock);
     dm_submit(&disk, r, model_now());
-    pthread_cond_signal(&sched_cv);
+    dispatch_due(0);
     pthread_mutex_unlock(&lock);
 }
 
@@ -336,6 +390,10 @@ static void model_end(struct inflight *f)
     double sent = model_now();          /* later than t if the host was slow */
     pthread_mutex_lock(&lock);
     dm_retire(&disk, &f->r, sent);
+    if (handoff == t) {
+        handoff = -1;
+        dispatch_due(1);
+    }
     pthread_mutex_unlock(&lock);
     pthread_cond_destroy(&f->done_cv);
 }
@@ -558,7 +616,7 @@ static void dm_cleanup(nbdkit_backend *backend)
         write_stats_file();
     }
     threads_started = 0;
-    format_stats(buf, sizeof buf, &disk.st, model_now());
+    format_stats(buf, sizeof buf, &disk.st, model_now(), decisions, handoffs);
     fprintf(stderr, "diskmodel: final statistics\n%s", buf);
     if (trace) {
         fclose(trace);

@@ -16,6 +16,12 @@ since the file dd started:
                                         by kind (syncio-<id>.csv)
   ...-perdevice.png                     write bytes in flight per disk (vfs.perdevice.<disk>.
                                         runningbufspace, KB) with each disk's budget (dashed)
+  ...-syncfirst.png                     (the syncfirst design's presets) each data disk's depth,
+                                        the async writes its drive may hold (vfs.syncfirst.<disk>.
+                                        depth), and the mean latency of its synchronous requests
+                                        in each sample (kern.devstat.<disk>.sync_ns / syncs, ms,
+                                        right axis) with the target (vfs.syncfirst.target_ms);
+  ...-syncfirst-smooth.png              the same beside the probe (the second dd's samples)
   ...-blocked.png                       processes asleep per wait message (flswai, wdrain,
                                         wdrdev, newbuf always; any other that was ever non-zero)
   ...-probe.png                         latprobe's latencies (ms, log scale)
@@ -25,6 +31,9 @@ dd's synchronous I/O waits) and each probe latency.
 With sweeps: plot-sweep-<axis>.png for every swept axis (a sysctl, disk.<param>, openings, mem,
 preset), the file dd's MB/s (median, min-max bars) against the axis's values, one line per
 preset and per combination of the other axes' values.
+Always plot-tradeoff.png: the trade-off, one point per preset (and sweep point): the file dd's
+MB/s (median) and the dd's beside the probe against the probe's create+write+fsync p99, so the
+design that dominates is up and to the left; a preset's sweep points are joined into a curve.
 A plot whose counters this kernel does not have (yet) is skipped and listed as such.
 The scripts stay in DIR/gnuplot/ to be edited and re-run (`cd DIR && gnuplot gnuplot/X.gp`);
 `tools/experiment --replot DIR` writes and runs them again.
@@ -43,6 +52,7 @@ VM = "vm.stats.vm."
 BLOCKED = ("flswai", "wdrain", "wdrdev", "newbuf", "wswbuf0")
 SYNCIO_KINDS = ("metaread", "metawrite", "dataread", "datawrite", "fsync")
 PERDEVICE = "vfs.perdevice."
+SYNCFIRST = "vfs.syncfirst."
 PROBES = (("stat_us", "stat"), ("read_us", "read 4 KB"), ("write_us", "create+write+fsync"))
 
 # name: (title, y label, [(column, title, scale)], [(column of a level, title, scale)])
@@ -192,6 +202,64 @@ class Drawer:
                                                                               q(disk + " budget")))
         self.draw(prefix + "perdevice", head(prefix + "perdevice.png", "%s: write I/O in flight per disk" % label,
                                              "KB") + "plot " + ", \\\n     ".join(parts) + "\n")
+
+    def syncfirst(self, name, csvname, label):
+        """The syncfirst design's queue rule at work (docs/bufcache.md "The syncfirst design"):
+        each data disk's depth, and the mean latency of the synchronous requests completed at it in
+        each sample interval (the first sample only starts the differences), against the target
+        the rule holds it to."""
+        header = self.table(csvname)[0]
+        disks = [d for d in self.data_disks if SYNCFIRST + d + ".depth" in header]
+        if not disks:
+            self.skip(name, "no vfs.syncfirst.<disk>.depth in %s" % csvname)
+            return
+        parts = []
+        for i, d in enumerate(disks):
+            parts.append("%s using \"t_s\":\"%s\" with steps lw 2 title %s" % (q(csvname), SYNCFIRST + d + ".depth",
+                                                                           q(d + " depth")))
+            n, ns = series.DEVSTAT + d + ".syncs", series.DEVSTAT + d + ".sync_ns"
+            if n in header and ns in header:
+                lat = ('(dn = column("%s") - n%d, dt = column("%s") - t%d, was = n%d, n%d = column("%s"), '
+                       't%d = column("%s"), was >= 0 && dn > 0 ? dt / dn / 1e6 : NaN)' % (n, i, ns, i, i, i, n, i, ns))
+                parts.append("%s using \"t_s\":%s axes x1y2 with points pt 7 ps 0.5 title %s"
+                             % (q(csvname), lat, q(d + " synchronous latency")))
+        target = self.first(csvname, SYNCFIRST + "target_ms")
+        if target is not None:
+            parts.append("%r axes x1y2 with lines dt 2 title %s" % (target, q("target_ms = %s" % target)))
+        init = "".join("n%d = -1; t%d = 0\n" % (i, i) for i in range(len(disks)))
+        script = head(name + ".png", "%s: async writes each drive may hold, and synchronous latency" % label,
+                      "depth (requests)")
+        script += "set y2label 'ms (mean per sample)'\nset y2tics\nset logscale y2\n" + init
+        self.draw(name, script + "plot " + ", \\\n     ".join(parts) + "\n")
+
+    def tradeoff(self, plan, gs):
+        """The designs' trade-off: the file dd's MB/s and the dd's beside the probe against the
+        probe's create+write+fsync p99, a point per preset and sweep point; a preset's points of
+        a sweep joined in the grid's order, each labelled with its point."""
+        sweep = bool(plan.options.sweeps)
+        blocks, parts, labels = [], [], []
+        for i, preset in enumerate(plan.options.presets):
+            pts = [g for g in gs if g["preset"] == preset and g["probe"]["write_us"]["p99"] is not None]
+            for j, (key, title) in enumerate((("file_Bps", "file dd"), ("smooth_Bps", "beside the probe"))):
+                rows = ["%r %r" % (g["probe"]["write_us"]["p99"] / 1000, sorted(g[key])[(len(g[key]) - 1) // 2] / 1e6)
+                        for g in pts if g[key]]
+                if not rows:
+                    continue
+                blocks.append("$T%d_%d << EOD\n%s\nEOD" % (i, j, "\n".join(rows)))
+                parts.append("$T%d_%d using 1:2 with linespoints lw 2 pt %d ps 1.5 lc %d title %s"
+                             % (i, j, 7 if j == 0 else 6, i + 1, q("%s: %s" % (preset, title))))
+            for g in pts:
+                if sweep and g["file_Bps"]:
+                    labels.append("set label %s at %r,%r offset 1,0.5 font ',8'"
+                                  % (q(point_tag(g["point"])), g["probe"]["write_us"]["p99"] / 1000,
+                                     sorted(g["file_Bps"])[(len(g["file_Bps"]) - 1) // 2] / 1e6))
+        if not parts:
+            self.skip("plot-tradeoff", "no run had both a dd and the probe")
+            return
+        script = head("plot-tradeoff.png", "throughput against the probe's create+write+fsync p99 (up and left is better)",
+                      "MB/s (median of the trials)", xlabel="probe create+write+fsync p99, ms (all trials pooled)")
+        script += "set datafile separator whitespace\nset xrange [0:*]\n" + "".join(l + "\n" for l in labels)
+        self.draw("plot-tradeoff", script + "\n".join(blocks) + "\nplot " + ", \\\n     ".join(parts) + "\n")
 
     def syncio(self, prefix, run_id, label):
         csvname = "syncio-%s.csv" % run_id
@@ -345,8 +413,13 @@ def draw_all(plan, gs):
                 runs.append((g["preset"], g["median_run"]))
                 d.per_run(prefix + g["preset"] + "-", g["median_run"],
                           "%s%s (trial of median throughput: %s)" % (tag + " " if sweep else "", g["preset"], g["median_run"]))
+                if wdrun.presets.SETTINGS.get(g["preset"], {}).get("vfs.bufdaemon_design") == "syncfirst":
+                    for sfx, what in (("", "file dd"), ("-smooth", "beside the probe")):
+                        d.syncfirst(prefix + g["preset"] + "-syncfirst" + sfx, "samples-%s%s.csv" % (g["median_run"], sfx),
+                                    "%s%s, %s" % (tag + " " if sweep else "", g["preset"], what))
         if runs:
             d.compare(prefix + "compare-", runs, (tag + ": ") if sweep else "")
     if sweep:
         d.sweep(plan, gs)
+    d.tradeoff(plan, gs)
     return d.drawn, d.skipped

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""test_syncfirst: the syncfirst buf_daemon design in the guest (docs/bufcache.md "The syncfirst
+design"), on the drives it was designed for.
+
+One boot of the syncfirst preset, 128 MB, the seed's stripe (ccd0, which /etc/ccd.conf makes at
+boot) over two modelled scsi10k disks, newfs'd on /data1:
+- the preset: kern.design, vfs.bufdaemon_design and vm.pageout_design; the tunables
+  vfs.syncfirst.{target_ms,maxdepth,mindepth} at their defaults; every disk (ccd0 too) has its
+  vfs.syncfirst.<disk>.{depth,cuts,raises} and kern.devstat.<disk>.{syncs,sync_ns};
+- the dd alone (64 MB under the sampler, the components' depth and queues every 20 ms): the
+  depth stays at maxdepth in every sample and is never cut, though the dd waits for its own
+  indirect blocks (synchronous requests are counted at both components); the writes beyond the
+  depth wait in the host queue (waiting > 0), and the drive never holds more than the depth plus
+  the synchronous requests (active <= maxdepth + 2);
+- a synchronous writer beside the dd (latprobe -w: create, write 512 bytes, fsync, every 50 ms)
+  with a target of 2 ms, which every synchronous request misses: the depth is cut (the cuts
+  counter moves) and, once only writes are seen again (a second dd alone, 128 MB, the target
+  back at 20 ms), it comes back to maxdepth (the raises counter moves);
+- the negative control: the same synchronous writer beside the dd under perdevice (switched at
+  run time, vfs.bufdaemon_design=perdevice) cuts nothing; switched back, every disk starts again
+  at maxdepth;
+- bad input is refused with an error, not a panic: target_ms 0, maxdepth 300, mindepth 0, a
+  mindepth above maxdepth, a disk's depth (read-only).
+"""
+# tests/run: timeout=600 about=70
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wdtest import Guest, TestSet, sampled  # noqa: E402
+
+COMPONENTS = ("da1", "da2")
+SF = "vfs.syncfirst."
+DEV = "kern.devstat."
+MB = 1 << 20
+
+T = TestSet("syncfirst")
+
+
+def counters(g, names):
+    return g.sysctl_ints(names)
+
+
+def moved(before, after):
+    return {k: after[k] - before[k] for k in before} if before is not None and after is not None else None
+
+
+def check_preset(g):
+    out, st = g.sh("sysctl -n kern.design vfs.bufdaemon_design vm.pageout_design")
+    T.check("the syncfirst preset: kern.design, vfs.bufdaemon_design, vm.pageout_design",
+            out.split() == ["syncfirst", "syncfirst", "onepass"], expected="syncfirst syncfirst onepass", got=out)
+    v = counters(g, [SF + "target_ms", SF + "maxdepth", SF + "mindepth"])
+    T.check("the tunables at their defaults: target_ms 20, maxdepth 16, mindepth 2",
+            v is not None and [v[SF + n] for n in ("target_ms", "maxdepth", "mindepth")] == [20, 16, 2],
+            expected="20 16 2", got=v)
+    out, st = g.sh("sysctl vfs.syncfirst kern.devstat")
+    names = {line.split(":")[0] for line in out.splitlines()}
+    want = {SF + d + "." + f for d in ("da0", "da1", "da2", "ccd0") for f in ("depth", "cuts", "raises")}
+    want |= {DEV + d + "." + f for d in ("da0", "da1", "da2", "ccd0") for f in ("syncs", "sync_ns")}
+    T.check("every disk has its vfs.syncfirst.<disk>.* and kern.devstat.<disk>.syncs, sync_ns",
+            want <= names, expected="all of them", got=sorted(want - names) or "all")
+
+
+def sampled_dd(g, path):
+    """A 64 MB dd under the sampler (every 20 ms): (status, [sample dicts])."""
+    cols = [SF + d + ".depth" for d in COMPONENTS] + [DEV + d + "." + f for d in COMPONENTS
+                                                      for f in ("waiting", "active")]
+    out, st = g.sh("sampler -i 20 -s %s -o /tmp/sf.csv dd if=/dev/zero of=%s bs=32k count=2048 && cat /tmp/sf.csv; "
+                   "rm -f /tmp/sf.csv" % (",".join(cols), path), timeout=300)
+    values = {c: sampled(out, c) for c in cols}
+    return st, [{c: values[c][i] for c in cols} for i in range(min(len(v) for v in values.values()))]
+
+
+def check_alone(g):
+    names = [SF + d + "." + f for d in COMPONENTS for f in ("cuts", "raises")] + \
+            [DEV + d + ".syncs" for d in COMPONENTS]
+    before = counters(g, names)
+    st, samples = sampled_dd(g, "/data1/alone")
+    d = moved(before, counters(g, names))
+    T.check("the dd alone: 64 MB under the sampler", st == 0 and len(samples) >= 10 and d is not None,
+            expected="status 0, 10+ samples", got="status %d, %d samples" % (st, len(samples)))
+    if d is None or not samples:
+        return
+    depths = {c: sorted({s[SF + c + ".depth"] for s in samples}) for c in COMPONENTS}
+    T.check("the dd alone: the depth stays at maxdepth (16) in every sample, and is never cut",
+            all(v == [16] for v in depths.values()) and all(d[SF + c + ".cuts"] == 0 for c in COMPONENTS),
+            expected="[16], 0 cuts", got="%s, cuts %s" % (depths, [d[SF + c + ".cuts"] for c in COMPONENTS]))
+    T.check("the dd's own synchronous requests (indirect blocks) were counted at the components",
+            sum(d[DEV + c + ".syncs"] for c in COMPONENTS) > 0, expected="> 0",
+            got=[d[DEV + c + ".syncs"] for c in COMPONENTS])
+    waiting = max(s[DEV + c + ".waiting"] for s in samples for c in COMPONENTS)
+    active = max(s[DEV + c + ".active"] for s in samples for c in COMPONENTS)
+    print("dd alone: %d samples, most waiting in the host queue %d, most at the drive %d" %
+          (len(samples), waiting, active))
+    T.check("writes beyond the depth wait in the host queue, and the drive holds at most the depth "
+            "and the synchronous requests", waiting > 0 and active <= 16 + 2,
+            expected="waiting > 0, active <= 18", got="waiting %d, active %d" % (waiting, active))
+
+
+def beside_writer(g, path):
+    """A 64 MB dd with latprobe's synchronous writer beside it; the status."""
+    out, st = g.sh("dd if=/dev/zero of=%s bs=32k count=2048 2>/dev/null & S=$!; latprobe -w /data1 -p $S "
+                   "-o /dev/null; wait $S" % path, timeout=300)
+    return st, out
+
+
+def check_cut_and_back(g):
+    names = [SF + c + "." + f for c in COMPONENTS for f in ("cuts", "raises", "depth")]
+    before = counters(g, names)
+    st, out = beside_writer(g, "/data1/beside")
+    after = counters(g, names)
+    d = moved(before, after)
+    T.check("a synchronous writer beside the dd (target 2 ms): the depth is cut",
+            st == 0 and d is not None and sum(d[SF + c + ".cuts"] for c in COMPONENTS) > 0,
+            expected="cuts > 0", got=d if d is not None else out)
+    out, st = g.sh("sysctl vfs.syncfirst.target_ms=20 > /dev/null && rm -f /data1/beside && "
+                   "dd if=/dev/zero of=/data1/after bs=32k count=4096 2>/dev/null")
+    later = counters(g, names)
+    d = moved(after, later)
+    T.check("then the dd alone (the target 20 ms again): the depth comes back to maxdepth",
+            st == 0 and d is not None and sum(d[SF + c + ".raises"] for c in COMPONENTS) > 0 and
+            all(later[SF + c + ".depth"] == 16 for c in COMPONENTS),
+            expected="raises > 0, depth 16", got=later)
+
+
+def check_control(g):
+    names = [SF + c + ".cuts" for c in COMPONENTS]
+    out, st = g.sh("sysctl vfs.bufdaemon_design=perdevice > /dev/null && rm -f /data1/*")
+    before = counters(g, names)
+    st, out = beside_writer(g, "/data1/control")
+    d = moved(before, counters(g, names))
+    T.check("control: the same synchronous writer beside the dd under perdevice cuts nothing",
+            st == 0 and d is not None and all(v == 0 for v in d.values()), expected="0 cuts",
+            got=d if d is not None else out)
+    out, st = g.sh("sysctl vfs.bufdaemon_design=syncfirst > /dev/null && sysctl -n %s" %
+                   " ".join(SF + c + ".depth" for c in COMPONENTS))
+    T.check("switched back to syncfirst at run time, every disk starts at maxdepth",
+            st == 0 and out.split() == ["16", "16"], expected="16 16", got=out)
+
+
+def check_bad_input(g):
+    cases = [("sysctl vfs.syncfirst.target_ms=0", "target_ms 0"),
+             ("sysctl vfs.syncfirst.maxdepth=300", "maxdepth 300"),
+             ("sysctl vfs.syncfirst.mindepth=0", "mindepth 0"),
+             ("sysctl vfs.syncfirst.mindepth=17", "a mindepth above maxdepth")]
+    for cmd, what in cases:
+        out, st = g.sh(cmd + " 2>&1")
+        T.check("refused with a message: %s" % what, st != 0 and "Invalid" in out, expected="status != 0, 'Invalid'",
+                got="status %d, %s" % (st, out.strip()))
+    out, st = g.sh("sysctl vfs.syncfirst.da1.depth=3 2>&1")
+    T.check("refused: a disk's depth (the design sets it)", st != 0 and "read only" in out,
+            expected="status != 0, 'read only'", got="status %d, %s" % (st, out.strip()))
+    out, st = g.sh("sysctl -n vfs.syncfirst.target_ms vfs.syncfirst.maxdepth vfs.syncfirst.mindepth")
+    T.check("after the refusals the tunables are as they were (20 16 2)", out.split() == ["20", "16", "2"],
+            expected="20 16 2", got=out)
+
+
+with Guest(mem=128, design="syncfirst", disks=2, disk_model="scsi10k", disk_size="1g", prealloc="falloc",
+           timeout=120) as g:
+    out, st = g.sh("newfs /dev/ccd0 > /dev/null && mount /dev/ccd0 /data1 && echo MOUNTED", timeout=120)
+    T.check("newfs and mount of the stripe", "MOUNTED" in out, expected="MOUNTED", got=out[-300:])
+    check_preset(g)
+    check_alone(g)
+    out, st = g.sh("rm -f /data1/alone && sysctl vfs.syncfirst.target_ms=2 > /dev/null")
+    check_cut_and_back(g)
+    check_control(g)
+    check_bad_input(g)
+T.done()

@@ -69,6 +69,7 @@ PAGES = (("v_free_count", "free"), ("v_cache_count", "cache"), ("v_inactive_coun
 LOAD_RATES = {"hog": [("touched_per_s", "hog: pages touched/s")],
               "reader": [("reads_per_s", "reader: reads/s"), ("disk_reads_per_s", "reader: disk reads/s")]}
 XLABEL = "seconds since the file dd started"
+NO_SYNCIO = "synchronous I/O is not collected under --load (docs/experiments.md, \"The loaded experiment\")"
 
 
 def q(s):
@@ -228,6 +229,9 @@ class Drawer:
     def syncio(self, prefix, run_id, label):
         csvname = "syncio-%s.csv" % run_id
         kinds = self.syncio_kinds(csvname)
+        if self.load:
+            self.skip(prefix + "syncio", NO_SYNCIO)
+            return
         if not kinds:
             self.skip(prefix + "syncio", "the dd of %s waited for no synchronous I/O" % run_id)
             return
@@ -290,7 +294,9 @@ class Drawer:
         else:
             self.skip(prefix + "blocked", "no wait-message counts in the samples")
         have = [(p, "syncio-%s.csv" % rid) for p, rid in runs if self.syncio_kinds("syncio-%s.csv" % rid)]
-        if have:
+        if self.load:
+            self.skip(prefix + "syncio", NO_SYNCIO)
+        elif have:
             parts = ["%s using \"t_s\":%s with points pt 7 ps 0.5 title %s" % (q(c), syncio_expr(None), q(p))
                      for p, c in have]
             self.draw(prefix + "syncio", head(prefix + "syncio.png", "%ssynchronous I/O the dd waited for (all kinds)"

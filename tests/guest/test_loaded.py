@@ -20,40 +20,21 @@ H. Host-side, no VM: `--load all` plans the 2x2 of the two presets' halves first
    plots are PNGs. About 60-90 s.
 """
 # tests/run: timeout=600 about=80
-import csv
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wdtest import TestSet  # noqa: E402
-import wdrun  # noqa: E402
+from exptest import experiment, is_png, make_experiment, read_csv  # noqa: E402
 from wdexp import cli, load, report, series  # noqa: E402
-from wdexp.plan import PRESETS, check_design, design_boot, design_name, load_designs  # noqa: E402
+from wdexp.plan import PRESETS, check_design, design_boot, design_name  # noqa: E402
 
-EXP = str(wdrun.ROOT / "tools" / "experiment")
 T = TestSet("loaded")
 tmp = Path(tempfile.mkdtemp(prefix="test_loaded-"))
-
-
-def experiment(*args, timeout=500):
-    r = subprocess.run([sys.executable, EXP] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, timeout=timeout, cwd=wdrun.ROOT)
-    return r.returncode, r.stdout, r.stderr
-
-
-def read_csv(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def is_png(path):
-    with open(path, "rb") as f:
-        return f.read(8) == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 2000
 
 
 # H. the plan, the designs, the usage errors, the window arithmetic
@@ -79,12 +60,11 @@ for args, what in ((["--load", "hog,disk"], "an unknown part"), (["--load", "all
     st, out, err = experiment(*args, "--out", str(tmp / "bad"))
     T.check("usage error: %s (exit 2, no folder)" % what, st == 2 and "usage:" in err and not (tmp / "bad").exists(),
             expected=2, got="%d %s" % (st, err[-200:]))
-env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
-r = subprocess.run(["make", "--no-print-directory", "-n", "experiment", "WDRAIN_NO_BUILD=1", "EXPERIMENT=loaded"],
-                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=wdrun.ROOT, env=env)
+st, out, err = make_experiment("-n", "experiment", "WDRAIN_NO_BUILD=1", "EXPERIMENT=loaded", timeout=60)
 T.check("make experiment EXPERIMENT=loaded runs tools/experiment --load all",
-        any(ln.startswith("tools/experiment --load all ") for ln in r.stdout.splitlines()), expected="--load all",
-        got=r.stdout[-300:])
+        any(" ".join(ln.split()).startswith("tools/experiment --load all ") for ln in out.splitlines()),
+        expected="--load all",
+        got=out[-300:] + err[-300:])
 
 hog = series.split_stream("\n".join([
     "hog,#ready fill_us=5", "hog,t_us,touched,passes,slowest_pass_us",
@@ -108,7 +88,7 @@ T.check("load.window: the reader's reads/s, slowest interval, slowest read and h
 # 1. the small form, at the two crossed points
 q = tmp / "q"
 points = ["speedup+onepass", "runningbuf+twopass"]
-st, out, err = experiment("--quick", "--load", "all", "--presets", ",".join(points), "--out", str(q))
+st, out, err = experiment("--quick", "--load", "all", "--presets", ",".join(points), "--out", str(q), timeout=500)
 T.check("tools/experiment --quick --load all: exit 0", st == 0, expected=0, got="%d %s" % (st, err[-600:]))
 rows = read_csv(q / "results.csv") if (q / "results.csv").exists() else []
 by = {r["preset"]: r for r in rows}

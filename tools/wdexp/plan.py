@@ -213,7 +213,7 @@ def check_design(name):
     buf, plus, scan = name.partition("+")
     if plus and buf in bufs and scan in scans:
         return None
-    return ("'%s' is neither a preset (%s) nor BUF+SCAN with BUF one of %s and SCAN one of %s"
+    return ("'%s' is not a preset (they are: %s) nor a pair BUF+SCAN of their halves (BUF one of %s, SCAN one of %s)"
             % (name, ", ".join(PRESETS), ", ".join(bufs), ", ".join(scans)))
 
 

@@ -34,7 +34,8 @@ command line (plan.design_boot).
 The dd's run under the sampler (-l raw, -l file, -l smooth) and latprobe as -l probe, all
 writing to /dev/ttyd1; around each dd phase the harness types `syncio -n` (the number of the
 next synchronous I/O wait) and, after it, `syncio -e -s N -l syncio-<phase>` (the waits during
-that dd, as CSV on /dev/ttyd1: docs/bufcache.md "Synchronous I/O"); --no-samples leaves the sampler out. The probe has its own dd because
+that dd, as CSV on /dev/ttyd1: docs/bufcache.md "Synchronous I/O"; not with --load, whose memory
+pressure leaves that tool's contiguous kmalloc no room); --no-samples leaves the sampler out. The probe has its own dd because
 its fsync every 50 ms changes the workload: wdfs's fsync writes every dirty metadata buffer of
 the file system and flushes the disks' caches, so beside it the seed's dd ran 7 times slower
 (docs/experiments.md, "The probe has its own dd").

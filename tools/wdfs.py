@@ -7,7 +7,8 @@ to find the structures it damages. It never repairs anything (that is tools/fsck
 
     img = Image(path, writable=False)
     img.sb                      the superblock as a dict (s_bsize, s_ninodes, ...)
-    img.inode(ino)              an Inode (fields as in struct wdfs_dinode); .is_dir, .is_reg
+    img.inode(ino)              an Inode (fields as in struct wdfs_dinode); .is_dir, .is_reg,
+                                .is_lnk (a symbolic link: its target is its data), .is_fifo
     img.put_inode(ino, inode)   write it back (writable images only)
     img.block(b) / put_block(b, data)
     img.bmap(inode, lbn)        the data block of logical block lbn, 0 for a hole
@@ -34,8 +35,9 @@ NIADDR = 3
 INODE_SIZE = 128
 DIRBLKSIZ = 4096
 DIRHDR = 8
-S_IFMT, S_IFDIR, S_IFREG = 0o170000, 0o040000, 0o100000
-DT_DIR, DT_REG = 4, 8
+S_IFMT, S_IFDIR, S_IFREG, S_IFLNK, S_IFIFO = 0o170000, 0o040000, 0o100000, 0o120000, 0o010000
+DT_FIFO, DT_DIR, DT_REG, DT_LNK = 1, 4, 8, 10
+MAXSYMLINK = 1023                 # a symbolic link's target: 1..1023 bytes in its first block
 
 SUPER_FIELDS = ("s_magic s_version s_bsize s_bshift s_nblocks s_ninodes s_inodesize s_rootino "
                 "s_bmap_start s_bmap_blocks s_imap_start s_imap_blocks s_itab_start s_itab_blocks "
@@ -84,6 +86,14 @@ class Inode:
     @property
     def is_reg(self):
         return self.mode & S_IFMT == S_IFREG
+
+    @property
+    def is_lnk(self):
+        return self.mode & S_IFMT == S_IFLNK
+
+    @property
+    def is_fifo(self):
+        return self.mode & S_IFMT == S_IFIFO
 
     def field_names(self):
         return [f.name for f in fields(self)]

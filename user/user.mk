@@ -109,8 +109,10 @@ $(ROOTFS)/etc/%: user/etc/%
 	@mkdir -p $(@D)
 	cp $< $@
 
+# /tmp is sticky and writable by everyone (mode 1777, FreeBSD's etc/mtree/BSD.root.dist)
 $(ROOTFS_STAMP): $(ROOTFS_FILES)
 	@mkdir -p $(ROOTFS)/tmp $(ROOTFS)/dev
+	chmod 1777 $(ROOTFS)/tmp
 	touch $@
 
 userland: $(ROOTFS_STAMP)

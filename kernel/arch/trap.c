@@ -146,7 +146,7 @@ static void user_exception(struct trapframe *tf)
 		kprintf("pid %d (%s): %s at eip %08x, killed\n", p->p_pid, p->p_comm, trap_name(tf->trapno),
 		        tf->eip);
 	}
-	proc_kill(p->p_pid, sig);
+	trapsignal(p, sig);
 }
 
 void trap(struct trapframe *tf)
@@ -196,15 +196,16 @@ void trap(struct trapframe *tf)
 	}
 
 	/*
-	 * On the way back: die if killed; give up the CPU if the timer's slice is over or, on the
-	 * way to user space, if a sleeper woke meanwhile (sched_userret, kern_synch.c).
+	 * On the way back: act on a pending signal (die, or run its handler); give up the CPU if
+	 * the timer's slice is over or, on the way to user space, if a sleeper woke meanwhile
+	 * (sched_userret, kern_synch.c); then look for signals again, which may have come meanwhile.
 	 */
-	if (from_user && p && p->p_sig)
-		proc_exit(p->p_sig & 0x7f);
+	if (from_user && p)
+		postsig(tf);
 	if (p && p->p_stat == PRS_RUNNING && from_user)
 		sched_userret(p);
 	else if (p && p->p_stat == PRS_RUNNING && mycpu()->resched)
 		sched_yield();
-	if (from_user && p && p->p_sig)
-		proc_exit(p->p_sig & 0x7f);
+	if (from_user && p)
+		postsig(tf);
 }

@@ -5,7 +5,7 @@
  *   falloc(&fp, &fd)  - a new file and the lowest free descriptor in the current process.
  *   fget(fd, &fp)     - the file behind a descriptor of the current process, referenced (fdrop it).
  *   fdrop(fp)         - drop a reference; the last one closes the vnode/pipe.
- *   fdcopy(fdp)       - a copy for fork (files shared, references taken).
+ *   fdcopy(fdp)       - a copy for fork (files shared, references taken, the umask copied).
  *   fdfree(fdp)       - close everything (exit).
  *   fdcloseexec(fdp)  - close O_CLOEXEC descriptors (exec).
  */
@@ -17,6 +17,7 @@
 
 #define NOFILE  64        /* descriptors per process */
 #define NFILE   1024      /* open files in the system */
+#define CMASK   022       /* process 1's file-creation mask (FreeBSD's <sys/param.h>) */
 
 struct vnode;
 struct pipe;
@@ -34,6 +35,7 @@ struct file {
 	off_t          f_offset;     /* protected by f_lock */
 	off_t          f_nextoff;    /* where the next sequential read/write starts (f_lock) */
 	int            f_seqcount;   /* sequential accesses so far, FreeBSD's heuristic (f_lock) */
+	int            f_locktype;   /* its flock(2) lock: 0, LOCK_SH or LOCK_EX (kern_lockf.c's lock) */
 	struct vnode  *f_vnode;
 	struct pipe   *f_pipe;
 	struct sleeplock f_lock;     /* serializes read/write on the offset */
@@ -42,6 +44,7 @@ struct file {
 struct filedesc {
 	struct file *fd_ofiles[NOFILE];
 	char         fd_ofileflags[NOFILE];   /* FD_CLOEXEC */
+	mode_t       fd_cmask;                /* umask(2): bits cleared from new files' modes */
 };
 
 int              falloc(struct file **fpp, int *fdp);

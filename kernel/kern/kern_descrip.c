@@ -46,6 +46,7 @@ static struct file *file_alloc(void)
 			fp->f_offset = 0;
 			fp->f_nextoff = 0;
 			fp->f_seqcount = 0;
+			fp->f_locktype = 0;
 			fp->f_vnode = NULL;
 			fp->f_pipe = NULL;
 			sleeplock_init(&fp->f_lock, "filelk");
@@ -150,7 +151,11 @@ void fdrop(struct file *fp)
 
 struct filedesc *fdinit(void)
 {
-	return kmalloc(sizeof(struct filedesc), M_WAITOK | M_ZERO);
+	struct filedesc *fdp = kmalloc(sizeof(struct filedesc), M_WAITOK | M_ZERO);
+
+	if (fdp != NULL)
+		fdp->fd_cmask = CMASK;
+	return fdp;
 }
 
 /* fdcopy: the child's table at fork: the same files, each with one more reference. */
@@ -161,6 +166,7 @@ struct filedesc *fdcopy(struct filedesc *fdp)
 
 	if (new == NULL || fdp == NULL)
 		return new;
+	new->fd_cmask = fdp->fd_cmask;
 	for (fd = 0; fd < NOFILE; fd++) {
 		if (fdp->fd_ofiles[fd] != NULL) {
 			fhold(fdp->fd_ofiles[fd]);
@@ -328,7 +334,7 @@ int sys_fstat(register_t *args, register_t *rv)
 
 /*
  * lseek(fd, off_t *offset_inout, whence): the 64-bit offset travels through the pointer.
- * ESPIPE on a pipe; EINVAL for a bad whence or a negative result; EOVERFLOW past 2^63.
+ * ESPIPE on a pipe or a FIFO (POSIX; FreeBSD 4 let a FIFO's offset move); EINVAL for a bad whence or a negative result; EOVERFLOW past 2^63.
  */
 int sys_lseek(register_t *args, register_t *rv)
 {
@@ -345,7 +351,7 @@ int sys_lseek(register_t *args, register_t *rv)
 	error = fget((int)args[0], &fp);
 	if (error != 0)
 		return error;
-	if (fp->f_type == DTYPE_PIPE) {
+	if (fp->f_type == DTYPE_PIPE || fp->f_vnode->v_type == VFIFO) {
 		fdrop(fp);
 		return ESPIPE;
 	}

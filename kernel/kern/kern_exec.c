@@ -6,11 +6,20 @@
  * envp pointers, NULL, then the strings). Only when everything has succeeded is the old address
  * space freed, so a failed exec returns an error to a process that is still intact.
  * A file starting with "#!" runs its interpreter with the script's path as an argument.
+ *
+ * Permissions and set-ID, as FreeBSD 4's kern_execve and exec_check_permissions
+ * (sys/kern/kern_exec.c 1.107.2.15, RELENG_4): the file must be a regular file with at least one
+ * execute bit (EACCES, root included) that the caller may execute (VOP_ACCESS VEXEC: EACCES). A
+ * successful exec of a file with the set-user-ID bit makes its owner the effective uid, one with
+ * the set-group-ID bit its group the effective gid, and the saved IDs then follow the effective
+ * ones. For a script it is the interpreter's bits that count, as in FreeBSD, whose image activator
+ * starts over with the interpreter.
  */
 #include "kern/types.h"
 #include "kern/klib.h"
 #include "kern/kmalloc.h"
 #include "kern/proc.h"
+#include "kern/proc_internal.h"
 #include "kern/syscall.h"
 #include "kern/file.h"
 #include "kern/elf.h"
@@ -313,18 +322,39 @@ static int shell_script(struct vnode *vp, const char *path, struct exec_args *ea
 	return error;
 }
 
-static int exec_open(const char *path, struct vnode **vpp)
+/* The vnode of the program at path, if it may be executed (see the top); *st its attributes. */
+static int exec_open(const char *path, struct vnode **vpp, struct stat *st)
 {
 	struct vnode *vp;
 	int error = namei(path, &vp);
 	if (error)
 		return error;
-	if (vp->v_type != VREG) {
+	error = vp->v_type != VREG ? EACCES : VOP_GETATTR(vp, st);
+	if (error == 0 && (st->st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) == 0)
+		error = EACCES;
+	if (error == 0)
+		error = VOP_ACCESS(vp, VEXEC);
+	if (error) {
 		vrele(vp);
-		return EACCES;
+		return error;
 	}
 	*vpp = vp;
 	return 0;
+}
+
+/* The set-ID bits of the program exec'd (attributes st) take effect; see the top of the file. */
+static void exec_setid(struct proc *p, const struct stat *st)
+{
+	struct ucred *cr = &p->p_ucred;
+
+	spin_lock(&proc_lock);
+	if (st->st_mode & S_ISUID)
+		cr->cr_uid = st->st_uid;
+	if (st->st_mode & S_ISGID)
+		cr->cr_groups[0] = st->st_gid;
+	cr->cr_svuid = cr->cr_uid;
+	cr->cr_svgid = cr->cr_groups[0];
+	spin_unlock(&proc_lock);
 }
 
 static void set_comm(struct proc *p, const char *path)
@@ -337,7 +367,8 @@ static int kern_execve(const char *path, struct exec_args *ea)
 {
 	struct proc *p = curproc;
 	struct vnode *vp;
-	int error = exec_open(path, &vp);
+	struct stat st;
+	int error = exec_open(path, &vp, &st);
 	if (error)
 		return error;
 	char *interp = kmalloc(PATH_MAX, M_WAITOK);
@@ -348,7 +379,7 @@ static int kern_execve(const char *path, struct exec_args *ea)
 	error = shell_script(vp, path, ea, interp);
 	if (error == 0) {
 		vrele(vp);
-		error = exec_open(interp, &vp);
+		error = exec_open(interp, &vp, &st);
 		if (error) {
 			kfree(interp);
 			return error;
@@ -375,7 +406,9 @@ static int kern_execve(const char *path, struct exec_args *ea)
 	if (old)
 		vmspace_free(old);
 	set_comm(p, path);
+	exec_setid(p, &st);
 	fdcloseexec(p->p_fd);
+	sigacts_exec(p);
 
 	struct trapframe *tf = p->p_tf;
 	memset(tf, 0, sizeof(*tf));

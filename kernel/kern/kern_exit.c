@@ -1,9 +1,8 @@
 /*
- * exit(2), wait4(2), kill(2) and pgsignal (the console's ^C to a process group).
- * An exiting process releases its files and address space at once, becomes a zombie holding only
- * its kernel stack and wait status, hands its children to init, and wakes its parent, which frees
- * the rest in wait4. Signals have only their default action: the target is marked (p_sig) and
- * dies on its next return to user space; an interruptible sleep (PCATCH) is ended early.
+ * exit(2) and wait4(2). An exiting process releases its files and address space at once,
+ * becomes a zombie holding only its kernel stack and wait status, hands its children to init,
+ * and wakes its parent, which frees the rest in wait4. A signal's default action ends a process
+ * here too (postsig, kern_sig.c).
  */
 #include "kern/types.h"
 #include "kern/klib.h"
@@ -148,69 +147,4 @@ int sys_wait4(register_t *args, register_t *rv)
 			return EINTR;
 		}
 	}
-}
-
-/* Mark p with the fatal signal sig (the first one wins) and end an interruptible sleep. proc_lock held. */
-static void psignal_locked(struct proc *p, int sig)
-{
-	if (p->p_sig == 0)
-		p->p_sig = sig;
-	if (p->p_stat == PRS_SLEEPING && (p->p_slpflags & PCATCH)) {
-		p->p_slpresult = EINTR;
-		setrunnable(p);
-	}
-}
-
-int proc_kill(pid_t pid, int sig)
-{
-	if (sig < 0 || sig >= NSIG)
-		return EINVAL;
-	int error = ESRCH;
-	spin_lock(&proc_lock);
-	for (struct proc *p = proc_table; p < &proc_table[NPROC]; p++) {
-		if (p->p_pid != pid || p->p_stat == PRS_UNUSED || p->p_stat == PRS_NEW)
-			continue;
-		if (p->p_stat == PRS_ZOMBIE) {
-			error = 0;
-			break;
-		}
-		if (p->p_flag & P_SYSTEM) {
-			error = EPERM;
-			break;
-		}
-		error = 0;
-		if (sig != 0)
-			psignal_locked(p, sig);
-		break;
-	}
-	spin_unlock(&proc_lock);
-	return error;
-}
-
-/*
- * Every live process of group pgid gets sig (FreeBSD's pgsignal). Only the console calls it,
- * for ^C to the foreground group; kill(2) does not take groups, so a stray kill(0, SIGKILL)
- * cannot take the caller's whole group (the console's shell among it) down.
- */
-void pgsignal(pid_t pgid, int sig)
-{
-	spin_lock(&proc_lock);
-	for (struct proc *p = proc_table; p < &proc_table[NPROC]; p++)
-		if (p->p_pgid == pgid && (p->p_stat == PRS_RUNNABLE || p->p_stat == PRS_RUNNING ||
-		                          p->p_stat == PRS_SLEEPING) && !(p->p_flag & P_SYSTEM))
-			psignal_locked(p, sig);
-	spin_unlock(&proc_lock);
-}
-
-bool proc_killed(void)
-{
-	return curproc->p_sig != 0;
-}
-
-int sys_kill(register_t *args, register_t *rv)
-{
-	pid_t pid = (pid_t)args[0];
-	if (pid <= 0)
-		return EINVAL;                    /* process groups are not supported */
-	return proc_kill(pid, (int)args[1]);
 }

@@ -1,4 +1,4 @@
-/* fork(2): a copy of the calling process (address space, descriptors, cwd). */
+/* fork(2): a copy of the calling process (address space, descriptors, cwd, credentials). */
 #include "kern/types.h"
 #include "kern/klib.h"
 #include "kern/proc.h"
@@ -34,9 +34,11 @@ int sys_fork(register_t *args, register_t *rv)
 	p->p_tf->eax = 0;                     /* the child sees fork() return 0 */
 	memcpy(p->p_comm, parent->p_comm, sizeof(p->p_comm));
 	p->p_flag = parent->p_flag & ~P_SYSTEM;
+	sigacts_fork(p, parent);
 	spin_lock(&proc_lock);
 	p->p_pptr = parent;
 	p->p_pgid = parent->p_pgid;
+	p->p_ucred = parent->p_ucred;
 	p->p_stat = PRS_RUNNABLE;
 	spin_unlock(&proc_lock);
 	*rv = p->p_pid;

@@ -182,6 +182,7 @@ int kproc_create(void (*fn)(void *), void *arg, struct proc **pp, const char *fm
 	va_end(ap);
 	p->p_flag = P_KTHREAD | P_SYSTEM;
 	p->p_pptr = NULL;
+	cred_init_root(&p->p_ucred);
 	/* Build a frame so that swtch "returns" into kthread_entry(fn, arg). */
 	uint32_t *sp = (uint32_t *)(p->p_kstack + KSTACKSIZE);
 	*--sp = (uint32_t)arg;

@@ -24,6 +24,8 @@ int sys_reboot(register_t *args, register_t *rv)
 	int howto = args[0];
 	if (howto & ~(RB_HALT | RB_POWEROFF))
 		return EINVAL;
+	if (suser(cred_cur()) != 0)
+		return EPERM;                      /* FreeBSD's reboot(2) is root's */
 	int error = vfs_shutdown();
 	watchdog_stop();
 	if (error)

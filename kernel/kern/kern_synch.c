@@ -231,7 +231,7 @@ int msleep(void *chan, struct spinlock *lk, int flags, const char *wmesg, int ti
 			spin_unlock(lk);
 	}
 	int result = 0;
-	if ((flags & PCATCH) && p->p_sig)
+	if ((flags & PCATCH) && sig_pending(p))
 		result = EINTR;
 	else {
 		p->p_wchan = chan;

@@ -41,6 +41,20 @@ static sy_call_t *const sysent[SYS_MAXSYSCALL] = {
 	[SYS_getfsstat] = sys_getfsstat,
 	[SYS_setpgid] = sys_setpgid,     [SYS_getpgrp] = sys_getpgrp,
 	[SYS_utimes] = sys_utimes,
+	[SYS_sigaction] = sys_sigaction, [SYS_sigprocmask] = sys_sigprocmask,
+	[SYS_sigreturn] = sys_sigreturn,
+	[SYS_getuid] = sys_getuid,       [SYS_geteuid] = sys_geteuid,
+	[SYS_getgid] = sys_getgid,       [SYS_getegid] = sys_getegid,
+	[SYS_getgroups] = sys_getgroups, [SYS_setuid] = sys_setuid,
+	[SYS_seteuid] = sys_seteuid,     [SYS_setgid] = sys_setgid,
+	[SYS_setegid] = sys_setegid,     [SYS_setgroups] = sys_setgroups,
+	[SYS_umask] = sys_umask,         [SYS_chmod] = sys_chmod,
+	[SYS_fchmod] = sys_fchmod,       [SYS_chown] = sys_chown,
+	[SYS_fchown] = sys_fchown,       [SYS_lchown] = sys_lchown,
+	[SYS_symlink] = sys_symlink,     [SYS_readlink] = sys_readlink,
+	[SYS_lstat] = sys_lstat,         [SYS_mkfifo] = sys_mkfifo,
+	[SYS_mknod] = sys_mknod,         [SYS_truncate] = sys_truncate,
+	[SYS_flock] = sys_flock,         [SYS_access] = sys_access,
 };
 
 void syscall(struct trapframe *tf)
@@ -54,8 +68,9 @@ void syscall(struct trapframe *tf)
 	if (num < SYS_MAXSYSCALL && sysent[num])
 		error = sysent[num](args, &rv);
 	lock_assert_none_held("system call return");
-	/* execve replaced the frame: its eax starts at 0 like every other register. */
-	if (num != SYS_execve || error)
+	/* execve replaced the frame: its eax starts at 0 like every other register; sigreturn
+	 * restored the interrupted code's (EJUSTRETURN). */
+	if (error != EJUSTRETURN && (num != SYS_execve || error))
 		tf->eax = error ? (uint32_t)-error : rv;
 	cli();
 }

@@ -210,7 +210,7 @@ static int sysctl_values(struct sysctl_req *req)
 	kfree(names);
 	return error;
 }
-SYSCTL_PROC(sysctl_values, "sysctl.values", CTLTYPE_OPAQUE | CTLFLAG_RW, NULL, 0, sysctl_values, "S,values",
+SYSCTL_PROC(sysctl_values, "sysctl.values", CTLTYPE_OPAQUE | CTLFLAG_RW | CTLFLAG_ANYBODY, NULL, 0, sysctl_values, "S,values",
             "Integer nodes read in one call: new = NUL-terminated names, old = an int64 for each");
 
 static int copyin_name(register_t uname, char *name)
@@ -243,6 +243,9 @@ int sys_sysctl(register_t *args, register_t *rv)
 		return error;
 	if (uoldlenp == NULL)
 		req.oldptr = NULL;
+	if (req.newptr != NULL && (o->oid_kind & CTLFLAG_WR) && !(o->oid_kind & CTLFLAG_ANYBODY) &&
+	    suser(cred_cur()) != 0)
+		return EPERM;
 	error = sysctl_dispatch(o, &req);
 	if (uoldlenp && (error == 0 || error == ENOMEM)) {
 		int e2 = copyout(&req.oldidx, uoldlenp, sizeof(req.oldidx));

@@ -224,6 +224,7 @@ void userinit(void)
 		panic("userinit: no process slot");
 	p->p_pid = 1;                          /* never handed out by proc_alloc */
 	p->p_pgid = 1;                         /* everyone's group until a shell makes job groups */
+	cred_init_root(&p->p_ucred);           /* the superuser; everyone inherits it by fork */
 	strlcpy(p->p_comm, "init", sizeof(p->p_comm));
 	p->p_flag = P_SYSTEM;
 	p->p_context->eip = (uint32_t)start_init;  /* returns into trapret (see proc_alloc) */

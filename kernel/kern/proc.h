@@ -11,7 +11,9 @@
 #define _KERN_PROC_H_
 
 #include "kern/types.h"
+#include "kern/ucred.h"
 #include <sys/resource.h>
+#include <sys/signal.h>
 #include <sys/sysctl.h>
 
 #define NPROC      256
@@ -27,6 +29,14 @@ struct filedesc;
 struct vnode;
 struct cpu;
 
+/* What the process does with each signal (FreeBSD's struct sigacts; kern_sig.c). (c) */
+struct sigacts {
+	sig_t    ps_sigact[NSIG];     /* SIG_DFL, SIG_IGN or the handler */
+	sigset_t ps_catchmask[NSIG];  /* blocked while the handler runs (sa_mask, and the signal) */
+	sigset_t ps_sigreset;         /* SA_RESETHAND */
+	uint32_t ps_sigtramp;         /* the libc's trampoline a handler returns to */
+};
+
 struct proc {
 	enum procstat     p_stat;
 	pid_t             p_pid;
@@ -39,8 +49,14 @@ struct proc {
 	int               p_slpresult;  /* how the sleep ended: 0, EWOULDBLOCK, EINTR */
 	uint32_t          p_slptimeout; /* tick at which a timed sleep ends, 0 = none */
 	bool              p_woken;      /* ended a sleep and not yet back in user space: runs first */
-	int               p_sig;        /* pending fatal signal (0 = none) */
+	sigset_t          p_siglist;    /* signals pending; proc_lock */
+	sigset_t          p_sigmask;    /* signals blocked; proc_lock (only the process changes it) */
+	sigset_t          p_sigignore;  /* signals ignored; proc_lock (likewise) */
+	sigset_t          p_sigcatch;   /* signals caught (a handler in p_sigacts); likewise */
+	struct sigacts    p_sigacts;    /* (c) */
 	pid_t             p_pgid;       /* process group (setpgid(2)), inherited by fork; proc_lock */
+	struct ucred      p_ucred;      /* credentials (kern/ucred.h): changed by the process itself
+	                                   under proc_lock, read by others (kill) under it */
 	int               p_xstat;      /* wait status for the parent */
 	char             *p_kstack;     /* bottom of the kernel stack */
 	struct trapframe *p_tf;         /* user trap frame on the kernel stack */
@@ -76,9 +92,15 @@ struct proc *pfind(pid_t pid);               /* NULL if none; no lock held on re
 int          kproc_create(void (*fn)(void *), void *arg, struct proc **pp, const char *fmt, ...) __printflike(4, 5);
 void         kproc_exit(void) __noreturn;
 void         proc_exit(int status) __noreturn; /* exit the current process with a wait status */
-int          proc_kill(pid_t pid, int sig);
+/* Signals (kern_sig.c). */
+int          proc_kill(pid_t pid, int sig);  /* 0, ESRCH, EPERM (a system process), EINVAL */
 void         pgsignal(pid_t pgid, int sig);  /* sig to every process of the group (the console's ^C) */
-bool         proc_killed(void);              /* the current process has a fatal signal pending */
+void         trapsignal(struct proc *p, int sig); /* a fault's signal: always its default action */
+bool         proc_killed(void);              /* a signal that ends the current process is pending */
+bool         sig_pending(struct proc *p);    /* a signal to act on is pending (proc_lock held) */
+void         postsig(struct trapframe *tf);  /* on the way to user space: act on pending signals */
+void         sigacts_fork(struct proc *child, struct proc *parent);
+void         sigacts_exec(struct proc *p);   /* caught signals back to SIG_DFL */
 void         proc_fill_kinfo(struct kinfo_proc *ki, struct proc *p);
 void         procdump(void);                 /* the process table on the console (^P) */
 void         proc_rusage(struct proc *p, struct rusage *ru);   /* its own usage (not children's) */

@@ -14,11 +14,11 @@
 #define _KERN_SLEEP_H_
 
 #include "kern/types.h"
+#include <sys/errno.h>            /* EWOULDBLOCK (== EAGAIN, as on FreeBSD) */
 
 struct spinlock;
 
 #define PCATCH      0x100     /* a kill ends the sleep with EINTR */
-#define EWOULDBLOCK 35        /* == EAGAIN, as on FreeBSD */
 
 int  msleep(void *chan, struct spinlock *lk, int flags, const char *wmesg, int timo);
 int  tsleep(void *chan, int flags, const char *wmesg, int timo);

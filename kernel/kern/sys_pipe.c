@@ -1,5 +1,5 @@
 /*
- * sys_pipe.c - pipes (interface: kern/pipe.h) and pipe(2).
+ * sys_pipe.c - pipes (interface: kern/pipe.h), pipe(2), and FIFOs (named pipes).
  *
  * A pipe is a PIPE_SIZE (16 KB, FreeBSD's PIPE_SIZE) ring buffer with a read end and a write
  * end, each a struct file. read(2) blocks ("piperd") until there is data, then returns what is
@@ -9,10 +9,20 @@
  * the writer and fails with EPIPE. Sleeps are PCATCH: a killed process gets EINTR.
  * O_NONBLOCK gives EAGAIN instead of blocking.
  *
+ *
+ * A FIFO (mkfifo(2)) is a pipe found by name: the first open of a FIFO vnode makes a pipe,
+ * vp->v_fifo, every open shares it, and the last close frees it with any unread data, as FreeBSD's
+ * fifofs does. Its opens wait for each other as FreeBSD 4's fifo_open
+ * (sys/miscfs/fifofs/fifo_vnops.c 1.45.2.4, read in DragonFly's copy) makes them: an open for
+ * reading waits ("fifoor", PCATCH) until a writer opens, one for writing ("fifoow") until a reader
+ * does; with O_NONBLOCK a read open returns at once and a write open with no reader fails with
+ * ENXIO; O_RDWR never waits.
+ *
  * Locking: pi_lock (spinlock) protects pi_head, pi_count and the reader/writer counts.
  * pi_rdlock/pi_wrlock (sleeplocks) admit one reader and one writer at a time; each copies
  * to/from its own part of the ring (the filled part for the reader, the free part for the
- * writer) with pi_lock released, so copyin/copyout never run under a spinlock.
+ * writer) with pi_lock released, so copyin/copyout never run under a spinlock. fifo_lock
+ * (sleeplock) protects every vnode's v_fifo: a FIFO's pipe is made and freed under it.
  */
 #include "kern/types.h"
 #include "kern/klib.h"
@@ -24,6 +34,7 @@
 #include "kern/pipe.h"
 #include "kern/syscall.h"
 #include "kern/uio.h"
+#include "vfs/vnode.h"
 #include <sys/fcntl.h>
 #include <sys/signal.h>
 #include <sys/errno.h>
@@ -42,7 +53,11 @@ struct pipe {
 	int              pi_writers;     /* open write ends (pi_lock) */
 	char             pi_rwait;       /* channel: readers wait for data */
 	char             pi_wwait;       /* channel: writers wait for room */
+	uint32_t         pi_ropens;      /* FIFO: read opens so far, the channel of "fifoow" (pi_lock) */
+	uint32_t         pi_wopens;      /* FIFO: write opens so far, the channel of "fifoor" (pi_lock) */
 };
+
+static struct sleeplock fifo_lock = { .name = "fifo", .lk = { .name = "fifo" } };
 
 /* pipe_read: see the top of the file. */
 int pipe_read(struct pipe *pp, struct uio *uio, int fflag)
@@ -134,8 +149,14 @@ int pipe_stat(struct pipe *pp, struct stat *st)
 	return 0;
 }
 
-/* pipe_close: one end closes; the pipe is freed with its last end. */
-void pipe_close(struct pipe *pp, int fflag)
+static void pipe_free(struct pipe *pp)
+{
+	kfree(pp->pi_buf);
+	kfree(pp);
+}
+
+/* One end (FREAD and/or FWRITE) closes: wake the other side. True if it was the last end. */
+static bool pipe_drop_end(struct pipe *pp, int fflag)
 {
 	bool last;
 
@@ -148,10 +169,14 @@ void pipe_close(struct pipe *pp, int fflag)
 	wakeup(&pp->pi_wwait);
 	last = pp->pi_readers == 0 && pp->pi_writers == 0;
 	spin_unlock(&pp->pi_lock);
-	if (last) {
-		kfree(pp->pi_buf);
-		kfree(pp);
-	}
+	return last;
+}
+
+/* pipe_close: one end closes; the pipe is freed with its last end. */
+void pipe_close(struct pipe *pp, int fflag)
+{
+	if (pipe_drop_end(pp, fflag))
+		pipe_free(pp);
 }
 
 /* ---- pipe(2) --------------------------------------------------------------------------------- */
@@ -217,8 +242,7 @@ int sys_pipe(register_t *args, register_t *rv)
 		return ENOMEM;
 	error = pipe_end(pp, FREAD, &fds[0]);
 	if (error != 0) {
-		kfree(pp->pi_buf);
-		kfree(pp);
+		pipe_free(pp);
 		return error;
 	}
 	error = pipe_end(pp, FWRITE, &fds[1]);
@@ -232,4 +256,84 @@ int sys_pipe(register_t *args, register_t *rv)
 		pipe_end_close(fds[0]);
 	}
 	return error;
+}
+
+/* ---- FIFOs ----------------------------------------------------------------------------------- */
+
+/*
+ * Wait until the other side of a FIFO has opened since this open counted itself: *gen was
+ * its count of opens then, *count is how many are open now. pi_lock held. 0 or EINTR.
+ */
+static int fifo_wait(struct pipe *pp, uint32_t *gen, int *count, const char *wmesg)
+{
+	uint32_t seen = *gen;
+	int error = 0;
+
+	while (error == 0 && *count == 0 && *gen == seen)
+		error = msleep(gen, &pp->pi_lock, PCATCH, wmesg, 0);
+	return error;
+}
+
+/*
+ * fifo_open: open FIFO vnode vp for fflag (FREAD/FWRITE/O_NONBLOCK): its pipe, made by the
+ * first open, counts this end, and the open waits for the other side as the top of the file
+ * says. 0, ENOMEM, ENXIO (O_NONBLOCK write open, no reader), EINTR.
+ */
+int fifo_open(struct vnode *vp, int fflag)
+{
+	struct pipe *pp;
+	int error = 0;
+
+	sleeplock_acquire(&fifo_lock);
+	pp = vp->v_fifo;
+	if (pp == NULL && (pp = pipe_alloc()) == NULL) {
+		sleeplock_release(&fifo_lock);
+		return ENOMEM;
+	}
+	vp->v_fifo = pp;
+	spin_lock(&pp->pi_lock);
+	if (fflag & FREAD) {
+		pp->pi_readers++;
+		pp->pi_ropens++;
+		wakeup(&pp->pi_ropens);
+	}
+	if (fflag & FWRITE) {
+		pp->pi_writers++;
+		pp->pi_wopens++;
+		wakeup(&pp->pi_wopens);
+	}
+	spin_unlock(&pp->pi_lock);
+	sleeplock_release(&fifo_lock);
+
+	spin_lock(&pp->pi_lock);
+	switch (fflag & (FREAD | FWRITE)) {
+	case FREAD:
+		if (!(fflag & O_NONBLOCK))
+			error = fifo_wait(pp, &pp->pi_wopens, &pp->pi_writers, "fifoor");
+		break;
+	case FWRITE:
+		if (fflag & O_NONBLOCK)
+			error = pp->pi_readers == 0 ? ENXIO : 0;
+		else
+			error = fifo_wait(pp, &pp->pi_ropens, &pp->pi_readers, "fifoow");
+		break;
+	}
+	spin_unlock(&pp->pi_lock);
+	if (error != 0)
+		fifo_close(vp, fflag);
+	return error;
+}
+
+/* fifo_close: one open of FIFO vnode vp (fflag as it was opened) ends; the last frees the pipe. */
+void fifo_close(struct vnode *vp, int fflag)
+{
+	struct pipe *pp;
+
+	sleeplock_acquire(&fifo_lock);
+	pp = vp->v_fifo;
+	if (pipe_drop_end(pp, fflag)) {
+		vp->v_fifo = NULL;
+		pipe_free(pp);
+	}
+	sleeplock_release(&fifo_lock);
 }

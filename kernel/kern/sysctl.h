@@ -6,7 +6,8 @@
  * which registers "vfs.hidirtybuffers" at boot. Dynamic nodes (one per disk, ...) use sysctl_add_*.
  * A node may have a handler that computes its value or validates a write:
  *     int handler(struct sysctl_req *req)  - call sysctl_handle_int/quad/string/opaque on a value.
- * Writes from user space are allowed only on CTLFLAG_WR nodes; a handler may reject a value with
+ * Writes from user space are allowed only on CTLFLAG_WR nodes, and only to root (EPERM) unless
+ * the node is CTLFLAG_ANYBODY, as FreeBSD's sysctl(2) says; a handler may reject a value with
  * EINVAL. Names are at most SYSCTL_NAMELEN-1 bytes.
  */
 #ifndef _KERN_SYSCTL_H_

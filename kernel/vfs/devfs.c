@@ -15,7 +15,9 @@
  * DIOCGSECTORSIZE / DIOCGMEDIASIZE give the geometry. A disk vnode is also the device a file
  * system is mounted from: its VOP_STRATEGY sends buffers (b_lblkno in DEV_BSIZE units) to the
  * disk. Character devices pass read/write/ioctl/open/close to their cdevsw.
- * A node's times are the boot time until utimes(2) sets them (kept in memory only).
+ * A node's times are the boot time until utimes(2) sets them (kept in memory only). Every node
+ * belongs to root (uid 0, gid 0): disks have mode 0640, character devices 0666 and /dev 0555,
+ * and they cannot be changed (chmod and chown are EOPNOTSUPP); access is checked on these.
  *
  * The vnodes exist before devfs is mounted (the root is mounted from one); mounting devfs
  * (once, on /dev at boot) sets their v_mount.
@@ -399,9 +401,17 @@ static int devfs_getattr(struct vnode *vp, struct stat *st)
 	return 0;
 }
 
-static int devfs_settimes(struct vnode *vp, time_t atime, time_t mtime)
+/* utimes(2) on a node: the VFS's rule (vn_utimes_check) on its fixed owner and mode. */
+static int devfs_settimes(struct vnode *vp, time_t atime, time_t mtime, int vaflags)
 {
 	struct devfs_times *t = devfs_vtimes(vp);
+	struct stat st;
+	int error;
+
+	devfs_getattr(vp, &st);
+	error = vn_utimes_check(st.st_mode, st.st_uid, st.st_gid, vaflags, cred_cur());
+	if (error != 0)
+		return error;
 
 	sleeplock_acquire(&devfs_lock);
 	t->atime = atime;

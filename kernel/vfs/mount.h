@@ -11,6 +11,10 @@
  *                           console line naming the problem and EINVAL/EFTYPE (never panic);
  *                           set mp->mnt_data. mp->mnt_flag has MNT_RDONLY, and MNT_FORCE while
  *                           mounting an unclean file system read-write is allowed.
+ *   vfs_update(mp, flags) - mount -u (NULL: EOPNOTSUPP): make the mounted file system read-only
+ *                           (flags has MNT_RDONLY: write everything, mark it clean; EBUSY while
+ *                           a file is open for writing) or read-write again (EPERM if it is not
+ *                           clean, unless MNT_FORCE). The VFS sets mnt_flag after it succeeds.
  *   vfs_root(mp, &vp)     - the root directory, referenced.
  *   vfs_sync(mp, waitfor) - write all dirty metadata (MNT_WAIT: and wait for it).
  *   vfs_unmount(mp, flags)- after vflush(): flush and release everything; EBUSY if files are
@@ -34,6 +38,7 @@ struct mount;
 
 struct vfsops {
 	int (*vfs_mount)(struct mount *mp, struct vnode *devvp);
+	int (*vfs_update)(struct mount *mp, int flags);
 	int (*vfs_unmount)(struct mount *mp, int flags);
 	int (*vfs_root)(struct mount *mp, struct vnode **vpp);
 	int (*vfs_sync)(struct mount *mp, int waitfor);
@@ -63,7 +68,8 @@ struct vfsconf {
 
 /*
  * Locking: mountlist_mtx (vfs_mount.c) protects the mount list, mnt_next, mnt_kern_flag,
- * mnt_busy and every covered vnode's v_mountedhere. The other fields are set before the mount
+ * mnt_busy, mnt_flag's changes by mount -u (read freely), and every covered vnode's
+ * v_mountedhere. The other fields are set before the mount
  * is visible and do not change until it is freed, except mnt_data (the file system's) and
  * mnt_vnodelist (vnode_lock), and mnt_writeerrs (bufcache_lock; mnt_writeerrs_told is
  * vfs_writeerr_report's own).

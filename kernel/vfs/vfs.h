@@ -17,6 +17,7 @@
  *   vfs_copyinstr(uaddr, max, &k) - a user string of at most max bytes (NUL included) in a
  *                             new kmalloc'd buffer (kfree it): EFAULT, ENAMETOOLONG, ENOMEM.
  *   vn_read/vn_write/vn_stat/vn_ioctl/vn_close - the struct file operations of DTYPE_VNODE files.
+ *   vn_closevnode(vp, fflag) - what vn_close does to the vnode: undo open(2)'s work, vrele.
  *   fflags_from_open(oflags)/oflags_from_fflags(fflag) - open(2) flags <-> f_flag (FREAD/FWRITE).
  *   buf_flush_aged(age)     - start writes of the dirty buffers dirty for at least `age` ticks.
  *   syncer_start()          - start the "syncer" kernel thread (vfsinit calls it).
@@ -57,6 +58,7 @@ int  vn_write(struct file *fp, struct uio *uio);
 int  vn_stat(struct vnode *vp, struct stat *st);
 int  vn_ioctl(struct file *fp, u_long cmd, void *data);
 int  vn_close(struct file *fp);
+int  vn_closevnode(struct vnode *vp, int fflag);
 
 int  fflags_from_open(int oflags);
 int  oflags_from_fflags(int fflag);

@@ -48,6 +48,7 @@
 #include "arch/memlayout.h"
 #include "vm/vm_page.h"
 #include "vm/vm_object.h"
+#include "vm/vnode_pager.h"
 #include "vfs/buf.h"
 #include "vfs/buf_internal.h"
 #include "vfs/vnode.h"
@@ -166,8 +167,9 @@ void vmio_clean(struct buf *bp)
 
 /*
  * vmio_write_prep: a write is about to start: every page soft-busy for the I/O, its mappings
- * write-protected (a dirty bit they hold goes to the page, and the write takes it), valid and
- * clean. The I/O's page list is the buffer's pages.
+ * write-protected (a dirty bit they hold goes to the page, and the write takes it), its bytes
+ * past EOF zeroed (what a mapping stored there is not the file's: vnode_pager_zero_eof), valid
+ * and clean. The I/O's page list is the buffer's pages.
  */
 void vmio_write_prep(struct buf *bp)
 {
@@ -177,6 +179,7 @@ void vmio_write_prep(struct buf *bp)
 
 		vm_page_io_start(m);
 		vm_page_protect(m, VM_PROT_READ);
+		vnode_pager_zero_eof(m);
 		vm_page_set_validclean(m);
 		bp->b_iopages[i] = m;
 	}

@@ -5,13 +5,16 @@
  *
  *   vfs_domount(vfc, devvp, covered, flags, from, on, &mp) - mount a file system (mount(2) and
  *                          the root); vfs_statfs_fill(mp, &sb) - a mount's struct statfs.
- *   mount(fstype, dir, flags, data) - data is the device's path ("/dev/da1"); ignored for
- *                          devfs. ENODEV (no such type), ENOTDIR, ENOTBLK (not a disk), ENXIO
+ *   mount(fstype, dir, flags, data) - root only (EPERM). data is the device's path
+ *                          ("/dev/da1"); ignored for devfs and with MNT_UPDATE, which changes
+ *                          the mount whose root dir is (EINVAL if dir is no mount's root)
+ *                          between read-only and read-write (mount_update).
+ *                          ENODEV (no such type), ENOTDIR, ENOTBLK (not a disk), ENXIO
  *                          (a disk of size 0: an unconfigured ccd), EBUSY (dir already has a
  *                          mount, or the disk is mounted or open), EINVAL (unknown flags), and
  *                          the file system's own refusals (EINVAL/EFTYPE for a bad superblock,
  *                          EPERM for an unclean one mounted read-write without MNT_FORCE).
- *   unmount(dir, flags)  - dir must be the root of a mounted file system (EINVAL otherwise;
+ *   unmount(dir, flags)  - root only (EPERM); dir must be the root of a mounted file system (EINVAL otherwise;
  *                          EBUSY for "/", for a file system in use or with mounts inside it).
  *   getfsstat(buf, size, flags) - every mount, oldest ("/") first.
  *
@@ -45,7 +48,8 @@
 #include "vm/vm_object.h"
 #include <sys/errno.h>
 
-#define MOUNT_USERFLAGS (MNT_RDONLY | MNT_FORCE | MNT_NOCLUSTERR | MNT_NOCLUSTERW) /* mount(2)'s */
+#define MOUNT_USERFLAGS (MNT_RDONLY | MNT_FORCE | MNT_UPDATE | MNT_NOCLUSTERR | MNT_NOCLUSTERW) /* mount(2)'s */
+#define MOUNT_UPDFLAGS  (MNT_RDONLY | MNT_NOCLUSTERR | MNT_NOCLUSTERW)  /* what mount -u changes */
 
 static struct mount *mountlist;        /* oldest first (mountlist_mtx) */
 static struct spinlock mountlist_mtx;
@@ -250,6 +254,46 @@ static int mount_device(const char *devpath, struct vnode **devvpp)
 	return 0;
 }
 
+/*
+ * mount -u (MNT_UPDATE): change the mount whose root is `dir` between read-only and read-write
+ * (and its clustering flags), as FreeBSD 4's mount(2) does with MNT_UPDATE: EINVAL unless dir
+ * is the root of a mount, EBUSY while it is being unmounted, EOPNOTSUPP for a type that cannot
+ * (devfs), then the file system's answer (vfs_update). Dirty pages of mapped files are written
+ * into their files first, so a switch to read-only finds them in the buffers it flushes.
+ */
+static int mount_update(const char *dir, int flags)
+{
+	struct vnode *vp;
+	struct mount *mp;
+	int error;
+
+	error = namei(dir, &vp);
+	if (error != 0)
+		return error;
+	mp = vp->v_mount;
+	if (mp == NULL || !vn_isroot(vp))
+		error = EINVAL;
+	else if (vfs_busy(mp, LK_NOWAIT) != 0)
+		error = EBUSY;
+	vrele(vp);
+	if (error != 0)
+		return error;
+	if (mp->mnt_op->vfs_update == NULL) {
+		error = EOPNOTSUPP;
+	} else {
+		if (flags & MNT_RDONLY)
+			vm_object_sync_all();
+		error = mp->mnt_op->vfs_update(mp, flags);
+	}
+	if (error == 0) {
+		spin_lock(&mountlist_mtx);
+		mp->mnt_flag = (mp->mnt_flag & ~MOUNT_UPDFLAGS) | (flags & MOUNT_UPDFLAGS);
+		spin_unlock(&mountlist_mtx);
+	}
+	vfs_unbusy(mp);
+	return error;
+}
+
 /* mount(fstype, dir, flags, data): mount the file system on device path `data` on `dir`. */
 int sys_mount(register_t *args, register_t *rv)
 {
@@ -262,8 +306,18 @@ int sys_mount(register_t *args, register_t *rv)
 	int error;
 
 	*rv = 0;
+	error = suser(cred_cur());             /* FreeBSD 4 without vfs.usermount */
+	if (error != 0)
+		return error;
 	if (flags & ~MOUNT_USERFLAGS)
 		return EINVAL;
+	if (flags & MNT_UPDATE) {
+		error = vfs_copyinstr(args[1], PATH_MAX, &dir);
+		if (error == 0)
+			error = mount_update(dir, flags);
+		kfree(dir);
+		return error;
+	}
 	error = vfs_copyinstr(args[0], MFSNAMELEN, &fstype);
 	if (error == 0)
 		error = vfs_copyinstr(args[1], PATH_MAX, &dir);
@@ -407,6 +461,9 @@ int sys_unmount(register_t *args, register_t *rv)
 	int error;
 
 	*rv = 0;
+	error = suser(cred_cur());
+	if (error != 0)
+		return error;
 	if ((int)args[1] & ~MNT_FORCE)
 		return EINVAL;
 	error = vfs_copyinstr(args[0], PATH_MAX, &dir);

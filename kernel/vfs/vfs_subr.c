@@ -1,6 +1,7 @@
 /*
  * vfs_subr.c - vnodes: allocation, reference counting, the free list, and the VOP_* wrappers
- * (interface: vfs/vnode.h); vfsinit(), which starts the whole VFS.
+ * (interface: vfs/vnode.h); the permission rules every file system applies (vaccess and the
+ * vn_*_check functions); vfsinit(), which starts the whole VFS.
  *
  * Vnodes are kmalloc'd on demand up to desiredvnodes (kern.maxvnodes, FreeBSD 4's
  * maxproc + physical pages / 4). A vnode whose last reference goes (vrele) is put on the tail
@@ -24,6 +25,7 @@
 #include "vfs/vfs.h"
 #include "vfs/devfs.h"
 #include "dev/null.h"
+#include "dev/random.h"
 #include "vm/vnode_pager.h"
 #include "vm/vm_pager.h"
 #include <sys/errno.h>
@@ -287,6 +289,69 @@ bool vn_isroot(struct vnode *vp)
 	return rvp == vp;
 }
 
+/* ---- permission rules (FreeBSD 4's, see vnode.h) ------------------------------------------- */
+
+/*
+ * vaccess: FreeBSD 4's ufs_access test (sys/ufs/ufs/ufs_vnops.c 1.131.2.1) on the permission
+ * bits: root may do anything; the owner is judged by the owner's bits alone, a member of the
+ * file's group by the group's, everyone else by the others' - never by a mix.
+ */
+int vaccess(mode_t fmode, uid_t fuid, gid_t fgid, int acc, const struct ucred *cred)
+{
+	mode_t bits = acc & (VREAD | VWRITE | VEXEC);       /* the owner's bits: 0400 0200 0100 */
+
+	if (cred->cr_uid == 0)
+		return 0;
+	if (cred->cr_uid != fuid) {
+		bits >>= 3;                                   /* the group's */
+		if (!groupmember(fgid, cred))
+			bits >>= 3;                           /* the others' */
+	}
+	return (fmode & bits) == bits ? 0 : EACCES;
+}
+
+/* vn_chmod_check: ufs_chmod's rules (vnode.h). */
+int vn_chmod_check(enum vtype type, uid_t fuid, gid_t fgid, mode_t mode, const struct ucred *cred)
+{
+	if (cred->cr_uid == 0)
+		return 0;
+	if (cred->cr_uid != fuid)
+		return EPERM;
+	if (type != VDIR && (mode & S_ISTXT))
+		return EFTYPE;
+	if ((mode & S_ISGID) && !groupmember(fgid, cred))
+		return EPERM;
+	return 0;
+}
+
+/* vn_chown_check: ufs_chown's rules (vnode.h); uid and gid are the new ones, resolved. */
+int vn_chown_check(uid_t fuid, gid_t fgid, uid_t uid, gid_t gid, const struct ucred *cred)
+{
+	if (cred->cr_uid == 0)
+		return 0;
+	if (cred->cr_uid != fuid || uid != fuid || (gid != fgid && !groupmember(gid, cred)))
+		return EPERM;
+	return 0;
+}
+
+/* vn_utimes_check: ufs_setattr's rules for the times (vnode.h). */
+int vn_utimes_check(mode_t fmode, uid_t fuid, gid_t fgid, int vaflags, const struct ucred *cred)
+{
+	if (cred->cr_uid == 0 || cred->cr_uid == fuid)
+		return 0;
+	if (!(vaflags & VA_UTIMES_NULL))
+		return EPERM;
+	return vaccess(fmode, fuid, fgid, VWRITE, cred);
+}
+
+/* vn_sticky_check: the sticky directory's rule (vnode.h). */
+int vn_sticky_check(mode_t dmode, uid_t duid, uid_t fuid, const struct ucred *cred)
+{
+	if (!(dmode & S_ISTXT) || cred->cr_uid == 0 || cred->cr_uid == duid || cred->cr_uid == fuid)
+		return 0;
+	return EPERM;
+}
+
 /* ---- VOP wrappers: a NULL operation means "not supported" ------------------------------------ */
 
 #define VOP_DIR_CALL(dvp, op, ...) \
@@ -332,9 +397,26 @@ int VOP_RENAME(struct vnode *fdvp, const char *fname, struct vnode *tdvp, const 
 	return VOP_DIR_CALL(fdvp, vop_rename, fdvp, fname, tdvp, tname);
 }
 
+int VOP_SYMLINK(struct vnode *dvp, const char *name, int mode, const char *target, struct vnode **vpp)
+{
+	return VOP_DIR_CALL(dvp, vop_symlink, dvp, name, mode, target, vpp);
+}
+
+int VOP_MKNOD(struct vnode *dvp, const char *name, int mode, struct vnode **vpp)
+{
+	return VOP_DIR_CALL(dvp, vop_mknod, dvp, name, mode, vpp);
+}
+
 int VOP_READDIR(struct vnode *vp, struct uio *uio)
 {
 	return VOP_DIR_CALL(vp, vop_readdir, vp, uio);
+}
+
+int VOP_READLINK(struct vnode *vp, struct uio *uio)
+{
+	if (vp->v_type != VLNK)
+		return EINVAL;
+	return VOP_CALL_OR(vp, vop_readlink, EINVAL, vp, uio);
 }
 
 int VOP_READ(struct vnode *vp, struct uio *uio, int ioflag)
@@ -356,6 +438,30 @@ int VOP_GETATTR(struct vnode *vp, struct stat *st)
 	return VOP_CALL_OR(vp, vop_getattr, EINVAL, vp, st);
 }
 
+/* No access operation: the generic test (FreeBSD's vaccess) on the attributes. */
+int VOP_ACCESS(struct vnode *vp, int mode)
+{
+	struct stat st;
+	int error;
+
+	if (vp->v_op->vop_access != NULL)
+		return vp->v_op->vop_access(vp, mode);
+	error = VOP_GETATTR(vp, &st);
+	if (error != 0)
+		return error;
+	return vaccess(st.st_mode, st.st_uid, st.st_gid, mode, cred_cur());
+}
+
+int VOP_CHMOD(struct vnode *vp, mode_t mode)
+{
+	return VOP_CALL_OR(vp, vop_chmod, EOPNOTSUPP, vp, mode);
+}
+
+int VOP_CHOWN(struct vnode *vp, uid_t uid, gid_t gid)
+{
+	return VOP_CALL_OR(vp, vop_chown, EOPNOTSUPP, vp, uid, gid);
+}
+
 int VOP_TRUNCATE(struct vnode *vp, off_t length)
 {
 	if (vp->v_type == VDIR)
@@ -363,9 +469,9 @@ int VOP_TRUNCATE(struct vnode *vp, off_t length)
 	return VOP_CALL_OR(vp, vop_truncate, EINVAL, vp, length);
 }
 
-int VOP_SETTIMES(struct vnode *vp, time_t atime, time_t mtime)
+int VOP_SETTIMES(struct vnode *vp, time_t atime, time_t mtime, int vaflags)
 {
-	return VOP_CALL_OR(vp, vop_settimes, ENOTSUP, vp, atime, mtime);
+	return VOP_CALL_OR(vp, vop_settimes, ENOTSUP, vp, atime, mtime, vaflags);
 }
 
 int VOP_FSYNC(struct vnode *vp, int waitfor)
@@ -430,7 +536,7 @@ int VOP_PUTPAGES(struct vnode *vp, struct vm_page **m, int count, int flags, int
 
 /*
  * vfsinit: the buffer cache and its flusher, the vnode table, the mount list, devfs,
- * /dev/null and /dev/zero, and the syncer. The file-system types need no start-up: they are
+ * /dev/null, /dev/zero, /dev/random and /dev/urandom, and the syncer. The file-system types need no start-up: they are
  * in the linker set VFS_SET fills (vfs_conf.c). The boot code then attaches the disks and
  * calls vfs_mountroot().
  */
@@ -442,5 +548,6 @@ void vfsinit(void)
 	vfs_mount_init();
 	devfs_init();
 	null_init();
+	random_init();
 	syncer_start();
 }

@@ -1,17 +1,30 @@
 /*
- * vfs_syscalls.c - the system calls that name files: open, link, unlink, chdir, stat, mkdir,
- * rmdir, getcwd, rename, utimes; and fsync, sync, ftruncate, getdents on descriptors
- * (the handlers listed in kern/syscall.h; mount/unmount are in vfs_mount.c).
+ * vfs_syscalls.c - the system calls that name files: open, link, unlink, symlink, readlink,
+ * chdir, stat, lstat, access, chmod, chown, lchown, utimes, mkdir, mkfifo, mknod, rmdir,
+ * getcwd, rename, truncate, umask; and fsync, sync, ftruncate, fchmod, fchown, getdents on
+ * descriptors (the handlers listed in kern/syscall.h; mount/unmount are in vfs_mount.c).
  *
  * Each handler copies its user path in with copyinstr into a PATH_MAX kmalloc'd buffer
- * (ENAMETOOLONG, EFAULT), resolves it with namei/namei_parent and calls the VOPs. Every vnode
- * reference taken is dropped on every path out. No locks of its own.
+ * (ENAMETOOLONG, EFAULT), resolves it with namei and friends (vfs_lookup.c: search permission,
+ * symbolic links) and calls the VOPs. Every vnode reference taken is dropped on every path out.
+ * No locks of its own.
+ *
+ * Permissions follow FreeBSD 4's namei/lookup and vn_open (sys/kern/vfs_lookup.c 1.38.2.3,
+ * sys/kern/vfs_vnops.c 1.87.2.13 as DragonFly's 2003 copy keeps it): a name is created in, or
+ * removed or renamed from, a directory the caller may write (VOP_ACCESS VWRITE: EACCES, and
+ * EROFS on a read-only file system); a name that already exists is EEXIST before any
+ * permission is asked, one that does not is ENOENT; the sticky bit and the owner rules of
+ * chmod, chown and utimes are the file system's to apply (vnode.h). New files get the
+ * process's umask (fd_cmask) taken out of their mode.
  */
 #include "kern/types.h"
 #include "kern/klib.h"
 #include "kern/kmalloc.h"
 #include "kern/proc.h"
+#include "kern/proc_internal.h"
 #include "kern/file.h"
+#include "kern/lockf.h"
+#include "kern/pipe.h"
 #include "kern/syscall.h"
 #include "kern/uio.h"
 #include "vfs/vnode.h"
@@ -45,8 +58,8 @@ int vfs_copyinstr(register_t uaddr, size_t max, char **kp)
 	return 0;
 }
 
-/* namei on a user path. */
-static int namei_user(register_t upath, struct vnode **vpp)
+/* namei_flags on a user path. */
+static int namei_user(register_t upath, int flags, struct vnode **vpp)
 {
 	char *path;
 	int error;
@@ -54,7 +67,7 @@ static int namei_user(register_t upath, struct vnode **vpp)
 	error = vfs_copyinstr(upath, PATH_MAX, &path);
 	if (error != 0)
 		return error;
-	error = namei(path, vpp);
+	error = namei_flags(path, flags, vpp);
 	kfree(path);
 	return error;
 }
@@ -78,18 +91,46 @@ static bool isdotordotdot(const char *name)
 	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
 }
 
-/* Look up `name` in dvp and cross into a file system mounted there. */
-static int lookup_in(struct vnode *dvp, const char *name, struct vnode **vpp)
+/* The current process's file-creation mask. */
+static mode_t cmask(void)
+{
+	return curproc->p_fd->fd_cmask;
+}
+
+/*
+ * May `name` be created in dvp? EEXIST if it exists (also "." and ".."), else the caller must
+ * be allowed to write dvp (EACCES, EROFS) - FreeBSD's lookup for CREATE.
+ */
+static int create_check(struct vnode *dvp, const char *name)
+{
+	struct vnode *vp;
+	int error;
+
+	if (isdotordotdot(name))
+		return EEXIST;
+	error = VOP_LOOKUP(dvp, name, &vp);
+	if (error == 0) {
+		vrele(vp);
+		return EEXIST;
+	}
+	return error == ENOENT ? VOP_ACCESS(dvp, VWRITE) : error;
+}
+
+/*
+ * May `name` be removed from (or renamed out of) dvp? ENOENT if it is not there, else the
+ * caller must be allowed to write dvp - FreeBSD's lookup for DELETE. (The sticky bit is the
+ * file system's check: it needs the file's owner under the directory's lock.)
+ */
+static int remove_check(struct vnode *dvp, const char *name)
 {
 	struct vnode *vp;
 	int error;
 
 	error = VOP_LOOKUP(dvp, name, &vp);
-	if (error == 0)
-		error = vfs_cross_mounts(&vp);
-	if (error == 0)
-		*vpp = vp;
-	return error;
+	if (error != 0)
+		return error;
+	vrele(vp);
+	return VOP_ACCESS(dvp, VWRITE);
 }
 
 /* The file behind fd if it is a vnode (EINVAL for pipes). Referenced: fdrop it. */
@@ -136,54 +177,97 @@ int oflags_from_fflags(int fflag)
 
 /* ---- open ------------------------------------------------------------------------------------ */
 
-/* The vnode open(2) with O_CREAT means: existing (EEXIST with O_EXCL) or newly created. */
-static int open_create(const char *path, int oflags, int mode, struct vnode **vpp)
+/*
+ * The vnode open(2) with O_CREAT means: existing (EEXIST with O_EXCL; EISDIR for a directory,
+ * as later FreeBSD's vn_open_cred answers - FreeBSD 4's vn_open opened it for reading) or newly
+ * created (*createdp) with mode & ~umask, in a directory the caller may write. Without O_EXCL
+ * and O_NOFOLLOW a symbolic link in the last component is followed, dangling or not.
+ */
+static int open_create(const char *path, int oflags, int mode, struct vnode **vpp, bool *createdp)
 {
 	char name[MAXNAMLEN + 1];
-	struct vnode *dvp;
+	int flags = (oflags & (O_EXCL | O_NOFOLLOW)) ? NOFOLLOW : FOLLOW;
+	struct vnode *dvp, *vp;
 	size_t len = strnlen(path, PATH_MAX);
 	int error;
 
 	if (len > 0 && path[len - 1] == '/')
 		return EISDIR;
-	error = namei_parent(path, &dvp, name);
-	if (error != 0)
-		return error;
+	mode = (mode & ~cmask() & ALLPERMS) & ~S_ISTXT;
 	for (;;) {
-		error = lookup_in(dvp, name, vpp);
-		if (error == 0 && (oflags & O_EXCL)) {
-			vrele(*vpp);
-			error = EEXIST;
+		error = namei_create(path, flags, &dvp, name, &vp);
+		if (error != 0)
+			return error;
+		if (vp != NULL) {
+			vrele(dvp);
+			error = (oflags & O_EXCL) ? EEXIST : vp->v_type == VDIR ? EISDIR : 0;
+			if (error != 0) {
+				vrele(vp);
+				return error;
+			}
+			*vpp = vp;
+			*createdp = false;
+			return 0;
 		}
-		if (error != ENOENT)
-			break;
-		error = VOP_CREATE(dvp, name, mode & 07777, vpp);
+		error = VOP_ACCESS(dvp, VWRITE);
+		if (error == 0)
+			error = VOP_CREATE(dvp, name, mode, vpp);
+		vrele(dvp);
 		if (error != EEXIST || (oflags & O_EXCL))
 			break;
 		/* Someone created it between our lookup and create: open theirs. */
 	}
-	vrele(dvp);
+	*createdp = error == 0;
 	return error;
 }
 
-/* The checks open(2) makes on the vnode it found, and VOP_OPEN/O_TRUNC. */
-static int open_vnode(struct vnode *vp, int oflags, int fflag)
+/*
+ * The checks open(2) makes on the vnode it found (FreeBSD 4's vn_open): a symbolic link
+ * (O_NOFOLLOW) is EMLINK; an existing file must grant read and/or write permission as asked
+ * (O_TRUNC asks for write); then VOP_OPEN, a FIFO's wait for its other end, O_TRUNC.
+ */
+static int open_vnode(struct vnode *vp, int oflags, int fflag, bool created)
 {
-	int error;
+	int mode = 0, error;
 
+	if (vp->v_type == VLNK)
+		return EMLINK;
 	if ((oflags & O_DIRECTORY) && vp->v_type != VDIR)
 		return ENOTDIR;
-	if (vp->v_type == VDIR && ((fflag & FWRITE) || (oflags & O_TRUNC)))
-		return EISDIR;
+	if (!created) {
+		if ((fflag & FWRITE) || (oflags & O_TRUNC)) {
+			if (vp->v_type == VDIR)
+				return EISDIR;
+			mode |= VWRITE;
+		}
+		if (fflag & FREAD)
+			mode |= VREAD;
+		error = mode != 0 ? VOP_ACCESS(vp, mode) : 0;
+		if (error != 0)
+			return error;
+	}
 	error = VOP_OPEN(vp, fflag);
 	if (error != 0)
 		return error;
-	if ((oflags & O_TRUNC) && (fflag & FWRITE) && vp->v_type == VREG) {
+	if (vp->v_type == VFIFO)
+		error = fifo_open(vp, fflag);           /* undoes itself when it fails */
+	else if ((oflags & O_TRUNC) && (fflag & FWRITE) && vp->v_type == VREG)
 		error = VOP_TRUNCATE(vp, 0);
-		if (error != 0)
-			VOP_CLOSE(vp, fflag);
+	if (error != 0) {
+		VOP_CLOSE(vp, fflag);
+		return error;
 	}
-	return error;
+	if (fflag & FWRITE)
+		__atomic_add_fetch(&vp->v_writecount, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* Forget descriptor fd of the current process and drop its file (an open that failed late). */
+static void open_undo(struct file *fp, int fd)
+{
+	curproc->p_fd->fd_ofiles[fd] = NULL;
+	curproc->p_fd->fd_ofileflags[fd] = 0;
+	fdrop(fp);
 }
 
 /* open(path, flags, mode) -> fd */
@@ -191,6 +275,7 @@ int sys_open(register_t *args, register_t *rv)
 {
 	int oflags = (int)args[1], fflag, fd, error;
 	struct vnode *vp = NULL;
+	bool created = false;
 	struct file *fp;
 	char *path;
 
@@ -201,27 +286,34 @@ int sys_open(register_t *args, register_t *rv)
 	if (error != 0)
 		return error;
 	if (oflags & O_CREAT)
-		error = open_create(path, oflags, (int)args[2], &vp);
+		error = open_create(path, oflags, (int)args[2], &vp, &created);
 	else
-		error = namei(path, &vp);
+		error = namei_flags(path, (oflags & O_NOFOLLOW) ? NOFOLLOW : FOLLOW, &vp);
 	kfree(path);
 	if (error != 0)
 		return error;
-	error = open_vnode(vp, oflags, fflag);
+	error = open_vnode(vp, oflags, fflag, created);
 	if (error != 0) {
 		vrele(vp);
 		return error;
 	}
 	error = falloc(&fp, &fd);
 	if (error != 0) {
-		VOP_CLOSE(vp, fflag);
-		vrele(vp);
+		vn_closevnode(vp, fflag);
 		return error;
 	}
 	fp->f_type = DTYPE_VNODE;
 	fp->f_flag = fflag;
 	fp->f_vnode = vp;
 	fp->f_offset = 0;
+	if (oflags & (O_SHLOCK | O_EXLOCK)) {
+		error = vn_flock(fp, ((oflags & O_EXLOCK) ? LOCK_EX : LOCK_SH) |
+		                     ((oflags & O_NONBLOCK) ? LOCK_NB : 0));
+		if (error != 0) {
+			open_undo(fp, fd);
+			return error;
+		}
+	}
 	if (oflags & O_CLOEXEC)
 		curproc->p_fd->fd_ofileflags[fd] |= FD_CLOEXEC;
 	*rv = fd;
@@ -230,7 +322,7 @@ int sys_open(register_t *args, register_t *rv)
 
 /* ---- names ----------------------------------------------------------------------------------- */
 
-/* link(from, to) */
+/* link(from, to): from is followed if it is a symbolic link, as FreeBSD 4's link() does. */
 int sys_link(register_t *args, register_t *rv)
 {
 	char name[MAXNAMLEN + 1];
@@ -238,7 +330,7 @@ int sys_link(register_t *args, register_t *rv)
 	int error;
 
 	*rv = 0;
-	error = namei_user(args[0], &vp);
+	error = namei_user(args[0], FOLLOW, &vp);
 	if (error != 0)
 		return error;
 	if (vp->v_type == VDIR) {
@@ -250,18 +342,17 @@ int sys_link(register_t *args, register_t *rv)
 		vrele(vp);
 		return error;
 	}
-	if (isdotordotdot(name))
-		error = EEXIST;
-	else if (dvp->v_mount != vp->v_mount)
+	error = create_check(dvp, name);
+	if (error == 0 && dvp->v_mount != vp->v_mount)
 		error = EXDEV;
-	else
+	if (error == 0)
 		error = VOP_LINK(dvp, name, vp);
 	vrele(dvp);
 	vrele(vp);
 	return error;
 }
 
-/* unlink(path): remove a name that is not a directory. */
+/* unlink(path): remove a name that is not a directory (a symbolic link itself, not its target). */
 int sys_unlink(register_t *args, register_t *rv)
 {
 	char name[MAXNAMLEN + 1];
@@ -272,12 +363,69 @@ int sys_unlink(register_t *args, register_t *rv)
 	error = namei_parent_user(args[0], &dvp, name);
 	if (error != 0)
 		return error;
-	error = isdotordotdot(name) ? EPERM : VOP_REMOVE(dvp, name);   /* a directory */
+	error = isdotordotdot(name) ? EPERM : remove_check(dvp, name);   /* a directory */
+	if (error == 0)
+		error = VOP_REMOVE(dvp, name);
 	vrele(dvp);
 	return error;
 }
 
-/* chdir(path) */
+/*
+ * symlink(target, path): a symbolic link `path` whose contents are `target`, which need not
+ * exist (1..PATH_MAX-1 bytes: ENOENT for an empty one, as POSIX.1-2008 allows; ENAMETOOLONG).
+ * Its mode is 0777 less the umask, as FreeBSD 4's symlink().
+ */
+int sys_symlink(register_t *args, register_t *rv)
+{
+	char name[MAXNAMLEN + 1];
+	struct vnode *dvp, *vp;
+	char *target;
+	int error;
+
+	*rv = 0;
+	error = vfs_copyinstr(args[0], PATH_MAX, &target);
+	if (error != 0)
+		return error;
+	if (target[0] == '\0') {
+		kfree(target);
+		return ENOENT;
+	}
+	error = namei_parent_user(args[1], &dvp, name);
+	if (error == 0) {
+		error = create_check(dvp, name);
+		if (error == 0)
+			error = VOP_SYMLINK(dvp, name, ACCESSPERMS & ~cmask(), target, &vp);
+		if (error == 0)
+			vrele(vp);
+		vrele(dvp);
+	}
+	kfree(target);
+	return error;
+}
+
+/* readlink(path, buf, count): the target of symbolic link path (EINVAL if it is not one), no NUL. */
+int sys_readlink(register_t *args, register_t *rv)
+{
+	size_t count = args[2];
+	struct vnode *vp;
+	struct iovec iov;
+	struct uio uio;
+	int error;
+
+	if (count > 0x7fffffff)
+		return EINVAL;
+	error = namei_user(args[0], NOFOLLOW, &vp);
+	if (error != 0)
+		return error;
+	iov = (struct iovec){ (void *)args[1], count };
+	uio = (struct uio){ &iov, 1, 0, count, UIO_USERSPACE, UIO_READ };
+	error = VOP_READLINK(vp, &uio);
+	vrele(vp);
+	*rv = count - uio.uio_resid;
+	return error;
+}
+
+/* chdir(path): to a directory the caller may search. */
 int sys_chdir(register_t *args, register_t *rv)
 {
 	struct proc *p = curproc;
@@ -285,12 +433,13 @@ int sys_chdir(register_t *args, register_t *rv)
 	int error;
 
 	*rv = 0;
-	error = namei_user(args[0], &vp);
+	error = namei_user(args[0], FOLLOW, &vp);
 	if (error != 0)
 		return error;
-	if (vp->v_type != VDIR) {
+	error = vp->v_type != VDIR ? ENOTDIR : VOP_ACCESS(vp, VEXEC);
+	if (error != 0) {
 		vrele(vp);
-		return ENOTDIR;
+		return error;
 	}
 	old = p->p_cwd;
 	p->p_cwd = vp;
@@ -299,37 +448,88 @@ int sys_chdir(register_t *args, register_t *rv)
 	return 0;
 }
 
-/* stat(path, struct stat *) */
-int sys_stat(register_t *args, register_t *rv)
+/* stat and lstat: the attributes of path, following a symbolic link or not. */
+static int stat_common(register_t upath, int flags, register_t ust)
 {
 	struct vnode *vp;
 	struct stat st;
 	int error;
 
-	*rv = 0;
-	error = namei_user(args[0], &vp);
+	error = namei_user(upath, flags, &vp);
 	if (error != 0)
 		return error;
 	error = vn_stat(vp, &st);
 	vrele(vp);
 	if (error == 0)
-		error = copyout(&st, (void *)args[1], sizeof(st));
+		error = copyout(&st, (void *)ust, sizeof(st));
+	return error;
+}
+
+/* stat(path, struct stat *) */
+int sys_stat(register_t *args, register_t *rv)
+{
+	*rv = 0;
+	return stat_common(args[0], FOLLOW, args[1]);
+}
+
+/* lstat(path, struct stat *): a symbolic link's own attributes. */
+int sys_lstat(register_t *args, register_t *rv)
+{
+	*rv = 0;
+	return stat_common(args[0], NOFOLLOW, args[1]);
+}
+
+/*
+ * access(path, mode): may the process's REAL user and group read, write, execute/search path
+ * (R_OK, W_OK, X_OK; F_OK: does it exist)? FreeBSD 4's access() swaps the effective IDs for the
+ * real ones during the lookup and VOP_ACCESS, so set-user-ID programs can ask for their user.
+ */
+int sys_access(register_t *args, register_t *rv)
+{
+	struct ucred *cr = &curproc->p_ucred;
+	int amode = (int)args[1], vmode = 0, error;
+	uid_t euid = cr->cr_uid;
+	gid_t egid = cr->cr_groups[0];
+	struct vnode *vp;
+
+	*rv = 0;
+	if (amode & ~(R_OK | W_OK | X_OK))
+		return EINVAL;
+	vmode |= (amode & R_OK) ? VREAD : 0;
+	vmode |= (amode & W_OK) ? VWRITE : 0;
+	vmode |= (amode & X_OK) ? VEXEC : 0;
+	spin_lock(&proc_lock);
+	cr->cr_uid = cr->cr_ruid;
+	cr->cr_groups[0] = cr->cr_rgid;
+	spin_unlock(&proc_lock);
+	error = namei_user(args[0], FOLLOW, &vp);
+	if (error == 0) {
+		if (vmode != 0)
+			error = VOP_ACCESS(vp, vmode);
+		vrele(vp);
+	}
+	spin_lock(&proc_lock);
+	cr->cr_uid = euid;
+	cr->cr_groups[0] = egid;
+	spin_unlock(&proc_lock);
 	return error;
 }
 
 /*
  * utimes(path, times): set the file's access time to times[0] and its modification time to
- * times[1] (whole seconds: wdfs keeps no more); times NULL means now (POSIX.1-2008, utimes()).
+ * times[1] (whole seconds: wdfs keeps no more); times NULL means now (POSIX.1-2008, utimes()),
+ * which write permission is enough for; given times need the owner or root.
  */
 int sys_utimes(register_t *args, register_t *rv)
 {
 	struct timeval tv[2];
 	struct vnode *vp;
-	int error;
+	int vaflags = 0, error;
 
 	*rv = 0;
 	if (args[1] == 0) {
 		tv[0].tv_sec = tv[1].tv_sec = time_second_now();
+		vaflags = VA_UTIMES_NULL;
 	} else {
 		error = copyin((const void *)args[1], tv, sizeof(tv));
 		if (error != 0)
@@ -338,15 +538,101 @@ int sys_utimes(register_t *args, register_t *rv)
 			if (tv[i].tv_usec < 0 || tv[i].tv_usec >= 1000000)
 				return EINVAL;
 	}
-	error = namei_user(args[0], &vp);
+	error = namei_user(args[0], FOLLOW, &vp);
 	if (error != 0)
 		return error;
-	error = VOP_SETTIMES(vp, tv[0].tv_sec, tv[1].tv_sec);
+	error = VOP_SETTIMES(vp, tv[0].tv_sec, tv[1].tv_sec, vaflags);
 	vrele(vp);
 	return error;
 }
 
-/* mkdir(path, mode) */
+/* ---- modes and owners ------------------------------------------------------------------------ */
+
+/* chmod(path, mode), following a symbolic link. */
+int sys_chmod(register_t *args, register_t *rv)
+{
+	struct vnode *vp;
+	int error;
+
+	*rv = 0;
+	error = namei_user(args[0], FOLLOW, &vp);
+	if (error != 0)
+		return error;
+	error = VOP_CHMOD(vp, (mode_t)args[1] & ALLPERMS);
+	vrele(vp);
+	return error;
+}
+
+/* fchmod(fd, mode) */
+int sys_fchmod(register_t *args, register_t *rv)
+{
+	struct file *fp;
+	int error;
+
+	*rv = 0;
+	error = getvnode((int)args[0], &fp);
+	if (error != 0)
+		return error;
+	error = VOP_CHMOD(fp->f_vnode, (mode_t)args[1] & ALLPERMS);
+	fdrop(fp);
+	return error;
+}
+
+/* chown(path, uid, gid) and lchown: -1 leaves the owner or the group as it is. */
+static int chown_common(register_t upath, int flags, register_t uid, register_t gid)
+{
+	struct vnode *vp;
+	int error;
+
+	error = namei_user(upath, flags, &vp);
+	if (error != 0)
+		return error;
+	error = VOP_CHOWN(vp, (uid_t)uid, (gid_t)gid);
+	vrele(vp);
+	return error;
+}
+
+int sys_chown(register_t *args, register_t *rv)
+{
+	*rv = 0;
+	return chown_common(args[0], FOLLOW, args[1], args[2]);
+}
+
+/* lchown(path, uid, gid): a symbolic link's own owner. */
+int sys_lchown(register_t *args, register_t *rv)
+{
+	*rv = 0;
+	return chown_common(args[0], NOFOLLOW, args[1], args[2]);
+}
+
+/* fchown(fd, uid, gid) */
+int sys_fchown(register_t *args, register_t *rv)
+{
+	struct file *fp;
+	int error;
+
+	*rv = 0;
+	error = getvnode((int)args[0], &fp);
+	if (error != 0)
+		return error;
+	error = VOP_CHOWN(fp->f_vnode, (uid_t)args[1], (gid_t)args[2]);
+	fdrop(fp);
+	return error;
+}
+
+/* umask(mask) -> the old mask: the permission bits taken out of new files' modes. */
+int sys_umask(register_t *args, register_t *rv)
+{
+	struct filedesc *fdp = curproc->p_fd;
+
+	*rv = fdp->fd_cmask;
+	fdp->fd_cmask = (mode_t)args[0] & ALLPERMS;
+	return 0;
+}
+
+/* ---- making names ---------------------------------------------------------------------------- */
+
+/* mkdir(path, mode): mode & 0777 less the umask (set-ID and sticky bits are dropped). */
 int sys_mkdir(register_t *args, register_t *rv)
 {
 	char name[MAXNAMLEN + 1];
@@ -357,11 +643,61 @@ int sys_mkdir(register_t *args, register_t *rv)
 	error = namei_parent_user(args[0], &dvp, name);
 	if (error != 0)
 		return error;
-	error = isdotordotdot(name) ? EEXIST : VOP_MKDIR(dvp, name, (int)args[1] & 07777, &vp);
+	error = create_check(dvp, name);
+	if (error == 0)
+		error = VOP_MKDIR(dvp, name, ((int)args[1] & ACCESSPERMS) & ~cmask(), &vp);
 	if (error == 0)
 		vrele(vp);
 	vrele(dvp);
 	return error;
+}
+
+/*
+ * Make a special file `path` of mode `mode` (type bits included) with VOP_MKNOD, after
+ * create_check; a type the caller does not allow (typeok false) is EINVAL after that.
+ */
+static int make_node(register_t upath, int mode, bool typeok)
+{
+	char name[MAXNAMLEN + 1];
+	struct vnode *dvp, *vp;
+	int error;
+
+	error = namei_parent_user(upath, &dvp, name);
+	if (error != 0)
+		return error;
+	error = create_check(dvp, name);
+	if (error == 0 && !typeok)
+		error = EINVAL;
+	if (error == 0)
+		error = VOP_MKNOD(dvp, name, mode, &vp);
+	if (error == 0)
+		vrele(vp);
+	vrele(dvp);
+	return error;
+}
+
+/* mkfifo(path, mode): a FIFO (named pipe), mode less the umask. */
+int sys_mkfifo(register_t *args, register_t *rv)
+{
+	*rv = 0;
+	return make_node(args[0], S_IFIFO | (((int)args[1] & ALLPERMS) & ~cmask()), true);
+}
+
+/*
+ * mknod(path, mode, dev): FreeBSD 4's order - root only (EPERM), EEXIST, then the type: a
+ * character or block device is the file system's to make (wdfs cannot: EOPNOTSUPP, devices
+ * live in devfs), anything else is EINVAL (mkfifo(2) makes FIFOs). dev is not used.
+ */
+int sys_mknod(register_t *args, register_t *rv)
+{
+	int mode = (int)args[1], error;
+
+	*rv = 0;
+	error = suser(cred_cur());
+	if (error != 0)
+		return error;
+	return make_node(args[0], (mode & S_IFMT) | ((mode & ALLPERMS) & ~cmask()),
+	                 S_ISCHR(mode) || S_ISBLK(mode));
 }
 
 /* Is `name` in dvp a directory something is mounted on (or the root of a mount)? */
@@ -394,6 +730,8 @@ int sys_rmdir(register_t *args, register_t *rv)
 	else if (strcmp(name, "..") == 0)
 		error = ENOTEMPTY;
 	else
+		error = remove_check(dvp, name);
+	if (error == 0)
 		error = check_not_mountpoint(dvp, name);
 	if (error == 0)
 		error = VOP_RMDIR(dvp, name);
@@ -402,9 +740,13 @@ int sys_rmdir(register_t *args, register_t *rv)
 }
 
 /*
- * rename(from, to). Whether a directory would move below itself is the file system's question
- * (FreeBSD's ufs_rename asks ufs_checkpath under its own locks; wdfs_rename asks is_ancestor
- * under wm_renamelock, bounded, so a '..' loop on a damaged disk is EIO, not an endless walk).
+ * rename(from, to). The source must exist in a directory the caller may write, and the
+ * target's directory must be writable too, before the two are compared: so a rename out of or
+ * into a read-only file system is EROFS, not EXDEV, as in FreeBSD 4 (its namei looks both up
+ * for DELETE and RENAME before rename() compares the mounts). Whether a directory would move
+ * below itself is the file system's question (FreeBSD's ufs_rename asks ufs_checkpath under
+ * its own locks; wdfs_rename asks is_ancestor under wm_renamelock, bounded, so a '..' loop on
+ * a damaged disk is EIO, not an endless walk), and so is the sticky bit.
  */
 int sys_rename(register_t *args, register_t *rv)
 {
@@ -423,11 +765,13 @@ int sys_rename(register_t *args, register_t *rv)
 		error = EINVAL;
 		goto out;
 	}
-	if (fdvp->v_mount != tdvp->v_mount) {
+	error = remove_check(fdvp, fname);
+	if (error == 0)
+		error = VOP_ACCESS(tdvp, VWRITE);
+	if (error == 0 && fdvp->v_mount != tdvp->v_mount)
 		error = EXDEV;
-		goto out;
-	}
-	error = check_not_mountpoint(fdvp, fname);
+	if (error == 0)
+		error = check_not_mountpoint(fdvp, fname);
 	if (error == 0) {
 		error = check_not_mountpoint(tdvp, tname);
 		if (error == ENOENT)
@@ -595,7 +939,7 @@ int sys_statfs(register_t *args, register_t *rv)
 	int error;
 
 	*rv = 0;
-	error = namei_user(args[0], &vp);
+	error = namei_user(args[0], FOLLOW, &vp);
 	if (error != 0)
 		return error;
 	error = statfs_vnode(vp, args[1]);
@@ -648,7 +992,17 @@ int sys_sync(register_t *args __unused, register_t *rv)
 	return vfs_sync_all(MNT_WAIT);
 }
 
-/* ftruncate(fd, off_t *length) */
+/* The off_t that ftruncate and truncate take by address: EFAULT, EINVAL if negative. */
+static int copyin_length(register_t ulen, off_t *lenp)
+{
+	int error = copyin((const void *)ulen, lenp, sizeof(*lenp));
+
+	if (error == 0 && *lenp < 0)
+		error = EINVAL;
+	return error;
+}
+
+/* ftruncate(fd, off_t *length): EINVAL unless fd is open for writing on a regular file. */
 int sys_ftruncate(register_t *args, register_t *rv)
 {
 	struct file *fp;
@@ -656,11 +1010,9 @@ int sys_ftruncate(register_t *args, register_t *rv)
 	int error;
 
 	*rv = 0;
-	error = copyin((const void *)args[1], &length, sizeof(length));
+	error = copyin_length(args[1], &length);
 	if (error != 0)
 		return error;
-	if (length < 0)
-		return EINVAL;
 	error = getvnode((int)args[0], &fp);
 	if (error != 0)
 		return error;
@@ -673,6 +1025,32 @@ int sys_ftruncate(register_t *args, register_t *rv)
 	else
 		error = VOP_TRUNCATE(fp->f_vnode, length);
 	fdrop(fp);
+	return error;
+}
+
+/*
+ * truncate(path, off_t *length): FreeBSD 4's truncate(): EINVAL for a negative length, EISDIR
+ * for a directory, then write permission (EACCES, EROFS); EINVAL for what is not a regular file.
+ */
+int sys_truncate(register_t *args, register_t *rv)
+{
+	struct vnode *vp;
+	off_t length;
+	int error;
+
+	*rv = 0;
+	error = copyin_length(args[1], &length);
+	if (error != 0)
+		return error;
+	error = namei_user(args[0], FOLLOW, &vp);
+	if (error != 0)
+		return error;
+	error = vp->v_type == VDIR ? EISDIR : VOP_ACCESS(vp, VWRITE);
+	if (error == 0 && vp->v_type != VREG)
+		error = EINVAL;
+	if (error == 0)
+		error = VOP_TRUNCATE(vp, length);
+	vrele(vp);
 	return error;
 }
 

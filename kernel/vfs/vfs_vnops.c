@@ -1,6 +1,7 @@
 /*
  * vfs_vnops.c - operations on vnode-backed open files (FreeBSD's vn_read/vn_write/vn_stat/
  * vn_ioctl/vn_closefile) and vn_rdwr for reading and writing vnodes from the kernel.
+ * A FIFO's reads and writes go to the pipe behind it (kern/sys_pipe.c, fifo_open).
  *
  * A regular file, directory or disk is seekable: its reads and writes use and advance the
  * file's shared offset, serialized by the file's f_lock. Character devices (console, null,
@@ -18,6 +19,8 @@
 #include "kern/types.h"
 #include "kern/klib.h"
 #include "kern/file.h"
+#include "kern/lockf.h"
+#include "kern/pipe.h"
 #include "kern/lock.h"
 #include "kern/uio.h"
 #include "vfs/vnode.h"
@@ -55,6 +58,8 @@ int vn_read(struct file *fp, struct uio *uio)
 	int ioflag = (fp->f_flag & O_NONBLOCK) ? IO_NDELAY : 0;
 	int error;
 
+	if (vp->v_type == VFIFO)
+		return pipe_read(vp->v_fifo, uio, fp->f_flag);
 	if (!vn_seekable(vp))
 		return VOP_READ(vp, uio, ioflag);
 	sleeplock_acquire(&fp->f_lock);
@@ -79,6 +84,8 @@ int vn_write(struct file *fp, struct uio *uio)
 		ioflag |= IO_SYNC;
 	if (fp->f_flag & O_APPEND)
 		ioflag |= IO_APPEND;
+	if (vp->v_type == VFIFO)
+		return pipe_write(vp->v_fifo, uio, fp->f_flag);
 	if (vp->v_type == VREG)
 		bwillwrite();
 	if (!vn_seekable(vp))
@@ -109,15 +116,29 @@ int vn_ioctl(struct file *fp, u_long cmd, void *data)
 	return VOP_IOCTL(vp, cmd, data, fp->f_flag);
 }
 
-/* vn_close: the last reference to an open vnode file went away. */
-int vn_close(struct file *fp)
+/*
+ * vn_closevnode: undo what open(2) did to vp for an open file with flags fflag - its count of
+ * writers, a FIFO's end, VOP_OPEN - and drop the file's reference.
+ */
+int vn_closevnode(struct vnode *vp, int fflag)
 {
-	struct vnode *vp = fp->f_vnode;
 	int error;
 
-	error = VOP_CLOSE(vp, fp->f_flag);
+	if (fflag & FWRITE)
+		__atomic_sub_fetch(&vp->v_writecount, 1, __ATOMIC_RELAXED);
+	if (vp->v_type == VFIFO)
+		fifo_close(vp, fflag);
+	error = VOP_CLOSE(vp, fflag);
 	vrele(vp);
 	return error;
+}
+
+/* vn_close: the last reference to an open vnode file went away; its flock(2) lock goes too. */
+int vn_close(struct file *fp)
+{
+	if (fp->f_locktype != 0)
+		vn_funlock(fp);
+	return vn_closevnode(fp->f_vnode, fp->f_flag);
 }
 
 /*

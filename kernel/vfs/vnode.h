@@ -1,5 +1,6 @@
 /*
- * Vnodes: the kernel's handle on a file, directory or device, whatever file system holds it.
+ * Vnodes: the kernel's handle on a file, directory, symbolic link, FIFO or device, whatever
+ * file system holds it.
  *
  * Reference counting: v_usecount counts holders. vref() adds one; vrele() drops one, and at zero
  * calls VOP_INACTIVE (a file system frees an unlinked inode's blocks there) and puts the vnode on
@@ -10,7 +11,12 @@
  * Locking protocol (simpler than FreeBSD's on purpose): VOPs are called with no vnode lock held
  * and a reference on each vnode argument. Each file system serializes inside its VOPs as it needs
  * (wdfs takes the inode's v_lock). namei() walks one component at a time through VOP_LOOKUP,
- * crossing mount points itself.
+ * crossing mount points and following symbolic links itself.
+ *
+ * Credentials: a VOP acts for the current process, as FreeBSD's VOPs act for the ucred they are
+ * passed (always the caller's there too). A file system that needs them - the owner of a new
+ * file, the sticky bit, the permission checks of chmod, chown and utimes - reads cred_cur()
+ * (kern/ucred.h), and applies the VFS's rules below (vaccess, vn_*_check) under its own locks.
  *
  *   vget(vp)  - take a reference on a vnode found in a file system's hash; fails with ENOENT if
  *               it is being reclaimed (the caller then looks it up again / reloads it).
@@ -22,6 +28,7 @@
 #include "kern/types.h"
 #include "kern/lock.h"
 #include "kern/uio.h"
+#include "kern/ucred.h"
 #include <sys/stat.h>
 #include <sys/queue.h>
 
@@ -32,13 +39,21 @@ struct cdevsw;
 struct pipe;
 struct vm_page;
 
-enum vtype { VNON, VREG, VDIR, VBLK, VCHR, VFIFO };
+enum vtype { VNON, VREG, VDIR, VBLK, VCHR, VLNK, VFIFO };
 
 TAILQ_HEAD(buflists, buf);
 
 /* v_iflag */
 #define VI_FREE     0x0001   /* on the free list (usecount 0) */
 #define VI_DOOMED   0x0002   /* being reclaimed */
+
+/* VOP_ACCESS modes (FreeBSD's, the owner's permission bits) */
+#define VREAD       0000400
+#define VWRITE      0000200
+#define VEXEC       0000100
+
+/* VOP_SETTIMES vaflags */
+#define VA_UTIMES_NULL 0x01  /* utimes(path, NULL): "now", which write permission suffices for */
 
 /* ioflag for VOP_READ/VOP_WRITE */
 #define IO_APPEND   0x0002
@@ -73,6 +88,10 @@ struct vnode {
 	struct vnode       *v_freenext, *v_freeprev; /* free list (vnode_lock) */
 	struct vnode       *v_mntnext;      /* per-mount list (vnode_lock) */
 	struct vm_object   *v_object;       /* (the VM issue) */
+	int                 v_writecount;   /* open files with FWRITE on it (atomic) */
+	struct pipe        *v_fifo;         /* VFIFO while open: the pipe behind it (sys_pipe.c) */
+	int                 v_flockers;     /* flock(2): shared holders, or -1 if held exclusive
+	                                       (kern_lockf.c's lock) */
 };
 
 struct vop_vector {
@@ -84,16 +103,31 @@ struct vop_vector {
 	int (*vop_rmdir)(struct vnode *dvp, const char *name);    /* ENOTEMPTY, ENOTDIR */
 	int (*vop_link)(struct vnode *dvp, const char *name, struct vnode *vp);
 	int (*vop_rename)(struct vnode *fdvp, const char *fname, struct vnode *tdvp, const char *tname);
+	/* symlink: a symbolic link `name` -> target (1..PATH_MAX-1 bytes); EEXIST. */
+	int (*vop_symlink)(struct vnode *dvp, const char *name, int mode, const char *target,
+	                   struct vnode **vpp);
+	/* mknod: a special file of type mode & S_IFMT (a FIFO; EOPNOTSUPP for what it cannot make). */
+	int (*vop_mknod)(struct vnode *dvp, const char *name, int mode, struct vnode **vpp);
 	/* readdir: fill uio with whole struct dirent records starting at directory position
 	 * uio_offset (an fs-defined cookie, 0 = start); advances uio_offset past what it returned. */
 	int (*vop_readdir)(struct vnode *vp, struct uio *uio);
 	/* Data. */
 	int (*vop_read)(struct vnode *vp, struct uio *uio, int ioflag);
 	int (*vop_write)(struct vnode *vp, struct uio *uio, int ioflag);
+	int (*vop_readlink)(struct vnode *vp, struct uio *uio);   /* the target of a VLNK */
 	int (*vop_getattr)(struct vnode *vp, struct stat *st);
+	/* access: may the current process read/write/search (VREAD|VWRITE|VEXEC) vp? EACCES,
+	 * EROFS; NULL: vaccess() on what VOP_GETATTR reports. */
+	int (*vop_access)(struct vnode *vp, int mode);
+	/* chmod/chown: new permission bits (ALLPERMS of mode) / owner and group ((uid_t)-1 and
+	 * (gid_t)-1 leave one as it is), with vn_chmod_check/vn_chown_check's rules. NULL: the
+	 * file system keeps them fixed (EOPNOTSUPP). */
+	int (*vop_chmod)(struct vnode *vp, mode_t mode);
+	int (*vop_chown)(struct vnode *vp, uid_t uid, gid_t gid);
 	int (*vop_truncate)(struct vnode *vp, off_t length);
-	/* settimes: set the access and modification times (seconds); the change time becomes now. */
-	int (*vop_settimes)(struct vnode *vp, time_t atime, time_t mtime);
+	/* settimes: set the access and modification times (seconds); the change time becomes now.
+	 * vaflags VA_UTIMES_NULL: the caller asked for "now" (vn_utimes_check). */
+	int (*vop_settimes)(struct vnode *vp, time_t atime, time_t mtime, int vaflags);
 	int (*vop_fsync)(struct vnode *vp, int waitfor);
 	int (*vop_open)(struct vnode *vp, int fflag);
 	int (*vop_close)(struct vnode *vp, int fflag);
@@ -123,12 +157,18 @@ int VOP_REMOVE(struct vnode *dvp, const char *name);
 int VOP_RMDIR(struct vnode *dvp, const char *name);
 int VOP_LINK(struct vnode *dvp, const char *name, struct vnode *vp);
 int VOP_RENAME(struct vnode *fdvp, const char *fname, struct vnode *tdvp, const char *tname);
+int VOP_SYMLINK(struct vnode *dvp, const char *name, int mode, const char *target, struct vnode **vpp);
+int VOP_MKNOD(struct vnode *dvp, const char *name, int mode, struct vnode **vpp);
 int VOP_READDIR(struct vnode *vp, struct uio *uio);
+int VOP_READLINK(struct vnode *vp, struct uio *uio);
 int VOP_READ(struct vnode *vp, struct uio *uio, int ioflag);
 int VOP_WRITE(struct vnode *vp, struct uio *uio, int ioflag);
 int VOP_GETATTR(struct vnode *vp, struct stat *st);
+int VOP_ACCESS(struct vnode *vp, int mode);
+int VOP_CHMOD(struct vnode *vp, mode_t mode);
+int VOP_CHOWN(struct vnode *vp, uid_t uid, gid_t gid);
 int VOP_TRUNCATE(struct vnode *vp, off_t length);
-int VOP_SETTIMES(struct vnode *vp, time_t atime, time_t mtime);
+int VOP_SETTIMES(struct vnode *vp, time_t atime, time_t mtime, int vaflags);
 int VOP_FSYNC(struct vnode *vp, int waitfor);
 int VOP_OPEN(struct vnode *vp, int fflag);
 int VOP_CLOSE(struct vnode *vp, int fflag);
@@ -146,11 +186,51 @@ int  vget(struct vnode *vp);
 int  vn_rdwr(enum uio_rw rw, struct vnode *vp, void *base, size_t len, off_t offset,
              enum uio_seg seg, int ioflag, size_t *residp);
 
-/* namei.c: path lookup relative to the current process's cwd (or the root for absolute paths).
- * `path` is a kernel string. Empty paths are ENOENT; components over MAXNAMLEN are ENAMETOOLONG. */
+/*
+ * The VFS's permission rules (vfs_subr.c), FreeBSD 4's, for the file systems to apply:
+ *   vaccess(fmode, fuid, fgid, acc, cred) - ufs_access's owner / group / other test of the
+ *       permission bits against VREAD|VWRITE|VEXEC; root may do anything. 0 or EACCES.
+ *   vn_chmod_check(type, fuid, fgid, mode, cred) - ufs_chmod's: owner or root (EPERM); a
+ *       non-root owner may not set the sticky bit on a non-directory (EFTYPE) nor the
+ *       set-group-ID bit on a file whose group she is not in (EPERM).
+ *   vn_chown_check(fuid, fgid, uid, gid, cred) - ufs_chown's: root, or the owner keeping the
+ *       owner and choosing a group she is in (EPERM otherwise).
+ *   vn_utimes_check(fmode, fuid, fgid, vaflags, cred) - ufs_setattr's: owner or root; anyone
+ *       with write permission for utimes(path, NULL) (EPERM, EACCES).
+ *   vn_sticky_check(dmode, duid, fuid, cred) - removing or renaming a file owned by fuid out
+ *       of a directory (dmode, duid): in a sticky directory only root, the directory's owner
+ *       and the file's owner may (EPERM), as ufs_lookup and ufs_rename allow.
+ */
+int vaccess(mode_t fmode, uid_t fuid, gid_t fgid, int acc, const struct ucred *cred);
+int vn_chmod_check(enum vtype type, uid_t fuid, gid_t fgid, mode_t mode, const struct ucred *cred);
+int vn_chown_check(uid_t fuid, gid_t fgid, uid_t uid, gid_t gid, const struct ucred *cred);
+int vn_utimes_check(mode_t fmode, uid_t fuid, gid_t fgid, int vaflags, const struct ucred *cred);
+int vn_sticky_check(mode_t dmode, uid_t duid, uid_t fuid, const struct ucred *cred);
+
+/*
+ * vfs_lookup.c: path lookup relative to the current process's cwd (or the root for absolute
+ * paths), with search permission (VEXEC) checked on every directory searched. `path` is a
+ * kernel string. Empty paths are ENOENT; components over MAXNAMLEN and paths (symbolic links
+ * expanded) over PATH_MAX are ENAMETOOLONG; more than MAXSYMLINKS links followed is ELOOP.
+ *   namei(path, &vp)              - the vnode path names, symbolic links followed.
+ *   namei_flags(path, flags, &vp) - the same; without FOLLOW a symbolic link in the last
+ *                                   component is the result itself (lstat, readlink, lchown).
+ *   namei_parent(path, &dvp, name) - the directory holding the last component, and that
+ *                                   component, never followed (EISDIR for "/").
+ *   namei_create(path, flags, &dvp, name, &vp) - where the file is or would be created: its
+ *                                   directory and name, and the file (NULL if absent). With
+ *                                   FOLLOW a symbolic link in the last component is followed,
+ *                                   to a name that does not exist yet too (open(2) with O_CREAT).
+ */
+#define NOFOLLOW    0x0
+#define FOLLOW      0x1
+#define MAXSYMLINKS 32             /* links one lookup may follow (FreeBSD's <sys/param.h>) */
+
 int namei(const char *path, struct vnode **vpp);
-/* The parent directory of the last component, and that component (ENOENT for "/" or ""). */
+int namei_flags(const char *path, int flags, struct vnode **vpp);
 int namei_parent(const char *path, struct vnode **dvpp, char name[256]);
+int namei_create(const char *path, int flags, struct vnode **dvpp, char name[256],
+                 struct vnode **vpp);
 
 extern struct vnode *rootvnode;
 

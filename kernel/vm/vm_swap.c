@@ -18,7 +18,10 @@
 int sys_swapon(register_t *args, register_t *rv)
 {
 	char path[256];
-	int error = copyinstr((const void *)args[0], path, sizeof(path), NULL);
+	int error = suser(cred_cur());         /* FreeBSD's swapon(2) is root's */
+	if (error)
+		return error;
+	error = copyinstr((const void *)args[0], path, sizeof(path), NULL);
 	if (error)
 		return error;
 	struct vnode *vp;

@@ -5,7 +5,7 @@ Each check runs one shell command line in the guest (tests/lib/wdtest.py) and co
 the output (stdout and stderr both reach the console) and $? with what FreeBSD's program
 would give. Programs print a usage line and exit non-zero on a bad option, and report
 errors as `prog: operand: strerror` on stderr.
-tests/run: timeout=600 about=60
+tests/run: timeout=600 about=95
 """
 import os
 import re
@@ -107,7 +107,7 @@ def shell(g):
         "echo 'echo script $0 $# $1; exit 4' > /tmp/s1; sh /tmp/s1 arg", status=4,
         out="script /tmp/s1 1 arg\n")
     run(g, "sh: #! script",
-        "echo '#!/bin/sh' > /tmp/s2; echo 'echo shebang $1' >> /tmp/s2; /tmp/s2 x", out="shebang x\n")
+        "echo '#!/bin/sh' > /tmp/s2; echo 'echo shebang $1' >> /tmp/s2; chmod +x /tmp/s2; /tmp/s2 x", out="shebang x\n")
     run(g, "sh: killed child reports 128+signal", "sh -c 'kill -9 $$'; echo $?", contains=["137\n"])
     # FreeBSD's sh names the signal with its sys_siglist text (bin/sh/jobs.c, dowait)
     run(g, "sh: a child killed by SIGBUS is reported as 'Bus error', $? 138", "sh -c 'kill -BUS $$'; echo $?",
@@ -193,10 +193,9 @@ def files(g):
     run(g, "rm -r: a tree", "echo f > /tmp/m/a/f; rm -r /tmp/m; ls /tmp/m", status=1, contains=["No such file"])
     usage(g, "rm", "rm -Z")
 
-    # wdrain has no umask(2) (not in the issue's system calls): sh creates `>` files with mode
-    # 0666 as FreeBSD's sh does, and no umask 022 takes the write bits away
+    # sh creates `>` files with mode 0666, as FreeBSD's sh does, less the umask (022, init's)
     run(g, "ln: hard link shares the file", "echo L > /tmp/l1; ln /tmp/l1 /tmp/l2; ls -l /tmp/l2; cat /tmp/l2",
-        regex=r"\A-rw-rw-rw-  2 root  wheel  2 .* /tmp/l2\nL\n\Z")
+        regex=r"\A-rw-r--r--  2 root  wheel  2 .* /tmp/l2\nL\n\Z")
     run(g, "ln: existing target", "ln /tmp/l1 /tmp/l2", status=1, out="ln: /tmp/l2: File exists\n")
     usage(g, "ln", "ln /tmp/l1")
     run(g, "mv: rename", "mv /tmp/l1 /tmp/l3; cat /tmp/l3; ls /tmp/l1", status=1,
@@ -340,11 +339,142 @@ def system(g):
     usage(g, "poweroff", "poweroff -Z")
 
 
+def prompt_interrupt_and_editing(g):
+    """The shell at the console: ^C stops a loop of built-ins (the shell catches SIGINT in its
+    own foreground group, user/sh/trap.c), a trap on INT runs on ^C, and the line editor moves
+    the cursor (arrows, ^A ^E ^B ^F, Home/End/Delete) and completes with Tab (user/sh/edit.c)."""
+    key_check(g, "sh prompt: a loop of built-ins runs", "while :; do :; done\n", prompt=False, seconds=1.0)
+    key_check(g, "sh prompt: ^C stops the loop of built-ins", "\x03", want=["^C\n"])
+    run(g, "sh prompt: ... with status 130", "echo $?", out="130\n")
+    key_check(g, "sh prompt: a loop of arithmetic runs", "i=0; while :; do i=$((i+1)); done\n", prompt=False,
+              seconds=1.0)
+    key_check(g, "sh prompt: ^C stops it too", "\x03", want=["^C\n"])
+    run(g, "sh prompt: ... the loop had run, status 130", "st=$?; [ $i -gt 0 ] && echo $st", out="130\n")
+    key_check(g, "sh prompt: read waits for a line", "read x\n", prompt=False, seconds=1.0)
+    key_check(g, "sh prompt: ^C ends the read", "\x03", want=["^C\n"])
+    run(g, "sh prompt: ... with status 130", "echo $?", out="130\n")
+    key_check(g, "sh prompt: a loop under a trap on INT runs", "trap 'echo got int; trap - INT' INT; "
+              "while :; do :; done\n", prompt=False, seconds=1.0)
+    key_check(g, "sh prompt: ^C runs the trap and the loop goes on", "\x03", want=["got int\n"], prompt=False)
+    key_check(g, "sh prompt: with the trap reset, ^C stops the loop", "\x03", want=["^C\n"])
+    run(g, "sh prompt: no trap is left", "trap; echo none", out="none\n")
+    key_check(g, "sh prompt: a background job", "sleep 100 > /dev/null &\n")
+    key_check(g, "sh prompt: a loop beside it", "while :; do :; done\n", prompt=False, seconds=1.0)
+    key_check(g, "sh prompt: ^C stops the loop", "\x03", want=["^C\n"])
+    run(g, "sh prompt: the background job ignored the ^C (POSIX 2.11)", "ps", contains=[" sleep\n"])
+    run(g, "sh prompt: kill -TERM to the console's shell leaves it running", "kill -TERM $$; echo alive",
+        out="alive\n")
+    key_check(g, "sh prompt: left arrow and insert", "echo ac\x1b[Db\n", want=["\nabc\n"])
+    key_check(g, "sh prompt: ^A then type at the start", "cho x\x01e\n", want=["\nx\n"])
+    key_check(g, "sh prompt: ^E goes to the end", "echo a\x01\x05b\n", want=["\nab\n"])
+    key_check(g, "sh prompt: ^B and ^F", "echo abd\x02c\x06e\n", want=["\nabcde\n"])
+    key_check(g, "sh prompt: Home, Delete, End", "Xecho xy\x1b[1~\x1b[3~\x1b[4~z\n", want=["\nxyz\n"])
+    key_check(g, "sh prompt: right arrow", "echo bc\x01" + "\x1b[C" * 5 + "a\n", want=["\nabc\n"])
+    key_check(g, "sh prompt: backspace in the middle", "echo abXc\x1b[D\x7f\n", want=["\nabc\n"])
+    key_check(g, "sh prompt: ^U erases before the cursor", "junk echo kept\x1b[D\x1b[D\x1b[D\x1b[D\x1b[D"
+              "\x1b[D\x1b[D\x1b[D\x1b[D\x1b[D\x15\n", want=["\nkept\n"])
+    key_check(g, "sh prompt: Tab completes a command name", "ech\t tabbed\n", want=["\ntabbed\n"])
+    key_check(g, "sh prompt: Tab completes a file name", "cat /etc/mot\t\n", want=["wdrain"],
+              absent=["No such file"])
+    key_check(g, "sh prompt: Tab completes a directory with a slash", "ls /sbi\tinit\n", want=["/sbin/init\n"])
+    key_check(g, "sh prompt: a second Tab lists the choices", "echo /sbin/\t\t",
+              want=["camcontrol  fsck  init  mount  newfs  umount\n"], prompt=False)
+    key_check(g, "sh prompt: ... and ^C drops the line", "\x03", want=["^C\n"])
+    key_check(g, "sh prompt: Tab with no match changes nothing", "echo zz\tq\n", want=["\nzzq\n"])
+
+
+def printf_checks(g):
+    """printf(1), POSIX XCU printf, FreeBSD's messages (user/bin/printf.c)."""
+    run(g, "printf: %s with width, - and precision", "printf '%s|%5s|%-5s|%.2s\\n' abc de fg hijk",
+        out="abc|   de|fg   |hi\n")
+    run(g, "printf: %d %i %u %o %x %X %c %%", "printf '%d %i %u %o %x %X %c %%\\n' 42 -7 3000000000 8 255 255 hello",
+        out="42 -7 3000000000 10 ff FF h %\n")
+    run(g, "printf: flags 0 - + space #", "printf '%05d|%-5d|%+d|% d|%#x|%#o\\n' 42 42 42 42 255 8",
+        out="00042|42   |+42| 42|0xff|010\n")
+    run(g, "printf: escapes \\t \\\\ \\ddd", "printf 'a\\tb\\\\c\\101\\n'", out="a\tb\\cA\n")
+    run(g, "printf: %b with \\0ddd, and \\c stops", "printf '%b|%b\\n' 'x\\ty\\0101' 'stop\\cnot'",
+        out="x\tyA|stop")
+    run(g, "printf: the format is reused for extra arguments", "printf '%s,%s\\n' a b c d e", out="a,b\nc,d\ne,\n")
+    run(g, "printf: * width and precision", "printf '%*d|%.*s\\n' 6 42 3 abcdef", out="    42|abc\n")
+    run(g, "printf: character constants, hex and octal", "printf '%d %d %d\\n' \"'A\" 0x10 010", out="65 16 8\n")
+    run(g, "printf: 64-bit numbers", "printf '%d %x\\n' 4294967296 -1", out="4294967296 ffffffffffffffff\n")
+    run(g, "printf: missing arguments are 0 and empty", "printf '[%d][%s]\\n'", out="[0][]\n")
+    run(g, "printf: a bad number is reported, status 1", "printf '%d\\n' abc", status=1,
+        out="printf: abc: expected numeric value\n0\n")
+    run(g, "printf: a partly converted number", "printf '%d\\n' 12abc", status=1,
+        out="printf: 12abc: not completely converted\n12\n")
+    run(g, "printf: a number out of range", "printf '%d\\n' 99999999999999999999", status=1,
+        out="printf: 99999999999999999999: Result too large\n9223372036854775807\n")
+    run(g, "printf: floating point is refused", "printf '%f\\n' 1.5", status=1,
+        out="printf: illegal format character f\n")
+    run(g, "printf: a format ending in %", "printf 'x%'", status=1, out="xprintf: missing format character\n")
+    run(g, "printf: a table", "for r in 'dd 1024 0.5' 'cp 12 13'; do set -- $r; printf '%-4s%8d%6s\\n' $1 $2 $3; done",
+        out="dd      1024   0.5\ncp        12    13\n")
+    usage(g, "printf", "printf")
+
+
+def grep_checks(g):
+    """grep's regular expressions: POSIX bracket expressions, -E, and refusals (user/lib/regex.c)."""
+    g.sh("printf '123\\nabc\\na1b2\\nfoo.c\\nbar.h\\nbaz\\naa\\nab\\nHello World\\n' > /tmp/gx")
+    run(g, "grep: ^[0-9][0-9]*$ (the issue's case)", "echo 123 | grep '^[0-9][0-9]*$'", out="123\n")
+    run(g, "grep: [[:digit:]] class", "grep '[[:digit:]]' /tmp/gx", out="123\na1b2\n")
+    run(g, "grep: negated bracket", "grep '^[^0-9]*$' /tmp/gx", out="abc\nfoo.c\nbar.h\nbaz\naa\nab\nHello World\n")
+    run(g, "grep: range and interval \\{m,n\\}", "grep '^[a-z]\\{3\\}$' /tmp/gx", out="abc\nbaz\n")
+    run(g, "grep: group and back-reference", "grep '^\\(a\\)\\1$' /tmp/gx", out="aa\n")
+    run(g, "grep: ] first in a bracket, escaped dot", "printf 'a]b\\nab\\n' | grep 'a[]]b'; grep 'o\\.c' /tmp/gx",
+        out="a]b\nfoo.c\n")
+    run(g, "grep -E: alternation and groups", "grep -E '\\.(c|h)$' /tmp/gx", out="foo.c\nbar.h\n")
+    run(g, "grep -E: + ? {m}", "grep -E '^a+b?$' /tmp/gx; grep -cE '^[a-z]{2}$' /tmp/gx", out="aa\nab\n2\n")
+    run(g, "grep -i with a bracket", "grep -i '^[h]ELLO' /tmp/gx", out="Hello World\n")
+    run(g, "grep: an unbalanced bracket is refused, status 2", "grep '[a' /tmp/gx", status=2,
+        out="grep: brackets ([ ]) not balanced\n")
+    run(g, "grep: an unknown class is refused", "grep '[[:nope:]]' /tmp/gx", status=2,
+        out="grep: invalid character class\n")
+    run(g, "grep -E: unbalanced parentheses", "grep -E '(a' /tmp/gx", status=2, out="grep: parentheses not balanced\n")
+    run(g, "grep -E: nothing to repeat", "grep -E '*a' /tmp/gx", status=2,
+        out="grep: repetition-operator operand invalid\n")
+    run(g, "grep: a back-reference to no group", "grep '\\1' /tmp/gx", status=2,
+        out="grep: invalid backreference number\n")
+    run(g, "grep: a multi-character collating element is refused", "grep '[[.space.]]' /tmp/gx", status=2,
+        out="grep: invalid collating element\n")
+    usage(g, "grep -E", "grep -Z x", status=2)
+
+
+def kill_sysctl_checks(g):
+    """kill -- -PGID and its errno; sysctl's empty name and several assignments in any order."""
+    run(g, "kill -- -PGID: a process group", "sh -c 'sleep 30 & sleep 30 & wait' & sleep 1; kill -- -$$; "
+        "echo $?; wait $!; echo $?", out="0\n143\n")
+    run(g, "kill -s TERM -- pid", "sleep 30 & kill -s TERM -- $!; wait $!; echo $?", out="143\n")
+    run(g, "kill: a missing group is 'No such process'", "kill -15 -1234567", status=1,
+        out="kill: -1234567: No such process\n")
+    run(g, "kill -- -PGID: a missing group", "kill -- -99999", status=1, out="kill: -99999: No such process\n")
+    run(g, "kill -l exit_status", "kill -l 143; kill -l 9", out="TERM\nKILL\n")
+    run(g, "kill -l: a bad exit status", "kill -l 200", status=2, contains=["unknown signal"])
+    run(g, "sysctl '': the empty name is refused", "sysctl ''", status=1, out="sysctl: unknown oid ''\n")
+    run(g, "sysctl: hi then lo (the hi refused at first) both apply",
+        "sysctl vfs.hirunningspace=65536 vfs.lorunningspace=32768; sysctl -n vfs.hirunningspace vfs.lorunningspace",
+        out="vfs.lorunningspace: 524288 -> 32768\nvfs.hirunningspace: 1048576 -> 65536\n65536\n32768\n")
+    run(g, "sysctl: lo then hi, back to the defaults (the lo refused at first)",
+        "sysctl vfs.lorunningspace=524288 vfs.hirunningspace=1048576; sysctl -n vfs.hirunningspace vfs.lorunningspace",
+        out="vfs.hirunningspace: 65536 -> 1048576\nvfs.lorunningspace: 32768 -> 524288\n1048576\n524288\n")
+    run(g, "sysctl: an assignment refused again is named, status 1",
+        "sysctl vfs.hirunningspace=1000 vfs.lorunningspace=2000", status=1,
+        out="vfs.lorunningspace: 524288 -> 2000\nsysctl: vfs.hirunningspace=1000: Invalid argument\n")
+    run(g, "sysctl: ... the other one stayed", "sysctl vfs.lorunningspace=524288; sysctl -n vfs.hirunningspace",
+        out="vfs.lorunningspace: 2000 -> 524288\n1048576\n")
+    run(g, "sysctl: one bad name among several", "sysctl kern.syncdelay=30 no.such=1", status=1,
+        regex=r"\Akern.syncdelay: \d+ -> 30\nsysctl: unknown oid 'no.such'\n\Z")
+
+
 with Guest(mem=128, smp=1) as g:
     shell(g)
     prompt(g)
     files(g)
     dd_checks(g)
     system(g)
+    prompt_interrupt_and_editing(g)
+    printf_checks(g)
+    grep_checks(g)
+    kill_sysctl_checks(g)
 
 T.done()

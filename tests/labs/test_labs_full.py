@@ -4,6 +4,7 @@
 make test checks the machinery quickly (tests/guest/test_labs.py: the handouts, their fast
 tests, the sequence of labs; test_labs_grade.py: every solution graded in quick mode). This file
 runs what those leave out, for every lab (tests/lib/labtest.py LABS):
+- its handout: no line of any lab's solution and no marker in it;
 - the handout untouched, graded in full by make grade in it (the student's path: its files
   laid over its handout commit, built from nothing): every test FAILs, each with its reason,
   the score is 0, the exit status 1;
@@ -51,7 +52,12 @@ def handout(lab):
     tree = FULL / lab
     r = labtest.handout(lab, tree)
     T.check("%s: tools/lab handout" % lab, r.returncode == 0, expected="status 0", got=r.stdout[-300:])
-    return tree if r.returncode == 0 else None
+    if r.returncode != 0:
+        return None
+    leaks = labtest.solution_leaks(tree) + labtest.markers_left(tree)
+    T.check("%s: no line of any lab's solution, and no marker, in its handout" % lab, not leaks, expected="none",
+            got=leaks[:5])
+    return tree
 
 
 def untouched(lab, tree):
@@ -185,6 +191,10 @@ def handout_kernel_works(student):
     ccd, laid out end to end, holds a file system and a pattern."""
     tree = FULL / "untouched"
     handout_copy(student, "stripe", tree)
+    r = labtest.make(tree, "all")
+    if not T.check("the untouched handout builds with WERROR=1", r.returncode == 0, expected="status 0",
+                   got=r.stdout[-600:]):
+        return
     r = labtest.run([sys.executable, tree / "tools" / "run", "--smp", "2", "--timeout", "300", "--", "usertests"],
                     tree, timeout=900)
     summary = [ln for ln in r.stdout.split("\n") if ln.startswith("usertests:")]

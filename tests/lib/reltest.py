@@ -51,7 +51,8 @@ def scratch(name):
 
 def make_tree(root, seed=1):
     """Directories three deep, an empty file, small files, one of 100 KB (past the 12 direct
-    blocks of 4 KB-block wdfs) and one of 4.5 MB (into the double indirect block)."""
+    blocks of 4 KB-block wdfs) and one of 4.5 MB (into the double indirect block), symbolic
+    links (to a file, to a directory, dangling) and a FIFO."""
     rng = random.Random(seed)
     root = str(root)
     for d in ("a/b/c", "sub/deep", "empty1", "empty2", "d1/d2"):
@@ -63,6 +64,11 @@ def make_tree(root, seed=1):
     for name, data in files.items():
         with open(os.path.join(root, name), "wb") as f:
             f.write(data)
+    for name, target in (("a/link", "hello"), ("sub/up", "../a"), ("dangling", "no/such/file")):
+        if not os.path.islink(os.path.join(root, name)):
+            os.symlink(target, os.path.join(root, name))
+    if not os.path.exists(os.path.join(root, "fifo")):
+        os.mkfifo(os.path.join(root, "fifo"))
     return files
 
 

@@ -3,7 +3,7 @@
  * (docs/fs.md): mkfs -N, -i bytes-per-inode, the size taken from an existing image, a remade
  * image losing every old inode, an inode table that grows past its first allocation, and the bad
  * arguments; fsck -p skipping a clean image and repairing an unclean one, several images at
- * once, and its usage errors. Runs tools/mkfs/mkfs and tools/fsck/fsck from the repository root
+ * once, the format versions it reads (1 and 2; 3 is refused), and its usage errors. Runs tools/mkfs/mkfs and tools/fsck/fsck from the repository root
  * (tests/run's working directory).
  */
 #include <stdarg.h>
@@ -30,17 +30,17 @@ static void check(const char *name, bool ok, const char *expected)
 /* Run a shell command; its exit status, its stdout+stderr in output[]. */
 #define run(...) unit_sh(output, sizeof(output), __VA_ARGS__)
 
-/* Set an image's clean flag to `clean` and reseal its superblock (what a crash leaves). */
-static void set_clean(const char *path, uint32_t clean)
+/* Set a superblock field (s_clean, what a crash leaves; s_version) and reseal the superblock. */
+static void set_super(const char *path, size_t field, uint32_t value)
 {
 	struct wdfs_super sb;
 	FILE *f = fopen(path, "r+b");
 
 	if (!f || fread(&sb, sizeof(sb), 1, f) != 1) {
-		fail("set_clean: read the superblock", "it", path);
+		fail("set_super: read the superblock", "it", path);
 		return;
 	}
-	sb.s_clean = clean;
+	memcpy((char *)&sb + field, &value, 4);
 	wdfs_super_seal(&sb);
 	rewind(f);
 	fwrite(&sb, sizeof(sb), 1, f);
@@ -102,7 +102,7 @@ static void test_fsck(void)
 	run("tools/mkfs/mkfs -s 16m %s && tools/mkfs/mkfs -s 16m %s", img, img2);
 	s = run("tools/fsck/fsck -p %s", img);
 	check("fsck -p skips a clean image", s == 0 && strstr(output, "clean, skipping checks"), "skipping");
-	set_clean(img, WDFS_SB_DIRTY);
+	set_super(img, offsetof(struct wdfs_super, s_clean), WDFS_SB_DIRTY);
 	s = run("tools/fsck/fsck -n %s", img);
 	check("fsck -n reports the clean flag and leaves it (4)", s == 4 && strstr(output, "clean flag not set"),
 	      "status 4");
@@ -111,12 +111,21 @@ static void test_fsck(void)
 	      s == 1 && strstr(output, "clean flag not set") && strstr(output, " - fixed"), "status 1, fixed");
 	s = run("tools/fsck/fsck -p %s", img);
 	check("then fsck -p skips it again", s == 0 && strstr(output, "clean, skipping checks"), "skipping");
-	set_clean(img2, WDFS_SB_DIRTY);
+	set_super(img2, offsetof(struct wdfs_super, s_clean), WDFS_SB_DIRTY);
 	s = run("tools/fsck/fsck %s %s", img, img2);
 	check("fsck of two images: the status is the worse one (4)", s == 4 && strstr(output, "clean: 2 files") &&
 	      strstr(output, "1 problem found, 0 fixed"), "status 4");
 	s = run("tools/fsck/fsck %s %s/none.img", img, tmpdir);
 	check("fsck of a missing image: 8, naming it", s == 8 && strstr(output, "none.img: No such file"), "8");
+	run("tools/mkfs/mkfs -s 16m %s", img2);
+	set_super(img2, offsetof(struct wdfs_super, s_version), 1);
+	s = run("tools/fsck/fsck %s", img2);
+	check("fsck reads a version 1 image (before symbolic links) and finds it clean",
+	      s == 0 && strstr(output, "clean: 2 files"), "status 0, clean");
+	set_super(img2, offsetof(struct wdfs_super, s_version), 3);
+	s = run("tools/fsck/fsck %s", img2);
+	check("fsck refuses a version 3 image (8) with a message naming the versions it reads",
+	      s == 8 && strstr(output, "unsupported version 3 (this code reads versions 1 to 2)"), "status 8");
 	s = run("tools/fsck/fsck -n -y %s", img);
 	check("fsck -n -y is a usage error (2)", s == 2 && strstr(output, "exclude each other"), "status 2");
 	s = run("tools/fsck/fsck -z %s", img);

@@ -1,9 +1,10 @@
 /*
  * End-to-end host test of the wdfs tools: mkfs an image from a temporary tree holding a file
- * big enough to need double-indirect blocks, read that file back out of the image by following
- * the on-disk pointers (with the kernel's own wdfs_bmap_path), check that fsck finds the image
- * clean, then damage it in several ways and check that fsck exits non-zero naming each problem,
- * and that fsck -y repairs what it can. Runs tools/mkfs/mkfs and tools/fsck/fsck from the
+ * big enough to need double-indirect blocks, symbolic links and a FIFO, read them back out of
+ * the image by following the on-disk pointers (with the kernel's own wdfs_bmap_path), check
+ * that fsck finds the image clean, then damage it in several ways (symbolic links and a FIFO
+ * among them) and check that fsck exits non-zero naming each problem, and that fsck -y repairs
+ * what it can. Runs tools/mkfs/mkfs and tools/fsck/fsck from the
  * repository root (tests/run's working directory), which build the host binaries if needed.
  */
 #include <stdarg.h>
@@ -58,6 +59,13 @@ static void make_tree(void)
 	fputs("hello, wdfs\n", f);
 	fclose(f);
 	chmod(path, 0640);
+	snprintf(path, sizeof(path), "%s/sub/link", tree);
+	symlink("hello", path);
+	snprintf(path, sizeof(path), "%s/dangling", tree);
+	symlink("/no/such/file", path);
+	snprintf(path, sizeof(path), "%s/pipe", tree);
+	mkfifo(path, 0620);
+	chmod(path, 0620);                      /* whatever the umask */
 }
 
 /* ---- reading the image directly ---------------------------------------------------------------- */
@@ -124,6 +132,31 @@ static uint32_t lookup(uint32_t dino, const char *name)
 	return found;
 }
 
+/* Symbolic links keep their targets in their first block; a FIFO has no data at all. */
+static void test_links(void)
+{
+	struct wdfs_dinode d;
+	uint32_t link = lookup(lookup(WDFS_ROOTINO, "sub"), "link"), fifo = lookup(WDFS_ROOTINO, "pipe");
+	uint8_t *blk = malloc(sb.s_bsize);
+	char got[128];
+
+	check("image: /sub/link exists", link != 0, "an inode", "none");
+	rdinode(link, &d);
+	snprintf(got, sizeof(got), "mode %o size %llu blocks %llu", d.di_mode, (unsigned long long)d.di_size,
+	         (unsigned long long)d.di_blocks);
+	check("image: /sub/link is a symbolic link of 5 bytes in one block",
+	      (d.di_mode & 0170000) == 0120000 && d.di_size == 5 && d.di_blocks == 1, "mode 120xxx size 5 blocks 1", got);
+	rdblk(d.di_db[0], blk);
+	snprintf(got, sizeof(got), "%.5s", (char *)blk);
+	check("image: /sub/link's block holds its target", memcmp(blk, "hello", 5) == 0, "hello", got);
+	rdinode(fifo, &d);
+	snprintf(got, sizeof(got), "mode %o size %llu blocks %llu", d.di_mode, (unsigned long long)d.di_size,
+	         (unsigned long long)d.di_blocks);
+	check("image: /pipe is a FIFO of mode 0620 with no data", fifo != 0 && d.di_mode == 010620 &&
+	      d.di_size == 0 && d.di_blocks == 0, "mode 10620 size 0 blocks 0", got);
+	free(blk);
+}
+
 static void test_contents(void)
 {
 	struct wdfs_dinode d;
@@ -166,6 +199,7 @@ static void test_contents(void)
 	snprintf(got, sizeof(got), "%u", d.di_nlink);
 	check("image: /sub has link count 2", d.di_nlink == 2, "2", got);
 	check("image: /lost+found exists", lookup(WDFS_ROOTINO, "lost+found") != 0, "an inode", "none");
+	test_links();
 	fclose(img);
 }
 
@@ -257,6 +291,35 @@ static void test_damage(void)
 		poke((uint64_t)root.di_db[0] * sb.s_bsize + 4, &reclen, 2);
 	}
 	expect_fsck("fsck: a directory record with a bad length is found", "", 4, "has bad length 6");
+
+	/* a symbolic link whose length is 0; one with a NUL in its target; a FIFO with a size */
+	{
+		uint32_t link, fifo, lblk;
+		uint64_t zero = 0, seven = 7;
+		struct wdfs_dinode ld;
+
+		img = fopen(image, "rb");
+		link = lookup(lookup(WDFS_ROOTINO, "sub"), "link");
+		fifo = lookup(WDFS_ROOTINO, "pipe");
+		rdinode(link, &ld);
+		lblk = ld.di_db[0];
+		fclose(img);
+		copy_image();
+		poke(inode_off(link) + offsetof(struct wdfs_dinode, di_size), &zero, 8);
+		snprintf(needle, sizeof(needle), "symlink inode %u (length 0): its length is not 1..1023: cleared", link);
+		expect_fsck("fsck: a symbolic link of length 0 is found", "", 4, needle);
+		expect_fsck("fsck -y: the link is cleared and its name removed", "-y", 1, "entry 'link' names unallocated");
+		expect_fsck("fsck: clean after clearing the link", "", 0, "clean");
+		copy_image();
+		poke((uint64_t)lblk * sb.s_bsize + 2, &zero, 1);
+		expect_fsck("fsck: a NUL inside a link's target is found", "", 4, "its target has a NUL byte in it");
+		copy_image();
+		poke(inode_off(fifo) + offsetof(struct wdfs_dinode, di_size), &seven, 8);
+		snprintf(needle, sizeof(needle), "inode %u: FIFO has size 7, should be 0", fifo);
+		expect_fsck("fsck: a FIFO with a size is found", "", 4, needle);
+		expect_fsck("fsck -y: its size is set to 0", "-y", 1, "fixed");
+		expect_fsck("fsck: clean after the FIFO repair", "", 0, "clean");
+	}
 
 	copy_image();
 	poke(0, &magic, 4);

@@ -107,6 +107,12 @@ static void test_super(void)
 	sb = good_super(); sb.s_version = 9; wdfs_super_seal(&sb);
 	check_err("super: unknown version", wdfs_super_check(&sb, dev, msg, sizeof(msg)), WDFS_EVERSION,
 	          msg, "unsupported version 9");
+	sb = good_super(); sb.s_version = 0; wdfs_super_seal(&sb);
+	check_err("super: version 0 is refused", wdfs_super_check(&sb, dev, msg, sizeof(msg)), WDFS_EVERSION,
+	          msg, "unsupported version 0 (this code reads versions 1 to 2)");
+	sb = good_super(); sb.s_version = 1; wdfs_super_seal(&sb);
+	check_err("super: version 1 (before symbolic links) is read", wdfs_super_check(&sb, dev, msg, sizeof(msg)),
+	          WDFS_OK, msg, "");
 	sb = good_super(); sb.s_nblocks ^= 0x100;
 	check_err("super: a flipped bit fails the checksum", wdfs_super_check(&sb, dev, msg, sizeof(msg)),
 	          WDFS_ECKSUM, msg, "checksum mismatch");

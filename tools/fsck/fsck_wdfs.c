@@ -2,7 +2,8 @@
  * The wdfs checker (interface and exit codes in fsck_wdfs.h). It follows FFS fsck's phases:
  *
  *   1  superblock, then every inode: type, block pointers in range, no block claimed twice, no
- *      block past the end of the file, the block count
+ *      block past the end of the file, the block count; a symbolic link's target (its first
+ *      block: 1..WDFS_MAXSYMLINK bytes, no NUL), a FIFO's emptiness (no size, no blocks)
  *   2  directories from the root: every record well formed, "." and "..", entries naming
  *      allocated inodes of the right type, each directory reachable by exactly one name
  *   3  directories not reachable from the root: reconnected into /lost+found
@@ -27,6 +28,7 @@
 #define S_IFDIR_  0040000
 #define S_IFREG_  0100000
 #define S_IFLNK_  0120000
+#define S_IFIFO_  0010000
 #define OWNER_META 0xffffffffu     /* owner[] of the metadata blocks */
 #define MAXREPORT  10              /* bitmap mismatches listed one by one */
 
@@ -112,6 +114,7 @@ static const char *tname(uint16_t mode)
 	case S_IFDIR_: return "directory";
 	case S_IFREG_: return "file";
 	case S_IFLNK_: return "symlink";
+	case S_IFIFO_: return "FIFO";
 	default:       return "inode";
 	}
 }
@@ -122,6 +125,7 @@ static uint8_t dtype_of(uint16_t mode)
 	case S_IFDIR_: return WDFS_DT_DIR;
 	case S_IFREG_: return WDFS_DT_REG;
 	case S_IFLNK_: return WDFS_DT_LNK;
+	case S_IFIFO_: return WDFS_DT_FIFO;
 	default:       return WDFS_DT_UNKNOWN;
 	}
 }
@@ -398,6 +402,38 @@ static void check_root_mode(struct fsck *fs)
 	idirty(fs, WDFS_ROOTINO);
 }
 
+/*
+ * A symbolic link's target is its first block, di_size bytes long (1..WDFS_MAXSYMLINK), with no
+ * NUL in it: what the kernel's readlink checks. Its blocks were checked by the caller (one past
+ * the end is gone already). A link that fails has no target to keep: it is cleared, and phase
+ * 2 removes its names (FFS's fsck clears a link whose size and blocks disagree).
+ */
+static void check_symlink(struct fsck *fs, uint32_t ino)
+{
+	struct wdfs_dinode *dp = ip(fs, ino);
+	const char *why = NULL;
+	uint32_t b = 0;
+	char *blk;
+
+	if (dp->di_size == 0 || dp->di_size > WDFS_MAXSYMLINK)
+		why = "its length is not 1..1023";
+	else if ((b = bmap(fs, dp, 0)) == 0)
+		why = "it has no target block";
+	if (why == NULL) {
+		blk = xmalloc(fs->bs);
+		if (rd(fs, b, blk) == 0 && strnlen(blk, (size_t)dp->di_size) != dp->di_size)
+			why = "its target has a NUL byte in it";
+		free(blk);
+	}
+	if (why == NULL)
+		return;
+	if (problem(fs, true, "symlink inode %u (length %llu): %s: cleared", ino,
+	            (unsigned long long)dp->di_size, why))
+		clear_inode(fs, ino);
+	else
+		fs->doomed[ino] = 1;
+}
+
 static void check_inode(struct fsck *fs, uint32_t ino)
 {
 	struct wdfs_dinode *dp = ip(fs, ino);
@@ -416,12 +452,18 @@ static void check_inode(struct fsck *fs, uint32_t ino)
 	}
 	check_type(fs, ino);
 	fmt = dp->di_mode & S_IFMT_;
-	if (fmt != S_IFDIR_ && fmt != S_IFREG_ && fmt != S_IFLNK_) {
+	if (fmt != S_IFDIR_ && fmt != S_IFREG_ && fmt != S_IFLNK_ && fmt != S_IFIFO_) {
 		if (problem(fs, true, "inode %u: unknown file type (mode 0%o)", ino, dp->di_mode))
 			clear_inode(fs, ino);
 		else
 			fs->doomed[ino] = 1;
 		return;
+	}
+	if (fmt == S_IFIFO_ && dp->di_size != 0 &&
+	    problem(fs, true, "inode %u: FIFO has size %llu, should be 0", ino,
+	            (unsigned long long)dp->di_size)) {
+		dp->di_size = 0;                /* its blocks are past the end now: freed below */
+		changed = true;
 	}
 	/* A directory's extent is decided by its blocks below (its size may be what is damaged). */
 	limit = fmt == S_IFDIR_ ? wdfs_max_lblocks(fs->nindir) : (dp->di_size + fs->bs - 1) / fs->bs;
@@ -442,6 +484,8 @@ static void check_inode(struct fsck *fs, uint32_t ino)
 		idirty(fs, ino);
 	if (fmt == S_IFDIR_)
 		check_dir_extent(fs, ino);
+	if (fmt == S_IFLNK_)
+		check_symlink(fs, ino);
 }
 
 /* ---- directories ----------------------------------------------------------------------------- */

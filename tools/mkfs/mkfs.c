@@ -14,7 +14,8 @@
  *   -d  copy the tree dir into the new file system (how the build makes the root image)
  *
  * The new file system holds an empty root directory and /lost+found, and, with -d, the tree
- * dir: regular files and directories, keeping the permission bits and modification times;
+ * dir: regular files, directories, symbolic links (their targets as they are) and FIFOs,
+ * keeping the permission bits (set-ID and sticky bits included) and modification times;
  * everything is owned by root. Other file types are skipped with a warning. A disk that holds
  * a mounted file system is refused.
  *
@@ -246,6 +247,23 @@ static void copy_file(const char *hostpath, uint32_t ino)
 	dp->di_size = size;
 }
 
+/* A symbolic link's target: its first (and only) block, di_size bytes (the kernel's format). */
+static void copy_link(const char *hostpath, uint32_t ino)
+{
+	struct wdfs_dinode *dp = &img.itab[ino];
+	uint8_t *buf = xcalloc(1, img.sb.s_bsize);
+	ssize_t n = readlink(hostpath, (char *)buf, img.sb.s_bsize);
+
+	if (n < 0)
+		die("%s: %s", hostpath, strerror(errno));
+	if (n == 0 || n > WDFS_MAXSYMLINK)
+		die("%s: symbolic link target of %zd bytes (wdfs takes 1 to %d)", hostpath, n,
+		    WDFS_MAXSYMLINK);
+	file_append(dp, 0, buf);
+	dp->di_size = (uint64_t)n;
+	free(buf);
+}
+
 /* ---- directories: built in memory, written when complete -------------------------------- */
 
 struct dirbuf {
@@ -389,9 +407,16 @@ static void copy_tree(const char *hostdir, uint32_t dino, struct dirbuf *db, int
 			dir_write(&sub, ino);
 			img.itab[ino].di_mtime = st.st_mtime;
 			dir_add(db, names[i], ino, WDFS_DT_DIR);
+		} else if (S_ISLNK(st.st_mode) || S_ISFIFO(st.st_mode)) {
+			ino = ino_alloc((S_ISLNK(st.st_mode) ? S_IFLNK : S_IFIFO) | (st.st_mode & 07777));
+			img.itab[ino].di_nlink = 1;
+			if (S_ISLNK(st.st_mode))
+				copy_link(path, ino);
+			img.itab[ino].di_mtime = st.st_mtime;
+			dir_add(db, names[i], ino, S_ISLNK(st.st_mode) ? WDFS_DT_LNK : WDFS_DT_FIFO);
 		} else {
-			fprintf(stderr, "%s: warning: %s: not a regular file or directory, skipped\n",
-			        progname, path);
+			fprintf(stderr, "%s: warning: %s: not a regular file, directory, symbolic link "
+			        "or FIFO, skipped\n", progname, path);
 		}
 		free(names[i]);
 	}

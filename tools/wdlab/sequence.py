@@ -53,5 +53,5 @@ def next_lab(root, lab, source=None):
         raise LabError("the merge of lab %s's handout stopped on conflicts, on branch %s:\n%s\nresolve them "
                        "(git status lists them), then git add -A && git commit"
                        % (lab, lab, (merged.stdout + merged.stderr).decode().strip()))
-    print("tools/lab: branch %s: lab %s's handout merged into your work (lab %s's solutions kept); its handout is "
-          "labs/%s/README.md" % (lab, lab, own, lab))
+    print("tools/lab: branch %s: lab %s's handout merged into your work (lab %s's solutions kept); read the "
+          "README.md in labs/%s" % (lab, lab, own, lab))

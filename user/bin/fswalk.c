@@ -110,7 +110,7 @@ static void walk(const char *dir, int level)
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
 		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-		if (stat(path, &st) < 0) {
+		if (lstat(path, &st) < 0) {    /* as ls -R: symbolic links are not followed */
 			fail(path);
 			continue;
 		}

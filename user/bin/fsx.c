@@ -11,7 +11,13 @@
  * the copy, and through mmap(2) (MAP_SHARED, as FreeBSD's fsx does): a read of a mapped range,
  * and a write into one (the file first extended with ftruncate if the range passes its end),
  * msync'd (as FreeBSD's fsx does; -U: only half the time) and unmapped; read(2) must then see
- * what was stored through the mapping. -M leaves the mmap operations out. After every operation that changes the size, fstat must agree. The first
+ * what was stored through the mapping; and a store past EOF (random bytes stored through a
+ * mapping into the last page beyond the end, msync'd half the time), followed at once by a
+ * truncate up or an extending write: the grown area must read as zeros, as POSIX's mmap and
+ * ftruncate ask (FreeBSD's fsx never stores past EOF). -M leaves the mmap operations out. With
+ * -m, some reopens are remounts (close, unmount, mount, open: the next reads come from the
+ * disk, so bytes past EOF that reached it would show). After every operation that changes the
+ * size, fstat must agree. The first
  * difference stops the run: fsx prints the offset, the bytes expected and found, and the last 64
  * operations (`#1234 write 0x1f000 len 0x2345 (size 0x30000 -> 0x31345)`), and exits 1.
  * Defaults: 10,000 operations, seed 1, maxlen 1 MB (the file then reaches the single indirect
@@ -31,10 +37,14 @@
 
 #define LOGSIZE 64
 
-enum op { OP_READ, OP_WRITE, OP_MAPREAD, OP_MAPWRITE, OP_TRUNCATE, OP_FSYNC, OP_REOPEN, OP_VERIFY, NOPS };
-static const char *const opnames[NOPS] = { "read", "write", "mapread", "mapwrite", "truncate", "fsync", "reopen",
-                                           "verify" };
-static int weights[NOPS] = { 30, 30, 10, 10, 8, 4, 4, 4 };     /* percent; -M moves mmap's to read/write */
+enum op {
+	OP_READ, OP_WRITE, OP_MAPREAD, OP_MAPWRITE, OP_MAPEOF, OP_TRUNCATE, OP_FSYNC, OP_REOPEN, OP_REMOUNT,
+	OP_VERIFY, NOPS
+};
+static const char *const opnames[NOPS] = { "read", "write", "mapread", "mapwrite", "mapeof", "truncate", "fsync",
+                                           "reopen", "remount", "verify" };
+/* Percent; -M moves mmap's to read/write, -m takes half of reopen's for remount. */
+static int weights[NOPS] = { 28, 28, 10, 10, 4, 8, 4, 4, 0, 4 };
 #define PAGE_MASK 4095u
 
 struct logent {
@@ -50,7 +60,8 @@ static long nops_done;
 static unsigned int rng;
 static uint32_t maxlen = 1 << 20, maxoplen = 64 << 10, size;
 static char *good, *temp;
-static const char *fname;
+static const char *fname, *dev;
+static char dir[256];
 static int fd;
 static long counts[NOPS];
 static bool last_msync, nomsync_ok;
@@ -70,7 +81,7 @@ static void log_op(int op, uint32_t off, uint32_t len, uint32_t before)
 	e->len = len;
 	e->before = before;
 	e->after = size;
-	e->msynced = op == OP_MAPWRITE && last_msync;
+	e->msynced = (op == OP_MAPWRITE || op == OP_MAPEOF) && last_msync;
 }
 
 static void __attribute__((noreturn)) report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -216,13 +227,46 @@ static void do_truncate(uint32_t newsize)
 	check_size("truncate");
 }
 
-static void do_reopen(void)
+/*
+ * Random bytes stored through a mapping past EOF in the last page (the file's copy unchanged:
+ * they are not the file's), then the file grown by a truncate up or by a write at or past the
+ * old end; the grown area must read back as the copy says (zeros, and the write's data).
+ */
+static void do_mapeof(uint32_t grow, bool by_write)
+{
+	uint32_t old = size, pgoff, room = (PAGE_MASK + 1 - (size & PAGE_MASK)) & PAGE_MASK;
+	char *p;
+
+	if (room && size > 0) {
+		p = map(size - 1, 1, PROT_READ | PROT_WRITE, &pgoff);
+		for (uint32_t i = 1; i <= room; i++)
+			p[pgoff + i] = (char)(rnd() >> 16 | 1);
+		last_msync = rnd() % 2;
+		if (last_msync && msync(p, pgoff + 1, MS_SYNC) < 0)
+			report("msync: %s", strerror(errno));
+		if (munmap(p, pgoff + 1) < 0)
+			report("munmap: %s", strerror(errno));
+	}
+	if (by_write)
+		do_write(size + grow / 2, grow - grow / 2);
+	else
+		do_truncate(size + grow);
+	do_read(old, size - old);
+}
+
+
+/* Close and open the file again; remount: with the file system unmounted and mounted between. */
+static void do_reopen(bool remount)
 {
 	if (close(fd) < 0)
 		report("close: %s", strerror(errno));
+	if (remount && unmount(dir, 0) < 0)
+		report("unmount %s: %s", dir, strerror(errno));
+	if (remount && mount("wdfs", dir, 0, (void *)dev) < 0)
+		report("mount %s on %s: %s", dev, dir, strerror(errno));
 	if ((fd = open(fname, O_RDWR)) < 0)
 		report("reopen: %s", strerror(errno));
-	check_size("reopen");
+	check_size(remount ? "remount" : "reopen");
 }
 
 static void do_verify(void)
@@ -265,6 +309,11 @@ static void one_op(void)
 	case OP_MAPWRITE:
 		do_mapwrite(off, len);
 		break;
+	case OP_MAPEOF:
+		off = size;
+		len = size + len > maxlen ? maxlen - size : len;
+		do_mapeof(len, rnd() % 2);
+		break;
 	case OP_TRUNCATE:
 		off = rnd() % (maxlen + 1);
 		len = 0;
@@ -276,8 +325,9 @@ static void one_op(void)
 			report("fsync: %s", strerror(errno));
 		break;
 	case OP_REOPEN:
+	case OP_REMOUNT:
 		off = len = 0;
-		do_reopen();
+		do_reopen(op == OP_REMOUNT);
 		break;
 	default:
 		off = 0;
@@ -301,8 +351,7 @@ static uint32_t number(const char *s)
 
 int main(int argc, char **argv)
 {
-	const char *dev = NULL;
-	char dir[256], *slash;
+	char *slash;
 	long nops = 10000;
 	uint32_t seed = 1;
 	int c;
@@ -312,8 +361,8 @@ int main(int argc, char **argv)
 		case 'U': nomsync_ok = true; break;
 		case 'M':
 			weights[OP_READ] += weights[OP_MAPREAD];
-			weights[OP_WRITE] += weights[OP_MAPWRITE];
-			weights[OP_MAPREAD] = weights[OP_MAPWRITE] = 0;
+			weights[OP_WRITE] += weights[OP_MAPWRITE] + weights[OP_MAPEOF];
+			weights[OP_MAPREAD] = weights[OP_MAPWRITE] = weights[OP_MAPEOF] = 0;
 			break;
 		case 'N': nops = (long)number(optarg); break;
 		case 'S': seed = number(optarg); break;
@@ -325,6 +374,10 @@ int main(int argc, char **argv)
 	}
 	if (argc - optind != 1 || maxlen == 0 || maxoplen == 0 || maxoplen > maxlen)
 		goto usage;
+	if (dev) {
+		weights[OP_REMOUNT] = weights[OP_REOPEN] / 2;
+		weights[OP_REOPEN] -= weights[OP_REMOUNT];
+	}
 	fname = argv[optind];
 	rng = seed;
 	strlcpy(dir, fname, sizeof dir);

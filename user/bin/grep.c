@@ -1,83 +1,26 @@
 /*
- * grep: print lines matching a pattern. usage: grep [-cinv] pattern [file ...]
- * The pattern is a simple regular expression: c (literal), . (any), c* (zero or more),
- * ^ (start), $ (end), \c (literal c). Exit status 0 if a line was selected, 1 if none, 2 on
- * error, as POSIX. The matcher is the classic recursive one (Kernighan and Pike).
+ * grep: print the lines that match a regular expression.
+ *   grep [-Ecinv] pattern [file ...]
+ * The pattern is a POSIX basic regular expression, or an extended one with -E (the libc's
+ * regcomp, user/lib/regex.c: bracket expressions with ranges, negation and [:class:]es,
+ * anchors, repetitions, groups, back-references in BREs, | + ? in EREs). A pattern that is not
+ * a valid expression is refused with regcomp's message ("grep: brackets ([ ]) not balanced",
+ * status 2), never taken for one that matches nothing. -c counts the selected lines, -i ignores
+ * case, -n numbers them, -v selects the lines that do not match. With several files each line
+ * is prefixed with its file's name. Exit status 0 if a line was selected, 1 if none, 2 on an
+ * error, as POSIX says.
  */
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
-#include <fcntl.h>
-#include <unistd.h>
-#include <ctype.h>
+#include <regex.h>
 #include <err.h>
+#include <unistd.h>
 
-static int cflag, iflag, nflag, vflag;
-
-static int same(int pc, int c)
-{
-	return iflag ? tolower(pc) == tolower(c) : pc == c;
-}
-
-/* Length of the pattern atom at re: 2 for "\c", else 1. */
-static int atomlen(const char *re)
-{
-	return re[0] == '\\' && re[1] ? 2 : 1;
-}
-
-static int atommatch(const char *re, int c)
-{
-	if (re[0] == '\\' && re[1])
-		return same(re[1], c);
-	return re[0] == '.' || same(re[0], c);
-}
-
-static int matchhere(const char *re, const char *s);
-
-/* Match atom* then the rest, longest first. */
-static int matchstar(const char *atom, const char *rest, const char *s)
-{
-	const char *t = s;
-
-	while (*t && atommatch(atom, *t))
-		t++;
-	for (;; t--) {
-		if (matchhere(rest, t))
-			return 1;
-		if (t == s)
-			return 0;
-	}
-}
-
-static int matchhere(const char *re, const char *s)
-{
-	int n;
-
-	if (!re[0])
-		return 1;
-	n = atomlen(re);
-	if (re[n] == '*')
-		return matchstar(re, re + n + 1, s);
-	if (re[0] == '$' && !re[1])
-		return !*s;
-	if (*s && atommatch(re, *s))
-		return matchhere(re + n, s + 1);
-	return 0;
-}
-
-static int match(const char *re, const char *s)
-{
-	if (re[0] == '^')
-		return matchhere(re + 1, s);
-	do {
-		if (matchhere(re, s))
-			return 1;
-	} while (*s++);
-	return 0;
-}
+static int cflag, nflag, vflag;
 
 /* Search one stream; the number of selected lines, or -1 on a read error. */
-static long search(const char *re, FILE *f, const char *name, int showname)
+static long search(const regex_t *re, FILE *f, const char *name, int showname)
 {
 	char *line = NULL;
 	size_t cap = 0, len;
@@ -97,7 +40,7 @@ static long search(const char *re, FILE *f, const char *name, int showname)
 			errx(2, "out of memory");
 		line[len] = 0;
 		lineno++;
-		if (match(re, line) == vflag)
+		if ((regexec(re, line, 0, NULL, 0) == 0) == vflag)
 			continue;
 		selected++;
 		if (cflag)
@@ -123,13 +66,16 @@ static long search(const char *re, FILE *f, const char *name, int showname)
 
 int main(int argc, char **argv)
 {
-	int c, nfiles, error = 0;
+	int c, nfiles, error = 0, cflags = REG_NOSUB;
 	long total = 0;
+	regex_t re;
+	char msg[80];
 
-	while ((c = getopt(argc, argv, "cinv")) != -1) {
+	while ((c = getopt(argc, argv, "Ecinv")) != -1) {
 		switch (c) {
+		case 'E': cflags |= REG_EXTENDED; break;
 		case 'c': cflag = 1; break;
-		case 'i': iflag = 1; break;
+		case 'i': cflags |= REG_ICASE; break;
 		case 'n': nflag = 1; break;
 		case 'v': vflag = 1; break;
 		default:  goto usage;
@@ -137,10 +83,15 @@ int main(int argc, char **argv)
 	}
 	if (optind == argc)
 		goto usage;
-	const char *re = argv[optind++];
+	if ((c = regcomp(&re, argv[optind++], cflags)) != 0) {
+		regerror(c, &re, msg, sizeof msg);
+		errx(2, "%s", msg);
+	}
 	nfiles = argc - optind;
-	if (nfiles == 0)
-		return search(re, stdin, "(standard input)", 0) > 0 ? 0 : 1;
+	if (nfiles == 0) {
+		long n = search(&re, stdin, "(standard input)", 0);
+		return n < 0 ? 2 : n > 0 ? 0 : 1;
+	}
 	for (int i = optind; i < argc; i++) {
 		FILE *f = fopen(argv[i], "r");
 		long n;
@@ -149,7 +100,7 @@ int main(int argc, char **argv)
 			error = 1;
 			continue;
 		}
-		n = search(re, f, argv[i], nfiles > 1);
+		n = search(&re, f, argv[i], nfiles > 1);
 		if (n < 0)
 			error = 1;
 		else
@@ -158,6 +109,6 @@ int main(int argc, char **argv)
 	}
 	return error ? 2 : total > 0 ? 0 : 1;
 usage:
-	fprintf(stderr, "usage: grep [-cinv] pattern [file ...]\n");
+	fprintf(stderr, "usage: grep [-Ecinv] pattern [file ...]\n");
 	return 2;
 }

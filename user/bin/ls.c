@@ -1,9 +1,13 @@
 /*
- * ls: list files and directories, one name a line.
+ * ls: list files and directories, one name a line (after FreeBSD's ls(1), bin/ls).
  *   -a  include names starting with '.'      -l  long format (mode, links, owner, group,
  *   -d  list directories themselves              size, modification time, name)
  * Operands that are files are listed first, then each directory (headed "dir:" when there
- * are several operands). wdrain has no users: owner and group print as root and wheel.
+ * are several operands). Owners and groups are named from /etc/passwd and /etc/group, or
+ * printed as numbers. A symbolic link operand is followed unless -d or -l (FreeBSD's rule);
+ * names found in a directory are never followed, and -l shows a link as "name -> target".
+ * The mode shows the file type (- d l p c b), and s/S for set-user-ID or set-group-ID and t/T
+ * for the sticky bit, capitalised when the execute bit under them is off (strmode(3)).
  * usage: ls [-adl1] [file ...]
  */
 #include <stdio.h>
@@ -15,11 +19,14 @@
 #include <limits.h>
 #include <err.h>
 #include <errno.h>
+#include <pwd.h>
+#include <grp.h>
 
 static int aflag, dflag, lflag;
 
 struct entry {
 	char       *name;      /* as printed */
+	char       *path;      /* where it is, to read a link's target */
 	struct stat st;
 };
 
@@ -36,7 +43,46 @@ static void modestr(mode_t m, char *s)
 	s[0] = t < (int)sizeof types - 1 ? types[t] : '?';
 	for (int i = 0; i < 9; i++)
 		s[1 + i] = (m & (0400 >> i)) ? "rwx"[i % 3] : '-';
+	if (m & S_ISUID)
+		s[3] = (m & S_IXUSR) ? 's' : 'S';
+	if (m & S_ISGID)
+		s[6] = (m & S_IXGRP) ? 's' : 'S';
+	if (m & S_ISVTX)
+		s[9] = (m & S_IXOTH) ? 't' : 'T';
 	s[10] = 0;
+}
+
+/* The owner's and group's names, or their numbers. */
+static void owner_names(const struct stat *st, char *user, char *group, size_t n)
+{
+	struct passwd *pw = getpwuid(st->st_uid);
+	struct group *gr = getgrgid(st->st_gid);
+
+	if (pw != NULL)
+		snprintf(user, n, "%s", pw->pw_name);
+	else
+		snprintf(user, n, "%u", (unsigned)st->st_uid);
+	if (gr != NULL)
+		snprintf(group, n, "%s", gr->gr_name);
+	else
+		snprintf(group, n, "%u", (unsigned)st->st_gid);
+}
+
+/* " -> target" for a symbolic link (empty for anything else), in buf. */
+static void link_target(const struct entry *e, char *buf, size_t n)
+{
+	ssize_t len;
+
+	buf[0] = '\0';
+	if (!S_ISLNK(e->st.st_mode) || n < 5)
+		return;
+	len = readlink(e->path, buf + 4, n - 5);
+	if (len < 0) {
+		warn("%s", e->path);
+		return;
+	}
+	memcpy(buf, " -> ", 4);
+	buf[4 + len] = '\0';
 }
 
 static int width(unsigned long long v)
@@ -53,22 +99,28 @@ static int width(unsigned long long v)
 /* Print entries (sorted by the caller); -l computes column widths over the whole set. */
 static void print(struct entry *e, int n, int total)
 {
-	int lw = 1, sw = 1;
+	int lw = 1, sw = 1, uw = 1, gw = 1;
 	long long blocks = 0;
 	time_t now = time(NULL);
+	char user[32], group[32];
 
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && lflag; i++) {
 		if (width(e[i].st.st_nlink) > lw)
 			lw = width(e[i].st.st_nlink);
 		if (width((unsigned long long)e[i].st.st_size) > sw)
 			sw = width((unsigned long long)e[i].st.st_size);
+		owner_names(&e[i].st, user, group, sizeof user);
+		if ((int)strlen(user) > uw)
+			uw = (int)strlen(user);
+		if ((int)strlen(group) > gw)
+			gw = (int)strlen(group);
 		blocks += e[i].st.st_blocks;
 	}
 	if (lflag && total)
 		printf("total %lld\n", blocks);
 	for (int i = 0; i < n; i++) {
 		struct stat *st = &e[i].st;
-		char mode[11], date[32];
+		char mode[11], date[32], target[PATH_MAX + 4];
 		struct tm tm;
 
 		if (!lflag) {
@@ -76,12 +128,14 @@ static void print(struct entry *e, int n, int total)
 			continue;
 		}
 		modestr(st->st_mode, mode);
+		owner_names(st, user, group, sizeof user);
+		link_target(&e[i], target, sizeof target);
 		gmtime_r(&st->st_mtime, &tm);
 		/* FreeBSD shows the year instead of the time for files older than six months */
 		strftime(date, sizeof date, st->st_mtime + 15778800 < now || st->st_mtime > now + 15778800
 		                            ? "%b %e  %Y" : "%b %e %H:%M", &tm);
-		printf("%s  %*u root  wheel  %*lld %s %s\n", mode, lw, (unsigned)st->st_nlink, sw,
-		       (long long)st->st_size, date, e[i].name);
+		printf("%s  %*u %-*s  %-*s  %*lld %s %s%s\n", mode, lw, (unsigned)st->st_nlink, uw, user,
+		       gw, group, sw, (long long)st->st_size, date, e[i].name, target);
 	}
 }
 
@@ -109,13 +163,15 @@ static int listdir(const char *path)
 		}
 		if (de->d_name[0] == '.' && !aflag)
 			continue;
-		if (!(e = realloc(e, (n + 1) * sizeof *e)) || !(e[n].name = strdup(de->d_name)))
+		snprintf(full, sizeof full, "%s/%s", path, de->d_name);
+		if (!(e = realloc(e, (n + 1) * sizeof *e)) || !(e[n].name = strdup(de->d_name)) ||
+		    !(e[n].path = strdup(full)))
 			errx(1, "out of memory");
 		memset(&e[n].st, 0, sizeof e[n].st);
-		snprintf(full, sizeof full, "%s/%s", path, de->d_name);
-		if (lflag && stat(full, &e[n].st) < 0) {
+		if (lflag && lstat(full, &e[n].st) < 0) {
 			warn("%s", full);
 			free(e[n].name);
+			free(e[n].path);
 			status = -1;
 			continue;
 		}
@@ -124,8 +180,10 @@ static int listdir(const char *path)
 	closedir(d);
 	qsort(e, n, sizeof *e, cmpentry);
 	print(e, n, 1);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		free(e[i].name);
+		free(e[i].path);
+	}
 	free(e);
 	return status;
 }
@@ -156,13 +214,13 @@ int main(int argc, char **argv)
 		errx(1, "out of memory");
 	for (int i = 0; i < nops; i++) {
 		struct stat st;
-		if (stat(ops[i], &st) < 0) {
+		if (((dflag || lflag) ? lstat(ops[i], &st) : stat(ops[i], &st)) < 0) {
 			warn("%s", ops[i]);
 			status = 1;
 			continue;
 		}
 		struct entry *e = S_ISDIR(st.st_mode) && !dflag ? &dirs[nd++] : &files[nf++];
-		e->name = ops[i];
+		e->name = e->path = ops[i];
 		e->st = st;
 	}
 	qsort(files, nf, sizeof *files, cmpentry);

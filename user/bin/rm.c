@@ -18,7 +18,7 @@ static int rmone(const char *path)
 {
 	struct stat st;
 
-	if (stat(path, &st) < 0) {
+	if (lstat(path, &st) < 0) {             /* a symbolic link is removed, not followed */
 		if (fflag && errno == ENOENT)
 			return 0;
 		warn("%s", path);

@@ -1,8 +1,14 @@
 /*
  * sysctl: read and set kernel variables by name, as FreeBSD's sysctl(8).
  *   sysctl name ...        "name: value" (a prefix such as "vfs" lists every node under it)
- *   sysctl name=value      set it and print "name: old -> new"
+ *   sysctl name=value ...  set each and print "name: old -> new"
  *   sysctl -a              every node;  -n: values only;  -d: descriptions instead of values
+ * Several assignments are made in the order given, and one the kernel refuses as out of range
+ * (EINVAL) is tried once more after all the others: limits that depend on each other (the
+ * kernel keeps vfs.hirunningspace >= vfs.lorunningspace) can then be given in either order.
+ * Every name that fails is reported with its reason - "sysctl: vfs.hirunningspace=65536:
+ * Invalid argument", "sysctl: unknown oid 'x'" - and the status is then 1; the empty name
+ * is an unknown oid too.
  * Integers, 64-bit integers and strings print as such; kern.boottime (S,timeval) prints
  * FreeBSD-style "{ sec = N, usec = N } Thu Nov 14 22:13:20 2023"; other opaque nodes print
  * their format and length (and are skipped by -a, as on FreeBSD).
@@ -125,8 +131,11 @@ static int showall(const char *prefix)
 	return found ? status : -2;
 }
 
-/* name=value: parse value by the node's type and write it. */
-static int set(char *name, const char *value)
+/*
+ * name=value: parse value by the node's type and write it. 0, or -1 after a message; -2 without
+ * one when the kernel said EINVAL and `retry` asks for a second try (the caller makes it).
+ */
+static int set(char *name, const char *value, int retry)
 {
 	struct sysctl_info info;
 	void *old, *newp;
@@ -176,6 +185,10 @@ static int set(char *name, const char *value)
 		return -1;
 	}
 	if (sysctl(name, NULL, NULL, newp, newlen) < 0) {
+		if (errno == EINVAL && retry) {
+			free(old);
+			return -2;
+		}
 		if (errno == EPERM)
 			warnx("oid '%s' is read only", name);
 		else
@@ -196,7 +209,8 @@ static int set(char *name, const char *value)
 	return 0;
 }
 
-static int doarg(char *arg)
+/* One operand: name=value (retry as for set), or a name or prefix to show. */
+static int doarg(char *arg, int retry)
 {
 	struct sysctl_info info;
 	char *eq = strchr(arg, '=');
@@ -204,7 +218,13 @@ static int doarg(char *arg)
 
 	if (eq) {
 		*eq = 0;
-		return set(arg, eq + 1);
+		r = set(arg, eq + 1, retry);
+		*eq = '=';
+		return r;
+	}
+	if (!*arg) {
+		warnx("unknown oid ''");
+		return -1;
 	}
 	if (sysctlinfo(arg, &info) == 0)
 		return show(arg, 0);
@@ -217,8 +237,11 @@ static int doarg(char *arg)
 
 int main(int argc, char **argv)
 {
-	int c, aflag = 0, status = 0;
+	int c, aflag = 0, status = 0, ndeferred = 0;
+	char **deferred = malloc(argc * sizeof *deferred);
 
+	if (!deferred)
+		errx(1, "out of memory");
 	while ((c = getopt(argc, argv, "adn")) != -1) {
 		switch (c) {
 		case 'a': aflag = 1; break;
@@ -234,8 +257,15 @@ int main(int argc, char **argv)
 	}
 	if (optind == argc)
 		goto usage;
-	for (int i = optind; i < argc; i++)
-		if (doarg(argv[i]) < 0)
+	for (int i = optind; i < argc; i++) {
+		int r = doarg(argv[i], argc - optind > 1);
+		if (r == -2)
+			deferred[ndeferred++] = argv[i];   /* refused: again after the others */
+		else if (r < 0)
+			status = 1;
+	}
+	for (int i = 0; i < ndeferred; i++)
+		if (doarg(deferred[i], 0) < 0)
 			status = 1;
 	return status;
 usage:

@@ -13,8 +13,9 @@
  * with ! expr, expr -a expr, expr -o expr (-a binds tighter) and ( expr ). With up to four
  * arguments POSIX's rules decide by the number of arguments (so `test -n` and `test !` are
  * plain strings); longer expressions are parsed by precedence as FreeBSD does.
- * Everyone is root on wdrain (no uids): -r and -w are true for any existing file, -x for a
- * directory or a file with any execute bit, as FreeBSD's eaccess gives the superuser.
+ * For root -r and -w are true for any existing file, -x for a directory or a file with any
+ * execute bit, as FreeBSD's eaccess gives the superuser; for anyone else access(2) decides.
+ * -h and -L look at the name itself (lstat), the others follow a symbolic link.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -89,8 +90,12 @@ static int filetest(const char *op, const char *path)
 {
 	struct stat st;
 
+	if (op[1] == 'h' || op[1] == 'L')
+		return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
 	if (stat(path, &st) < 0)
 		return 0;
+	if (geteuid() != 0 && (op[1] == 'r' || op[1] == 'w' || op[1] == 'x'))
+		return access(path, op[1] == 'r' ? R_OK : op[1] == 'w' ? W_OK : X_OK) == 0;
 	switch (op[1]) {
 	case 'e': case 'r': case 'w': return 1;
 	case 'f': return S_ISREG(st.st_mode);
@@ -98,7 +103,6 @@ static int filetest(const char *op, const char *path)
 	case 'b': return S_ISBLK(st.st_mode);
 	case 'c': return S_ISCHR(st.st_mode);
 	case 'p': return S_ISFIFO(st.st_mode);
-	case 'h': case 'L': return S_ISLNK(st.st_mode);
 	case 'x': return S_ISDIR(st.st_mode) || (st.st_mode & 0111) != 0;
 	case 's': return st.st_size > 0;
 	}

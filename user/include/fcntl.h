@@ -8,5 +8,6 @@
 int open(const char *path, int flags, ...);   /* the third argument is the mode with O_CREAT */
 int creat(const char *path, mode_t mode);
 int fcntl(int fd, int cmd, ...);
+int flock(int fd, int how);                  /* LOCK_SH, LOCK_EX, LOCK_UN (| LOCK_NB) */
 
 #endif

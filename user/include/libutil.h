@@ -18,6 +18,12 @@
  *   lr_meta(fmt, ...)      one whole metadata line: "#" and the text
  *   monotonic_us()         CLOCK_MONOTONIC in microseconds
  *
+ * File modes (lib/setmode.c), FreeBSD's setmode(3)/getmode(3) (declared in its unistd.h; here,
+ * as the shell's line editor has a setmode of its own): chmod(1)'s modes, octal or symbolic.
+ *   setmode(str)           check the mode str ("644", "u+x,go-w") and keep it with the umask
+ *                          now: a set for getmode, free() it; NULL with errno EINVAL if bad
+ *   getmode(set, mode)     mode with the set applied
+ *
  * Periodic work (lib/ticker.c): a schedule of ticks every `ms` milliseconds from its start.
  *   ticker_ms(arg)         an interval option's value, 1 to 3600000 ms (errx otherwise)
  *   ticker_start(&t, ms)   the first tick is now
@@ -31,6 +37,9 @@
 
 struct kinfo_proc *kinfo_getallproc(int *cntp);
 int                proc_running(pid_t pid);
+
+void  *setmode(const char *mode_str);
+mode_t getmode(const void *set, mode_t mode);
 
 int       lr_open(const char *path, const char *label);
 void      lr_begin(void);

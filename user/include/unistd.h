@@ -16,6 +16,7 @@
 #include <sys/sysctl.h>
 #include <sys/dirent.h>
 #include <sys/mount.h>
+#include <sys/fcntl.h>      /* access(2)'s R_OK, W_OK, X_OK, F_OK */
 
 #define STDIN_FILENO  0
 #define STDOUT_FILENO 1
@@ -49,6 +50,18 @@ void *sbrk(intptr_t increment);                       /* (void *)-1 on failure *
 int   getrusage(int who, struct rusage *ru);
 int   reboot(int howto);
 
+/* credentials: real, effective and saved IDs, as FreeBSD 4 */
+uid_t getuid(void);
+uid_t geteuid(void);
+gid_t getgid(void);
+gid_t getegid(void);
+int   getgroups(int n, gid_t *gids);                   /* n 0: how many */
+int   setuid(uid_t uid);
+int   seteuid(uid_t euid);
+int   setgid(gid_t gid);
+int   setegid(gid_t egid);
+int   setgroups(int n, const gid_t *gids);             /* root only */
+
 /* memory mappings (<sys/mman.h> has the flags) */
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t pos);   /* MAP_FAILED on failure */
 int   munmap(void *addr, size_t len);
@@ -67,6 +80,7 @@ int     dup(int fd);
 int     dup2(int from, int to);
 off_t   lseek(int fd, off_t offset, int whence);
 int     ftruncate(int fd, off_t length);
+int     truncate(const char *path, off_t length);
 int     fstat(int fd, struct stat *st);
 int     fsync(int fd);
 int     ioctl(int fd, unsigned long cmd, void *arg);
@@ -75,7 +89,18 @@ int     getdents(int fd, void *buf, size_t n);
 
 /* names */
 int   stat(const char *path, struct stat *st);
-int   lstat(const char *path, struct stat *st);           /* = stat: no symbolic links */
+int   lstat(const char *path, struct stat *st);           /* a symbolic link's own attributes */
+int   access(const char *path, int mode);                 /* with the real uid and gid */
+int   chmod(const char *path, mode_t mode);
+int   fchmod(int fd, mode_t mode);
+int   chown(const char *path, uid_t uid, gid_t gid);      /* (uid_t)-1, (gid_t)-1: unchanged */
+int   fchown(int fd, uid_t uid, gid_t gid);
+int   lchown(const char *path, uid_t uid, gid_t gid);
+mode_t umask(mode_t mask);                                /* returns the old mask */
+int   symlink(const char *target, const char *path);
+ssize_t readlink(const char *path, char *buf, size_t n);  /* no NUL added */
+int   mkfifo(const char *path, mode_t mode);
+int   mknod(const char *path, mode_t mode, dev_t dev);    /* root; wdfs: EOPNOTSUPP */
 int   utimes(const char *path, const struct timeval *times);   /* times[0] atime, [1] mtime; NULL: now */
 int   link(const char *from, const char *to);
 int   unlink(const char *path);

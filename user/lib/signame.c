@@ -8,7 +8,7 @@ const char *const sys_signame[NSIG] = {
 	[SIGHUP] = "hup",   [SIGINT] = "int",   [SIGQUIT] = "quit", [SIGILL] = "ill",
 	[SIGTRAP] = "trap", [SIGABRT] = "abrt", [SIGFPE] = "fpe",   [SIGKILL] = "kill",
 	[SIGBUS] = "bus",   [SIGSEGV] = "segv", [SIGPIPE] = "pipe", [SIGALRM] = "alrm",
-	[SIGTERM] = "term",
+	[SIGTERM] = "term", [SIGUSR1] = "usr1", [SIGUSR2] = "usr2",
 };
 
 /* What each signal means, in FreeBSD's words (lib/libc/gen/siglist.c): what sh prints for a killed process. */
@@ -17,7 +17,8 @@ const char *const sys_siglist[NSIG] = {
 	[SIGILL] = "Illegal instruction", [SIGTRAP] = "Trace/BPT trap", [SIGABRT] = "Abort trap",
 	[SIGFPE] = "Floating point exception", [SIGKILL] = "Killed", [SIGBUS] = "Bus error",
 	[SIGSEGV] = "Segmentation fault", [SIGPIPE] = "Broken pipe", [SIGALRM] = "Alarm clock",
-	[SIGTERM] = "Terminated",
+	[SIGTERM] = "Terminated",     [SIGUSR1] = "User defined signal 1",
+	[SIGUSR2] = "User defined signal 2",
 };
 
 int signame_to_num(const char *name)

@@ -3,8 +3,8 @@
  * Convention (kernel/include/sys/syscall.h): int $0x80 with eax = number and the arguments
  * in ebx, ecx, edx, esi, edi; the result comes back in eax, and a value in [-4095, -1] is
  * -errno. Each wrapper stores errno and returns -1 on failure, as POSIX.
- * 64-bit offsets (lseek, ftruncate) travel through a pointer to an off_t.
- * At the end: pread/pwrite and lstat, library functions made of these calls.
+ * 64-bit offsets (lseek, ftruncate, truncate) travel through a pointer to an off_t.
+ * At the end: pread/pwrite, library functions made of these calls.
  */
 #include <unistd.h>
 #include <fcntl.h>
@@ -80,6 +80,17 @@ int kill(pid_t pid, int sig)            { return SC2(SYS_kill, pid, sig); }
 int getrusage(int who, struct rusage *ru) { return SC2(SYS_getrusage, who, ru); }
 int reboot(int howto)                   { return SC1(SYS_reboot, howto); }
 
+uid_t getuid(void)                      { return SC0(SYS_getuid); }
+uid_t geteuid(void)                     { return SC0(SYS_geteuid); }
+gid_t getgid(void)                      { return SC0(SYS_getgid); }
+gid_t getegid(void)                     { return SC0(SYS_getegid); }
+int getgroups(int n, gid_t *gids)       { return SC2(SYS_getgroups, n, gids); }
+int setuid(uid_t uid)                   { return SC1(SYS_setuid, uid); }
+int seteuid(uid_t euid)                 { return SC1(SYS_seteuid, euid); }
+int setgid(gid_t gid)                   { return SC1(SYS_setgid, gid); }
+int setegid(gid_t egid)                 { return SC1(SYS_setegid, egid); }
+int setgroups(int n, const gid_t *gids) { return SC2(SYS_setgroups, n, gids); }
+
 /* The old break; user addresses end below USERTOP (< 2 GB), so no break looks like -errno. */
 void *sbrk(intptr_t increment)
 {
@@ -121,6 +132,8 @@ off_t lseek(int fd, off_t offset, int whence)
 }
 
 int ftruncate(int fd, off_t length)     { return SC2(SYS_ftruncate, fd, &length); }
+int truncate(const char *path, off_t length) { return SC2(SYS_truncate, path, &length); }
+int flock(int fd, int how)              { return SC2(SYS_flock, fd, how); }
 
 int open(const char *path, int flags, ...)
 {
@@ -149,6 +162,18 @@ int fcntl(int fd, int cmd, ...)
 }
 
 int stat(const char *path, struct stat *st) { return SC2(SYS_stat, path, st); }
+int lstat(const char *path, struct stat *st) { return SC2(SYS_lstat, path, st); }
+int access(const char *path, int mode)  { return SC2(SYS_access, path, mode); }
+int chmod(const char *path, mode_t mode) { return SC2(SYS_chmod, path, mode); }
+int fchmod(int fd, mode_t mode)         { return SC2(SYS_fchmod, fd, mode); }
+int chown(const char *path, uid_t uid, gid_t gid) { return SC3(SYS_chown, path, uid, gid); }
+int fchown(int fd, uid_t uid, gid_t gid) { return SC3(SYS_fchown, fd, uid, gid); }
+int lchown(const char *path, uid_t uid, gid_t gid) { return SC3(SYS_lchown, path, uid, gid); }
+mode_t umask(mode_t mask)               { return (mode_t)SC1(SYS_umask, mask); }
+int symlink(const char *target, const char *path) { return SC2(SYS_symlink, target, path); }
+ssize_t readlink(const char *path, char *buf, size_t n) { return SC3(SYS_readlink, path, buf, n); }
+int mkfifo(const char *path, mode_t mode) { return SC2(SYS_mkfifo, path, mode); }
+int mknod(const char *path, mode_t mode, dev_t dev) { return SC3(SYS_mknod, path, mode, dev); }
 int utimes(const char *path, const struct timeval *times) { return SC2(SYS_utimes, path, times); }
 int link(const char *from, const char *to)  { return SC2(SYS_link, from, to); }
 int unlink(const char *path)            { return SC1(SYS_unlink, path); }
@@ -212,6 +237,3 @@ static ssize_t pio(int fd, void *buf, size_t n, off_t offset, int writing)
 ssize_t pread(int fd, void *buf, size_t n, off_t offset)  { return pio(fd, buf, n, offset, 0); }
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t offset)
                                         { return pio(fd, (void *)buf, n, offset, 1); }
-
-/* lstat = stat: wdrain has no symbolic links. */
-int lstat(const char *path, struct stat *st) { return stat(path, st); }

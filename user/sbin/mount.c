@@ -7,8 +7,15 @@
  *   mount [-frv] [-t type] [-o opts] special|node   the rest comes from /etc/fstab
  *   mount -a [-frv] [-t type]                   every /etc/fstab line except swap and noauto
  *                                               ones, skipping those already mounted
+ *   mount -u [-frvw] [-o opts] special|node     change a mounted file system: -r makes it
+ *                                               read-only (refused while a file in it is open
+ *                                               for writing), -w read-write again (refused if
+ *                                               it is not clean, unless -f); its other options
+ *                                               stay as they are unless -o changes them
+ *                                               (FreeBSD's mount -u, mount.c 1.39.2.3)
  *
- *   -r  read-only (the same as -o ro)     -f  mount an unclean file system read-write
+ *   -r  read-only (the same as -o ro)     -w  read-write (-o rw)
+ *   -f  mount an unclean file system read-write
  *   -t  the type (wdfs, the default; devfs); with -a only lines of that type
  *   -o  options, comma-separated: ro, rw, force (= -f), noauto (only -a heeds it),
  *       noclusterr, noclusterw (no clustered reads / writes: docs/bufcache.md)
@@ -35,6 +42,7 @@ static void usage(void)
 	        "usage: mount [-frv] [-t type] [-o options] special node\n"
 	        "       mount [-frv] [-t type] [-o options] special | node\n"
 	        "       mount -a [-frv] [-t type]\n"
+	        "       mount -u [-frvw] [-o options] special | node\n"
 	        "       mount\n");
 	exit(2);
 }
@@ -111,6 +119,53 @@ static const char *mount_hint(int e)
 	case ENOTDIR: return " (the mount point must be a directory)";
 	default:      return "";
 	}
+}
+
+/* What an errno from mount -u usually means. */
+static const char *update_hint(int e)
+{
+	switch (e) {
+	case EBUSY:      return " (a file in it is open for writing, or it is being unmounted)";
+	case EPERM:      return " (not clean: run fsck first, or mount -u -f -w to risk it)";
+	case EOPNOTSUPP: return " (this file-system type cannot be changed)";
+	default:         return "";
+	}
+}
+
+/*
+ * mount -u: the mount named by its mount point or its special, with its options changed as
+ * the command line says: `opts` from -o, then -r (rdonly 1) or -w (rdonly 0); -f in flags.
+ */
+static int update_mount(const char *name, const char *opts, int flags, int rdonly)
+{
+	const int keep = MNT_RDONLY | MNT_NOCLUSTERR | (int)MNT_NOCLUSTERW;
+	char dev[MNAMELEN];
+	struct statfs *mnt, sf;
+	int n = getmntinfo(&mnt, MNT_NOWAIT), f, noauto = 0, i;
+
+	snprintf(dev, sizeof(dev), "/dev/%s", name);
+	for (i = n - 1; i >= 0; i--)
+		if (strcmp(mnt[i].f_mntonname, name) == 0 || strcmp(mnt[i].f_mntfromname, name) == 0 ||
+		    strcmp(mnt[i].f_mntfromname, dev) == 0)
+			break;
+	if (i < 0)
+		errx(1, "%s: not a mounted file system", name);
+	f = (int)mnt[i].f_flags & keep;
+	if (opts != NULL && parse_options(opts, &f, &noauto) != 0)
+		return 1;
+	if (rdonly == 1)
+		f |= MNT_RDONLY;
+	else if (rdonly == 0)
+		f &= ~MNT_RDONLY;
+	if (mount(mnt[i].f_fstypename, mnt[i].f_mntonname, (f & keep) | (flags & MNT_FORCE) |
+	          MNT_UPDATE, NULL) != 0) {
+		int e = errno;
+		warnx("%s: %s%s", mnt[i].f_mntonname, strerror(e), update_hint(e));
+		return 1;
+	}
+	if (vflag && statfs(mnt[i].f_mntonname, &sf) == 0)
+		print_mount(&sf);
+	return 0;
 }
 
 /* Mount special on node; the listing line with -v. 0 or 1. */
@@ -206,14 +261,16 @@ static int mount_from_fstab(const char *name, const char *type, const char *opts
 int main(int argc, char **argv)
 {
 	const char *type = NULL, *opts = NULL;
-	int c, aflag = 0, flags = 0, noauto = 0;
+	int c, aflag = 0, uflag = 0, rdonly = -1, flags = 0, noauto = 0;
 
-	while ((c = getopt(argc, argv, "afrvt:o:")) != -1) {
+	while ((c = getopt(argc, argv, "afruvwt:o:")) != -1) {
 		switch (c) {
 		case 'a': aflag = 1; break;
 		case 'f': flags |= MNT_FORCE; break;
-		case 'r': flags |= MNT_RDONLY; break;
+		case 'r': rdonly = 1; break;
+		case 'u': uflag = 1; break;
 		case 'v': vflag = 1; break;
+		case 'w': rdonly = 0; break;
 		case 't': type = optarg; break;
 		case 'o': opts = optarg; break;
 		default: usage();
@@ -221,6 +278,13 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (uflag) {
+		if (argc != 1 || aflag || type != NULL)
+			usage();
+		return update_mount(argv[0], opts, flags, rdonly);
+	}
+	if (rdonly == 1)
+		flags |= MNT_RDONLY;
 	if (aflag) {
 		if (argc != 0 || opts != NULL)
 			usage();

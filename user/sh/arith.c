@@ -4,8 +4,10 @@
  *   arith_eval(expr, &result)   0 and the value, or -1 after printing the error
  *
  * The expression has already been through parameter expansion and command substitution
- * (expand.c). Integers are signed longs (32 bits here, as POSIX's minimum); constants are
- * decimal, octal (0777) or hexadecimal (0x1f). The C operators POSIX requires, by precedence:
+ * (expand.c). Integers are intmax_t, 64 bits, as FreeBSD's sh computes (bin/sh/shell.h:
+ * "typedef intmax_t arith_t"; POSIX asks only for a signed long, 32 bits on i386, but a
+ * script's byte counts pass 2 GB); constants are decimal, octal (0777) or hexadecimal (0x1f). The C
+ * operators POSIX requires, by precedence:
  *
  *   ( )   unary + - ! ~   * / %   + -   << >>   < <= > >=   == !=   &   ^   |   &&   ||
  *   ?:    = *= /= %= += -= <<= >>= &= ^= |=
@@ -13,7 +15,8 @@
  * (no ++/--, which POSIX leaves out). A name stands for its variable's value (unset or empty
  * is 0; anything that is not a number is an error); an assignment sets the variable. && || and
  * ?: do not evaluate the side they skip, so $((0 && 1/0)) is 0. Division by zero, the one
- * overflow that traps on i386 (LONG_MIN / -1) and a malformed expression are errors.
+ * overflow that traps (INTMAX_MIN / -1) and a malformed expression are errors; other overflows
+ * wrap, as the hardware does.
  *
  * A recursive-descent parser that evaluates as it goes: one function per precedence level.
  */
@@ -23,6 +26,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include "sh.h"
 
 struct arith {
@@ -32,7 +36,7 @@ struct arith {
 	int         failed;
 };
 
-static long a_assign(struct arith *a);
+static intmax_t a_assign(struct arith *a);
 
 static void a_error(struct arith *a, const char *what)
 {
@@ -75,16 +79,16 @@ static int accept(struct arith *a, const char *op)
 }
 
 /* A variable's value as a number. */
-static long varvalue(struct arith *a, const char *name, size_t len)
+static intmax_t varvalue(struct arith *a, const char *name, size_t len)
 {
 	const char *v = getvarn(name, len);
 	char *end, msg[80];
-	long n;
+	intmax_t n;
 
 	if (!v || !*v)
 		return 0;
 	errno = 0;
-	n = strtol(v, &end, 0);
+	n = strtoll(v, &end, 0);
 	while (isspace((unsigned char)*end))
 		end++;
 	if (*end || errno) {
@@ -95,10 +99,10 @@ static long varvalue(struct arith *a, const char *name, size_t len)
 	return n;
 }
 
-static long a_primary(struct arith *a)
+static intmax_t a_primary(struct arith *a)
 {
 	char *end;
-	long n;
+	intmax_t n;
 
 	skipblank(a);
 	if (accept(a, "(")) {
@@ -109,7 +113,7 @@ static long a_primary(struct arith *a)
 	}
 	if (isdigit((unsigned char)*a->p)) {
 		errno = 0;
-		n = strtol(a->p, &end, 0);
+		n = strtoll(a->p, &end, 0);
 		if (errno || isalnum((unsigned char)*end) || *end == '_')
 			a_error(a, "bad number");
 		a->p = end;
@@ -125,12 +129,12 @@ static long a_primary(struct arith *a)
 	return 0;
 }
 
-static long a_unary(struct arith *a)
+static intmax_t a_unary(struct arith *a)
 {
 	if (accept(a, "+"))
 		return a_unary(a);
 	if (accept(a, "-"))
-		return -(unsigned long)a_unary(a);   /* wraps like the hardware, no C overflow */
+		return -(uintmax_t)a_unary(a);   /* wraps like the hardware, no C overflow */
 	if (accept(a, "!"))
 		return !a_unary(a);
 	if (accept(a, "~"))
@@ -139,26 +143,26 @@ static long a_unary(struct arith *a)
 }
 
 /* l op r for the binary operators; division errors are checked here. */
-static long binop(struct arith *a, const char *op, long l, long r)
+static intmax_t binop(struct arith *a, const char *op, intmax_t l, intmax_t r)
 {
 	if ((op[0] == '/' || op[0] == '%') && !a->noeval) {
 		if (r == 0) {
 			a_error(a, "division by zero");
 			return 0;
 		}
-		if (l == LONG_MIN && r == -1) {
+		if (l == INTMAX_MIN && r == -1) {
 			a_error(a, "overflow");
 			return 0;
 		}
 	}
 	switch (op[0]) {
-	case '*': return (unsigned long)l * r;
+	case '*': return (uintmax_t)l * r;
 	case '/': return r ? l / r : 0;
-	case '%': return r && !(l == LONG_MIN && r == -1) ? l % r : 0;
-	case '+': return (unsigned long)l + r;
-	case '-': return (unsigned long)l - r;
-	case '<': return op[1] == '<' ? (long)((unsigned long)l << (r & 31)) : op[1] == '=' ? l <= r : l < r;
-	case '>': return op[1] == '>' ? l >> (r & 31) : op[1] == '=' ? l >= r : l > r;
+	case '%': return r && !(l == INTMAX_MIN && r == -1) ? l % r : 0;
+	case '+': return (uintmax_t)l + r;
+	case '-': return (uintmax_t)l - r;
+	case '<': return op[1] == '<' ? (intmax_t)((uintmax_t)l << (r & 63)) : op[1] == '=' ? l <= r : l < r;
+	case '>': return op[1] == '>' ? l >> (r & 63) : op[1] == '=' ? l >= r : l > r;
 	case '=': return l == r;
 	case '!': return l != r;
 	case '&': return l & r;
@@ -175,9 +179,9 @@ static const char *const levels[][5] = {
 };
 #define NLEVELS (int)(sizeof levels / sizeof levels[0])
 
-static long a_binary(struct arith *a, int level)
+static intmax_t a_binary(struct arith *a, int level)
 {
-	long l;
+	intmax_t l;
 
 	if (level < 0)
 		return a_unary(a);
@@ -196,13 +200,13 @@ static long a_binary(struct arith *a, int level)
 }
 
 /* && and ||: the right side is parsed but not evaluated when the left decides. */
-static long a_logical(struct arith *a, int isor)
+static intmax_t a_logical(struct arith *a, int isor)
 {
-	long l = isor ? a_logical(a, 0) : a_binary(a, NLEVELS - 1);
+	intmax_t l = isor ? a_logical(a, 0) : a_binary(a, NLEVELS - 1);
 
 	while (!a->failed && accept(a, isor ? "||" : "&&")) {
 		int skip = isor ? l != 0 : l == 0;
-		long r;
+		intmax_t r;
 		a->noeval += skip;
 		r = isor ? a_logical(a, 0) : a_binary(a, NLEVELS - 1);
 		a->noeval -= skip;
@@ -211,9 +215,9 @@ static long a_logical(struct arith *a, int isor)
 	return l;
 }
 
-static long a_cond(struct arith *a)
+static intmax_t a_cond(struct arith *a)
 {
-	long c = a_logical(a, 1), t, f;
+	intmax_t c = a_logical(a, 1), t, f;
 
 	if (a->failed || !accept(a, "?"))
 		return c;
@@ -231,13 +235,13 @@ static long a_cond(struct arith *a)
 }
 
 /* NAME = expr and NAME op= expr (right-associative); anything else is a conditional. */
-static long a_assign(struct arith *a)
+static intmax_t a_assign(struct arith *a)
 {
 	static const char *const ops[] = { "=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=", NULL };
 	const char *start, *name;
 	size_t len;
 	char buf[24];
-	long v;
+	intmax_t v;
 
 	skipblank(a);
 	start = name = a->p;
@@ -255,7 +259,7 @@ static long a_assign(struct arith *a)
 			}
 			if (!a->noeval && !a->failed) {
 				char *var = xstrndup(name, len);
-				snprintf(buf, sizeof buf, "%ld", v);
+				snprintf(buf, sizeof buf, "%jd", v);
 				setvar(var, buf, 0);
 				free(var);
 			}
@@ -266,7 +270,7 @@ static long a_assign(struct arith *a)
 	return a_cond(a);
 }
 
-int arith_eval(const char *expr, long *result)
+int arith_eval(const char *expr, intmax_t *result)
 {
 	struct arith a = { expr, expr, 0, 0 };
 

@@ -5,11 +5,16 @@
  *   define_function, unset_function   the function table (POSIX 2.9.5)
  *   exec_command(argv, env)   in a child: find the program on $PATH and exec it
  *   xfork, waitfor, exitcode  fork with stdio flushed; a child's status as $? (128+signal)
+ *   bi_command           command -v / -V (XCU command)
  *
- * Simple commands: assignments and words are expanded (expand.c), then the command is, in
- * POSIX's order (2.9.1.1): a special built-in, a function, a built-in, or a program run in a
- * child. Pipelines and ( ... ) fork; { ... }, for, case, if, while and until run in this shell,
- * with their redirections applied around them and undone after.
+ * Simple commands (POSIX 2.9.1): the words are expanded (expand.c), then the NAME=value
+ * prefixes, left to right, each set before the next is expanded (for good with no command or
+ * a special built-in, else only for the command); then the command is, in POSIX's order
+ * (2.9.1.1): a special built-in, a function, a built-in, or a program run in a child.
+ * `command name` skips the functions and makes a special built-in a regular one. Pipelines
+ * and ( ... ) fork; { ... }, for, case, if, while and until run in this shell, with their
+ * redirections applied around them and undone after. Between commands run_node runs the
+ * traps of signals that came (trap.c).
  *
  * Unwinding: break, continue and return set evalskip (builtins.c); lists and loops stop and
  * return as soon as it is set, each loop or function call taking the part meant for it.
@@ -19,9 +24,11 @@
  * subshell, a command substitution) in a process group of its own and makes that the console's
  * foreground group while it waits (fork_job, wait_job, job_end). ^C then ends the job, not the
  * shell, and a job killed by SIGINT abandons the rest of the command line, so ^C also stops a
- * loop at the prompt. A script's shell is not interactive: its children stay in its group, the
- * group of the job it is part of. Background jobs (&) stay in the shell's group, never the
- * foreground one, so ^C does not reach them.
+ * loop at the prompt. Between jobs the foreground group is the shell's own (console_foreground):
+ * ^C there reaches the shell, which catches SIGINT and abandons the command line (trap.c), so a
+ * loop of built-ins stops too. A script's shell is not interactive: its children stay in its
+ * group, the group of the job it is part of. Background jobs (&) stay in the shell's group and
+ * ignore SIGINT (POSIX 2.11), so ^C does not reach them.
  *
  * set -e (POSIX 2.14, set): a simple command, pipeline or subshell that fails ends a
  * non-interactive shell, except where its status is tested: the condition of if, while and
@@ -41,6 +48,7 @@
 #include <signal.h>
 #include <err.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include "sh.h"
 
 int loopdepth, funcdepth, dotdepth;
@@ -64,13 +72,24 @@ int exitcode(int status, int report)
 	return 128 + sig;
 }
 
-pid_t xfork(void)
+/*
+ * Every fork of the shell: the child starts with the default traps (trap.c), and a background
+ * one ignoring INT and QUIT. Signals are blocked across the fork until the child has its own
+ * actions, so a signal sent to it at once (`cmd & kill $!`) finds them, not the shell's.
+ */
+pid_t xfork(int background)
 {
+	sigset_t all, old;
 	pid_t pid;
 
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
 	fflush(NULL);
 	if ((pid = fork()) < 0)
 		warn("fork");
+	if (pid == 0)
+		signals_forked(background);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return pid;
 }
 
@@ -82,7 +101,7 @@ int waitfor(pid_t pid, int report)
 		if (errno != EINTR) {
 			warn("wait");
 			return 127;
-		}
+		}                          /* a trapped signal: its trap runs when the job is done */
 	return exitcode(status, report);
 }
 
@@ -90,10 +109,19 @@ int waitfor(pid_t pid, int report)
 
 static pid_t jobpgid;        /* the group of the job being started or waited for (0: none) */
 static int   jobint;         /* a process of it was killed by SIGINT (^C) */
+static pid_t shellpgid;      /* the interactive shell's own group: the console's foreground group
+                                while it runs built-ins, so ^C reaches it (trap.c) */
+
+void console_foreground(void)
+{
+	setpgid(0, 0);
+	shellpgid = getpgrp();
+	ioctl(0, TIOCSPGRP, &shellpgid);
+}
 
 pid_t fork_job(void)
 {
-	pid_t pid = xfork();
+	pid_t pid = xfork(0);
 
 	if (!opt.interactive || pid < 0)
 		return pid;
@@ -118,11 +146,9 @@ int wait_job(pid_t pid, int report)
 
 void job_end(void)
 {
-	int none = 0;
-
 	if (!opt.interactive || !jobpgid)
 		return;
-	ioctl(0, TIOCSPGRP, &none);
+	ioctl(0, TIOCSPGRP, &shellpgid);
 	jobpgid = 0;
 	if (jobint) {
 		jobint = 0;
@@ -156,7 +182,7 @@ static int heredoc_fd(struct redir *r)
 		free(body);
 		return -1;
 	}
-	if (len > HEREDOC_INLINE && (pid = xfork()) < 0) {
+	if (len > HEREDOC_INLINE && (pid = xfork(0)) < 0) {
 		close(fds[0]);
 		close(fds[1]);
 		free(body);
@@ -312,6 +338,14 @@ static void try_exec(const char *path, char **argv, char **env)
 	errno = errno == ENOENT ? ENOEXEC : errno;
 }
 
+/* Where programs are looked for: $PATH, or DEFPATH for `command -p` (set around its command). */
+static const char *searchpath;
+
+static const char *pathvalue(void)
+{
+	return searchpath ? searchpath : getvar("PATH") ? getvar("PATH") : DEFPATH;
+}
+
 void exec_command(char **argv, char **env)
 {
 	const char *path;
@@ -322,7 +356,7 @@ void exec_command(char **argv, char **env)
 		try_exec(argv[0], argv, env);
 		err = errno;
 	} else {
-		path = getvar("PATH") ? getvar("PATH") : "/bin:/sbin";
+		path = pathvalue();
 		while (*path) {
 			size_t len = strcspn(path, ":");
 			if (snprintf(full, sizeof full, "%.*s%s%s", (int)len, path, len ? "/" : "",
@@ -393,26 +427,98 @@ void define_function(const char *name, const struct node *body)
 	funcs = f;
 }
 
+/* ---- command -v and -V ------------------------------------------------------------------------ */
+
+static const char *const reserved[] = {
+	"!", "{", "}", "case", "do", "done", "elif", "else", "esac", "fi", "for", "if", "in", "then", "until",
+	"while", NULL,
+};
+
+static int isreserved(const char *name)
+{
+	for (int i = 0; reserved[i]; i++)
+		if (strcmp(reserved[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* The program name would run: itself if it has a slash, else the first match on the path. */
+static int find_program(const char *name, char *full, size_t size)
+{
+	struct stat st;
+	const char *path = pathvalue();
+
+	if (strchr(name, '/')) {
+		strlcpy(full, name, size);
+		return stat(full, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111) ? 0 : -1;
+	}
+	while (*path) {
+		size_t len = strcspn(path, ":");
+		snprintf(full, size, "%.*s%s%s", (int)len, path, len ? "/" : "", name);
+		if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111))
+			return 0;
+		path += len + (path[len] == ':');
+	}
+	return -1;
+}
+
+/*
+ * command -v name ... and command -V name ...: what each name would run, in FreeBSD's words
+ * (bin/sh/exec.c, typecmd_impl): "ls is /bin/ls", "cd is a shell builtin", "shift is a
+ * special shell builtin", "f is a shell function", "if is a shell keyword"; -v prints just
+ * the name or the path. A name not found: "name: not found" with -V, and status 127. -p looks
+ * on the default path. (`command name args` itself is run_simple's.)
+ */
+int bi_command(int argc, char **argv)
+{
+	int i = 1, verbose = -1, bad = 0, status = 0, special;
+	char full[PATH_MAX];
+
+	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		}
+		for (const char *o = argv[i] + 1; *o; o++) {
+			if (*o == 'v' || *o == 'V')
+				verbose = *o == 'V';
+			else if (*o == 'p')
+				searchpath = DEFPATH;
+			else
+				bad = 1;
+		}
+	}
+	if (bad || verbose < 0 || i == argc) {
+		searchpath = NULL;
+		fprintf(stderr, "sh: command: usage: command [-p] [-v | -V] name ...\n");
+		return 2;
+	}
+	for (; i < argc; i++) {
+		const char *name = argv[i], *path = NULL;
+		const char *kind = isreserved(name) ? "a shell keyword" : findfunc(name) ? "a shell function" :
+		                   strcmp(name, "exec") == 0 ? "a special shell builtin" :
+		                   find_builtin(name, &special) ? (special ? "a special shell builtin" : "a shell builtin") :
+		                   NULL;
+		if (!kind && find_program(name, full, sizeof full) == 0)
+			path = full;
+		if (!kind && !path) {
+			if (verbose)
+				fprintf(stderr, "%s: not found\n", name);
+			status = 127;
+		} else if (verbose) {
+			printf("%s is %s\n", name, kind ? kind : path);
+		} else {
+			printf("%s\n", kind ? name : path);
+		}
+	}
+	searchpath = NULL;
+	return status;
+}
+
 /* ---- simple commands (POSIX 2.9.1) ------------------------------------------------------------ */
 
-/* The command's NAME=value words, set for the time of a built-in or function call. */
+/* A NAME=value word set for the time of a command (a built-in, a function, a program). */
 struct tempvar { char *name, *old; int wasset; };
-
-static struct tempvar *settemps(struct words *assigns)
-{
-	struct tempvar *t = xmalloc((assigns->n + 1) * sizeof *t);
-
-	for (int i = 0; i < assigns->n; i++) {
-		char *eq = strchr(assigns->v[i], '=');
-		const char *old;
-		t[i].name = xstrndup(assigns->v[i], eq - assigns->v[i]);
-		old = getvar(t[i].name);
-		t[i].wasset = old != NULL;
-		t[i].old = old ? xstrdup(old) : NULL;
-		setvar(t[i].name, eq + 1, 0);
-	}
-	return t;
-}
 
 static void restoretemps(struct tempvar *t, int n)
 {
@@ -425,6 +531,43 @@ static void restoretemps(struct tempvar *t, int n)
 		free(t[i].old);
 	}
 	free(t);
+}
+
+/*
+ * The command's NAME=value words, in order: each is expanded after the ones before it are set,
+ * so `a=1 b=$a` gives b the value 1 (POSIX 2.9.1 step 4; every shell does it so). They stay
+ * set (persist: no command name, or a special built-in) or only for the command: then *tp
+ * gets the old values for restoretemps and *nt their number. assigns gets NAME=value each, for
+ * a program's environment and set -x.
+ */
+static void set_assigns(struct node *n, int na, int persist, struct words *assigns, struct tempvar **tp,
+                        int *nt)
+{
+	struct tempvar *t = persist ? NULL : xmalloc((na + 1) * sizeof *t);
+
+	*nt = 0;
+	for (int i = 0; i < na && !experr; i++) {
+		char *eq = strchr(n->w.v[i], '='), *name = xstrndup(n->w.v[i], eq - n->w.v[i]);
+		char *val = expand_word(eq + 1), *a;
+		const char *old = getvar(name);
+		if (!experr && t) {
+			t[*nt].name = xstrdup(name);
+			t[*nt].wasset = old != NULL;
+			t[*nt].old = old ? xstrdup(old) : NULL;
+		}
+		if (!experr && setvar(name, val, 0) == 0) {
+			*nt += t != NULL;
+			a = xmalloc(strlen(name) + strlen(val) + 2);
+			sprintf(a, "%s=%s", name, val);
+			addword(assigns, a);
+		} else if (t && !experr) {
+			free(t[*nt].name);
+			free(t[*nt].old);
+		}
+		free(name);
+		free(val);
+	}
+	*tp = t;
 }
 
 /* set -x: the command as it will run, on stderr after $PS4 (POSIX 2.5.3). */
@@ -454,39 +597,30 @@ static int nassign(struct node *n)
 	return i;
 }
 
+int inspecial;
+
 /* A built-in: in this shell, with the redirections undone afterwards. */
-static int run_builtin(builtin_fn *fn, struct words *args, struct node *n, struct words *assigns, int special)
+static int run_builtin(builtin_fn *fn, struct words *args, struct node *n, int special)
 {
 	struct saved save[NSAVE];
-	struct tempvar *t = NULL;
-	int nsave = 0, status;
+	int nsave = 0, status, outer = inspecial;
 
 	if (apply_redirs(n->redir, save, &nsave) < 0) {
 		restore_redirs(save, nsave);
 		return experr ? 2 : 1;
 	}
-	if (special)
-		for (int i = 0; i < assigns->n; i++) {   /* they stay (POSIX 2.14) */
-			char *eq = strchr(assigns->v[i], '=');
-			*eq = 0;
-			setvar(assigns->v[i], eq + 1, 0);
-			*eq = '=';
-		}
-	else
-		t = settemps(assigns);
+	inspecial = special;
 	status = fn(args->n, args->v);
+	inspecial = outer;
 	fflush(NULL);
-	if (t)
-		restoretemps(t, assigns->n);
 	restore_redirs(save, nsave);
 	return status;
 }
 
 /* A function: its own $1..., run in this shell (POSIX 2.9.5). */
-static int call_function(struct func *f, struct words *args, struct node *n, struct words *assigns)
+static int call_function(struct func *f, struct words *args, struct node *n)
 {
 	struct saved save[NSAVE];
-	struct tempvar *t;
 	struct words saved;
 	int nsave = 0, status, outerloops = loopdepth;
 
@@ -494,7 +628,6 @@ static int call_function(struct func *f, struct words *args, struct node *n, str
 		restore_redirs(save, nsave);
 		return experr ? 2 : 1;
 	}
-	t = settemps(assigns);
 	saved = saveparams();
 	setparams(args->v + 1, args->n - 1);
 	f->refs++;
@@ -509,7 +642,6 @@ static int call_function(struct func *f, struct words *args, struct node *n, str
 	funcdepth--;
 	release(f);
 	restoreparams(&saved);
-	restoretemps(t, assigns->n);
 	restore_redirs(save, nsave);
 	return status;
 }
@@ -544,17 +676,12 @@ static int run_exec(struct words *args, struct node *n, struct words *assigns)
 	return 0;
 }
 
-/* Only assignments (and redirections, e.g. "> file"): set the variables. */
-static int run_assignments(struct node *n, struct words *assigns)
+/* Only assignments (set already) and redirections, e.g. "> file". */
+static int run_assignments(struct node *n)
 {
 	struct saved save[NSAVE];
 	int nsave = 0, status = substatus;   /* POSIX 2.9.1: the last command substitution's */
 
-	for (int i = 0; i < assigns->n; i++) {
-		char *eq = strchr(assigns->v[i], '=');
-		*eq = 0;
-		setvar(assigns->v[i], eq + 1, 0);
-	}
 	if (n->redir) {
 		if (apply_redirs(n->redir, save, &nsave) < 0)
 			status = experr ? 2 : 1;
@@ -563,42 +690,81 @@ static int run_assignments(struct node *n, struct words *assigns)
 	return status;
 }
 
+/*
+ * `command [-p] name args`: the words after it name the command, found without functions and
+ * run as a regular built-in would be (XCU command). Returns the index of the name in args
+ * (args->n when there is none); -p searches the default PATH. -v and -V are bi_command's.
+ */
+static int command_prefix(struct words *args, int *defpath)
+{
+	int i = 0;
+
+	while (i < args->n && strcmp(args->v[i], "command") == 0) {
+		int j = i + 1, p = 0;
+		for (; j < args->n && args->v[j][0] == '-' && args->v[j][1]; j++) {
+			if (strcmp(args->v[j], "--") == 0) {
+				j++;
+				break;
+			}
+			if (strspn(args->v[j] + 1, "p") != strlen(args->v[j] + 1))
+				return i;           /* -v, -V or a bad option: the built-in says */
+			p = 1;
+		}
+		*defpath |= p;
+		i = j;
+	}
+	return i;
+}
+
 /* inchild: we are a forked child already (a pipeline stage, a background job): exec directly. */
 static int run_simple(struct node *n, int inchild)
 {
-	struct words args = { NULL, 0 }, assigns = { NULL, 0 };
-	int na = nassign(n), status, special = 0;
-	builtin_fn *fn;
-	struct func *f;
+	struct words args = { NULL, 0 }, assigns = { NULL, 0 }, cmd;
+	int na = nassign(n), status, special = 0, viacommand = 0, defpath = 0, nt = 0, first;
+	struct tempvar *t = NULL;
+	builtin_fn *fn = NULL;
+	struct func *f = NULL;
 
 	substatus = 0;
-	for (int i = 0; i < na && !experr; i++) {
-		char *eq = strchr(n->w.v[i], '=');
-		char *val = expand_word(eq + 1), *a = xmalloc(eq - n->w.v[i] + strlen(val) + 2);
-		sprintf(a, "%.*s=%s", (int)(eq - n->w.v[i]), n->w.v[i], val);
-		free(val);
-		addword(&assigns, a);
-	}
-	expand_fields(n->w.v + na, n->w.n - na, &args);
+	expand_fields(n->w.v + na, n->w.n - na, &args);       /* the words first: POSIX 2.9.1 */
 	if (experr) {
 		status = laststatus;          /* 2 (sh_abort), or 130 after ^C in a $(...) */
 		goto out;
 	}
+	first = command_prefix(&args, &defpath);
+	viacommand = first > 0;
+	cmd.v = args.v + first;
+	cmd.n = args.n - first;
+	if (cmd.n > 0) {
+		fn = find_builtin(cmd.v[0], &special);
+		special &= !viacommand;
+		f = fn && special ? NULL : viacommand ? NULL : findfunc(cmd.v[0]);
+	}
+	set_assigns(n, na, cmd.n == 0 || special || (cmd.n > 0 && strcmp(cmd.v[0], "exec") == 0), &assigns, &t,
+	            &nt);
+	if (experr) {
+		status = laststatus;
+		goto out;
+	}
 	if (opt.xtrace)
 		trace(&assigns, &args);
-	if (args.n == 0)
-		status = run_assignments(n, &assigns);
-	else if (strcmp(args.v[0], "exec") == 0)
-		status = run_exec(&args, n, &assigns);
-	else if ((fn = find_builtin(args.v[0], &special)) && special)
-		status = run_builtin(fn, &args, n, &assigns, 1);
-	else if ((f = findfunc(args.v[0])))
-		status = call_function(f, &args, n, &assigns);
+	searchpath = defpath ? DEFPATH : NULL;
+	if (cmd.n == 0)
+		status = viacommand ? 0 : run_assignments(n);
+	else if (strcmp(cmd.v[0], "exec") == 0)
+		status = run_exec(&cmd, n, &assigns);
+	else if (fn && special)
+		status = run_builtin(fn, &cmd, n, 1);
+	else if (f)
+		status = call_function(f, &cmd, n);
 	else if (fn)
-		status = run_builtin(fn, &args, n, &assigns, 0);
+		status = run_builtin(fn, &cmd, n, 0);
 	else
-		status = run_program(&args, n, &assigns, inchild);
+		status = run_program(&cmd, n, &assigns, inchild);
+	searchpath = NULL;
 out:
+	if (t)
+		restoretemps(t, nt);
 	freewords(&args);
 	freewords(&assigns);
 	return status;
@@ -799,7 +965,7 @@ static int run_redirected(struct node *n)
 
 static int run_background(struct node *n)
 {
-	pid_t pid = xfork();
+	pid_t pid = xfork(1);
 
 	if (pid == 0) {
 		/* without job control, an asynchronous list reads /dev/null (POSIX 2.9.3.1) */
@@ -839,6 +1005,8 @@ int run_node(struct node *n)
 
 	if (!n)
 		return 0;
+	if (pendingsigs)
+		dotrap();                  /* between commands: a loop of built-ins is interrupted too */
 	if (evalskip)
 		return laststatus;
 	switch (n->type) {

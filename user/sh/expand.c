@@ -202,7 +202,7 @@ static const char *special(const char *name, size_t len, char *tmp, size_t size)
 	}
 	switch (name[0]) {
 	case '?': snprintf(tmp, size, "%d", laststatus); return tmp;
-	case '$': snprintf(tmp, size, "%d", getpid()); return tmp;
+	case '$': snprintf(tmp, size, "%d", rootpid); return tmp;     /* the shell's, also in a subshell */
 	case '!': if (!lastbg) return NULL; snprintf(tmp, size, "%d", lastbg); return tmp;
 	case '#': snprintf(tmp, size, "%d", posparams.n); return tmp;
 	case '-':
@@ -356,8 +356,13 @@ static void exp_brace(struct exp *e, const char *s, size_t i, size_t end, enum m
 		else if (val)
 			addresult(e, val, mode != M_UNQ);
 	} else if (op[0] == '#' || op[0] == '%') {
-		w = span_string(s, i, end, mode == M_UNQ ? M_UNQ : M_DQ, 1);
-		exp_trim(e, val ? val : "", w, op, mode);
+		/* POSIX 2.6.2: double quotes around the whole expansion do not quote the pattern;
+		 * quotes inside the braces do. So the pattern is expanded as unquoted text. */
+		w = span_string(s, i, end, M_UNQ, 1);
+		if (unset && opt.nounset)
+			sh_error("%s: parameter not set", namez);
+		else
+			exp_trim(e, val ? val : "", w, op, mode);
 		free(w);
 	} else {
 		int use_word = op[0] == ':' ? null : unset;    /* the colon forms also count "" as unset */
@@ -391,12 +396,12 @@ static void exp_brace(struct exp *e, const char *s, size_t i, size_t end, enum m
 static void exp_arith(struct exp *e, const char *s, size_t i, size_t end, enum mode mode)
 {
 	char *expr = span_string(s, i, end, M_DOC, 0), num[24];
-	long v;
+	intmax_t v;
 
 	if (!experr && arith_eval(expr, &v) < 0)
 		sh_abort();      /* arith_eval said what was wrong */
 	else if (!experr) {
-		snprintf(num, sizeof num, "%ld", v);
+		snprintf(num, sizeof num, "%jd", v);
 		addresult(e, num, mode != M_UNQ);
 	}
 	free(expr);

@@ -17,27 +17,25 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <ctype.h>
+#include <wctype.h>
 #include <dirent.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include "sh.h"
 
-/* [:name:] character classes (POSIX 2.13.1 via XBD 9.3.5). -1: not a class name. */
+/* [:name:] character classes (POSIX 2.13.1 via XBD 9.3.5): 1 or 0, or -1 if not a class name. */
 static int inclass(const char *name, size_t len, int c)
 {
-	static const struct { const char *name; int (*fn)(int); } classes[] = {
-		{ "alnum", isalnum }, { "alpha", isalpha }, { "digit", isdigit }, { "lower", islower },
-		{ "upper", isupper }, { "space", isspace }, { "punct", ispunct }, { "xdigit", isxdigit },
-		{ "print", isprint }, { "cntrl", iscntrl }, { "graph", isgraph },
-	};
+	char buf[16];
+	wctype_t class;
 
-	for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
-		if (strlen(classes[i].name) == len && strncmp(classes[i].name, name, len) == 0)
-			return classes[i].fn(c) != 0;
-	if (len == 5 && strncmp(name, "blank", 5) == 0)
-		return c == ' ' || c == '\t';
-	return -1;
+	if (len >= sizeof buf)
+		return -1;
+	memcpy(buf, name, len);
+	buf[len] = 0;
+	if (!(class = wctype(buf)))
+		return -1;
+	return iswctype(c, class) != 0;
 }
 
 /*

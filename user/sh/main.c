@@ -30,6 +30,7 @@
 struct shopts opt;
 int   laststatus;
 pid_t lastbg;
+pid_t rootpid;
 char *arg0 = "sh";
 int   evalskip, skipcount;
 
@@ -139,6 +140,7 @@ char *readfile(const char *path)
 
 void sh_exit(int status)
 {
+	exittrap(status);
 	fflush(NULL);
 	exit(status);
 }
@@ -218,23 +220,31 @@ int readchar(char *c)
 	int n;
 
 	while ((n = read(0, c, 1)) < 0 && errno == EINTR)
-		;
+		if (trapped_signal())
+			return -1;
 	return n == 1;
 }
 
-/* Read one line (with its newline) from fd 0, a byte at a time; 0 at the end of input. */
+/* One line (with its newline) from fd 0, a byte at a time: EDIT_LINE, EDIT_EOF at the end of
+ * the input, EDIT_CANCEL when a signal stopped the reading. */
 static int read_line(struct str *b)
 {
-	int got = 0;
+	int got = 0, r;
 	char c;
 
-	while (readchar(&c)) {
+	for (;;) {
+		if ((r = readchar(&c)) < 0 && !opt.interactive) {
+			dotrap();                  /* a script's traps run, and the reading goes on */
+			continue;
+		}
+		if (r <= 0)
+			break;
 		sputc(b, c);
 		got = 1;
 		if (c == '\n')
-			return 1;
+			return EDIT_LINE;
 	}
-	return got;
+	return r < 0 ? EDIT_CANCEL : got ? EDIT_LINE : EDIT_EOF;
 }
 
 /* One line of input into text: EDIT_LINE, EDIT_EOF or EDIT_CANCEL (^C at the prompt). */
@@ -242,8 +252,10 @@ static int get_line(struct str *text, int editing)
 {
 	const char *prompt;
 
+	if (pendingsigs)
+		dotrap();                  /* a trapped signal that came after the last command */
 	if (!opt.interactive)
-		return read_line(text) ? EDIT_LINE : EDIT_EOF;
+		return read_line(text);
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;   /* reap finished background jobs */
 	prompt = getvar(text->len ? "PS2" : "PS1");
@@ -252,7 +264,7 @@ static int get_line(struct str *text, int editing)
 	if (editing)
 		return edit_line(prompt, text);
 	fputs(prompt, stderr);
-	return read_line(text) ? EDIT_LINE : EDIT_EOF;
+	return read_line(text);
 }
 
 /* Commands from stdin until its end (^D at the prompt). */
@@ -265,6 +277,10 @@ static void run_stdin(void)
 	sputn(&text, "", 0);
 	for (;;) {
 		int got = get_line(&text, editing);
+		if (evalskip == SKIP_ABORT) {          /* a trap's exit, or ^C, while reading */
+			evalskip = SKIP_NONE;
+			experr = 0;
+		}
 		if (got == EDIT_CANCEL) {
 			text.len = 0;            /* ^C drops the unfinished command too */
 			text.s[0] = 0;
@@ -311,9 +327,10 @@ int main(int argc, char **argv)
 	char *cmd = NULL, *script = NULL;
 	int i = 1, cflag = 0, iflag = 0;
 
+	rootpid = getpid();
 	import_environ(environ);
 	if (!getvar("PATH"))
-		setvar("PATH", "/bin:/sbin", V_EXPORT);
+		setvar("PATH", DEFPATH, V_EXPORT);
 	for (; i < argc && (argv[i][0] == '-' || argv[i][0] == '+') && argv[i][1]; i++) {
 		if (strcmp(argv[i], "--") == 0) {
 			i++;
@@ -343,6 +360,9 @@ int main(int argc, char **argv)
 	}
 	setparams(argv + i, argc - i);
 	opt.interactive = iflag || (!cmd && !script && isatty(0) && isatty(2));
+	signals_init();
+	if (opt.interactive && edit_available())
+		console_foreground();
 	if (cmd)
 		run_string(cmd);
 	else if (script)

@@ -12,7 +12,8 @@
  *   arith.c     arithmetic expansion $((...)) (XCU 2.6.4)
  *   glob.c      pattern matching (XCU 2.13) for case, ${x#pat} and pathname expansion
  *   exec.c      running the tree: pipelines, lists, compound commands, redirections (XCU 2.7, 2.9)
- *   builtins.c  the built-in utilities (XCU 2.14 and cd, read, wait...)
+ *   builtins.c  the built-in utilities (XCU 2.14 and cd, read, wait, getopts...)
+ *   trap.c      signals and the trap built-in (XCU 2.11, 2.14 trap)
  *   var.c       variables, positional parameters, the environment for exec (XCU 2.5)
  *
  * "POSIX" in the comments is POSIX.1-2017 (IEEE Std 1003.1-2017), XCU chapter 2, "Shell
@@ -27,6 +28,8 @@
 #define SH_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
 #include <sys/types.h>
 
 /* ---- small helpers (main.c) ---- */
@@ -55,6 +58,8 @@ void   sh_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));   /
 void   sh_abort(void);                      /* after an error: exit 2, or abandon the command line */
 void   sh_exit(int status) __attribute__((noreturn));
 
+#define DEFPATH "/bin:/sbin"          /* $PATH when none was given, and `command -p`'s */
+
 /* ---- shell state (main.c) ---- */
 
 struct shopts {
@@ -67,6 +72,7 @@ struct shopts {
 extern struct shopts opt;
 extern int   laststatus;   /* $? */
 extern pid_t lastbg;       /* $! */
+extern pid_t rootpid;      /* $$: the shell's process ID, a subshell's too (POSIX 2.5.2) */
 extern char *arg0;         /* $0 */
 
 /* Unwinding: set by break, continue, return and aborted commands; loops and lists stop. */
@@ -76,20 +82,23 @@ extern int skipcount;      /* SKIP_BREAK/SKIP_CONT: how many loops are left to l
 
 int   run_string(const char *text);    /* parse and run all of text (eval, ., $(...)); $? */
 char *readfile(const char *path);       /* a whole file, or NULL with errno */
-int   readchar(char *c);               /* one byte from fd 0 (so the rest stays for others); 0 at EOF */
+int   readchar(char *c);               /* one byte from fd 0 (so the rest stays for others); 0 at EOF,
+                                          -1 when a signal (^C, a trapped one) stops the reading */
 int   setoption(char c, int on);       /* set -e etc.: 0, or -1 for an unknown letter */
 
 /* ---- variables (var.c) ---- */
 
-#define V_EXPORT 0x1
+#define V_EXPORT   0x1
+#define V_READONLY 0x2
 
 const char *getvar(const char *name);                   /* NULL if unset */
 const char *getvarn(const char *name, size_t len);
-void  setvar(const char *name, const char *value, int flags);   /* value NULL: only flags */
-void  unsetvar(const char *name);
+int   setvar(const char *name, const char *value, int flags);   /* value NULL: only flags; -1: readonly */
+int   unsetvar(const char *name);                       /* -1: readonly */
+int   isreadonly(const char *name);
 int   isname(const char *s, size_t len);
 char **makeenv(char **extra, int nextra);               /* exported vars, then extra NAME=value */
-void  listvars(int exported_only);
+void  listvars(int which);                              /* 0 (all set ones), V_EXPORT or V_READONLY */
 void  import_environ(char **envp);
 
 extern struct words posparams;                          /* $1 ... (owned) */
@@ -176,7 +185,7 @@ void  expand_fields(char **raw, int n, struct words *out);   /* all steps: the w
 char *expand_word(const char *raw);          /* one string: no field splitting, no globbing */
 char *expand_pattern(const char *raw);       /* a pattern: quoted characters escaped with \ */
 char *expand_heredoc(const char *body);      /* $, ` and \ in a here-document's body */
-int   arith_eval(const char *expr, long *result);   /* 0, or -1 after reporting the error */
+int   arith_eval(const char *expr, intmax_t *result);   /* 0, or -1 after reporting the error */
 
 int   pmatch(const char *pattern, const char *string);   /* 1 if the pattern matches all of string */
 int   haspattern(const char *pattern);                    /* an unescaped * ? or [...] */
@@ -186,12 +195,13 @@ void  glob_pathnames(const char *pattern, struct words *out);   /* sorted matche
 
 int   run_node(struct node *n);
 int   exitcode(int status, int report);      /* wait status -> $?; report: say which signal */
-pid_t xfork(void);
+pid_t xfork(int background);                 /* background: an asynchronous list's child */
 int   waitfor(pid_t pid, int report);
 pid_t fork_job(void);                        /* fork for a job we wait for (at the prompt: its own
                                                 group, the console's foreground one) */
 int   wait_job(pid_t pid, int report);       /* waitfor, noting a death by ^C */
-void  job_end(void);                         /* the job is done: foreground none; after ^C, abort */
+void  job_end(void);                         /* the job is done: foreground the shell; after ^C, abort */
+void  console_foreground(void);              /* the interactive shell: a group of its own, the console's */
 void  exec_command(char **argv, char **env) __attribute__((noreturn));
 void  define_function(const char *name, const struct node *body);
 int   unset_function(const char *name);
@@ -199,6 +209,19 @@ extern int loopdepth, funcdepth, dotdepth;
 
 typedef int builtin_fn(int argc, char **argv);
 builtin_fn *find_builtin(const char *name, int *special);
+void        builtin_names(const char *prefix, struct words *names);
+builtin_fn  bi_command;                      /* exec.c: command -v / -V */
+extern int  inspecial;                       /* a special built-in runs (not through `command`) */
+
+/* ---- signals and traps (trap.c) ---- */
+
+extern volatile sig_atomic_t pendingsigs;   /* a caught signal came: dotrap() at the next command */
+void  signals_init(void);
+void  signals_forked(int background);
+int   trapped_signal(void);                 /* a signal that came and stops wait/read, or 0 */
+void  dotrap(void);
+void  exittrap(int status);
+builtin_fn bi_trap;
 
 /* ---- the interactive prompt (edit.c) ---- */
 

@@ -2,11 +2,15 @@
  * var.c: shell variables and positional parameters (POSIX 2.5).
  *
  *   getvar(name), getvarn(name, len)   the value, or NULL if unset
- *   setvar(name, value, flags)         value NULL changes only the flags (export NAME)
- *   unsetvar(name)
+ *   setvar(name, value, flags)         value NULL changes only the flags (export NAME,
+ *                                      readonly NAME); a readonly variable's value cannot
+ *                                      change: "sh: x: is read only" and -1 (sh_error: POSIX
+ *                                      2.8.1 makes it an error that ends a script)
+ *   unsetvar(name)                     -1 (and nothing done) for a readonly variable
+ *   isreadonly(name)
  *   makeenv(extra, n)                  the environment for exec: exported variables, and the
  *                                      command's own NAME=value words overriding them
- *   listvars(exported_only)            `set` and `export` with no operands
+ *   listvars(which)                    `set`, `export` and `readonly` with no operands
  *   setparams, saveparams, restoreparams   $1 ... (set --, function calls, . file args)
  *
  * Variables are a plain list, newest first: a shell has a few dozen.
@@ -19,7 +23,7 @@
 
 struct var {
 	char       *name, *value;   /* value NULL: declared (export X) but unset */
-	int         flags;          /* V_EXPORT */
+	int         flags;          /* V_EXPORT, V_READONLY */
 	struct var *next;
 };
 
@@ -46,10 +50,14 @@ const char *getvar(const char *name)
 	return getvarn(name, strlen(name));
 }
 
-void setvar(const char *name, const char *value, int flags)
+int setvar(const char *name, const char *value, int flags)
 {
 	struct var *v = findvar(name, strlen(name));
 
+	if (v && (v->flags & V_READONLY) && value) {
+		sh_error("%s: is read only", name);
+		return -1;
+	}
 	if (!v) {
 		v = xmalloc(sizeof *v);
 		v->name = xstrdup(name);
@@ -64,20 +72,31 @@ void setvar(const char *name, const char *value, int flags)
 		free(old);
 	}
 	v->flags |= flags;
+	return 0;
 }
 
-void unsetvar(const char *name)
+int isreadonly(const char *name)
+{
+	struct var *v = findvar(name, strlen(name));
+
+	return v && (v->flags & V_READONLY);
+}
+
+int unsetvar(const char *name)
 {
 	for (struct var **pp = &vars; *pp; pp = &(*pp)->next) {
 		if (strcmp((*pp)->name, name) == 0) {
 			struct var *v = *pp;
+			if (v->flags & V_READONLY)
+				return -1;
 			*pp = v->next;
 			free(v->name);
 			free(v->value);
 			free(v);
-			return;
+			return 0;
 		}
 	}
+	return 0;
 }
 
 int isname(const char *s, size_t len)
@@ -141,7 +160,8 @@ static int byname(const void *a, const void *b)
 	return strcmp((*(struct var *const *)a)->name, (*(struct var *const *)b)->name);
 }
 
-void listvars(int exported_only)
+/* which: 0 for every set variable (set), V_EXPORT (export -p) or V_READONLY (readonly -p). */
+void listvars(int which)
 {
 	struct var **sorted;
 	int n = 0;
@@ -151,12 +171,12 @@ void listvars(int exported_only)
 	sorted = xmalloc((n + 1) * sizeof *sorted);
 	n = 0;
 	for (struct var *v = vars; v; v = v->next)
-		if (!exported_only || (v->flags & V_EXPORT))
+		if (!which || (v->flags & which))
 			sorted[n++] = v;
 	qsort(sorted, n, sizeof *sorted, byname);
 	for (int i = 0; i < n; i++) {
-		if (exported_only)
-			printf("export %s", sorted[i]->name);
+		if (which)
+			printf("%s %s", which == V_EXPORT ? "export" : "readonly", sorted[i]->name);
 		else if (!sorted[i]->value)
 			continue;
 		else

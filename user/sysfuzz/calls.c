@@ -49,9 +49,18 @@ static const uint32_t lens[] = {
 static const uint32_t oflags[] = {
 	O_RDONLY, O_WRONLY, O_RDWR, O_RDWR | O_CREAT, O_WRONLY | O_CREAT | O_TRUNC, O_CREAT | O_EXCL | O_RDWR,
 	O_RDONLY | O_DIRECTORY, O_WRONLY | O_APPEND, O_RDWR | O_NONBLOCK, O_ACCMODE, O_RDWR | O_FSYNC,
-	O_CREAT | O_CLOEXEC | O_WRONLY, 0xffffffffu,
+	O_CREAT | O_CLOEXEC | O_WRONLY, 0xffffffffu, O_RDONLY | O_NOFOLLOW, O_RDWR | O_EXLOCK | O_NONBLOCK,
+	O_RDONLY | O_SHLOCK | O_NONBLOCK, O_WRONLY | O_NONBLOCK,
 };
-static const uint32_t modes[] = { 0, 0644, 0755, 07777, 0xffffffffu, 0170000 };
+static const uint32_t modes[] = {
+	0, 0644, 0755, 07777, 0xffffffffu, 0170000, 04755, 01777, S_IFIFO | 0644, S_IFCHR | 0600,
+};
+/* user and group IDs: root, a user, nobody, "unchanged" (-1) and the largest */
+static const uint32_t ids[] = { 0, 1001, 65534, 0xffffffffu, 0x7fffffff };
+static const uint32_t flockops[] = {
+	LOCK_SH | LOCK_NB, LOCK_EX | LOCK_NB, LOCK_UN, LOCK_SH, 0, LOCK_SH | LOCK_EX, 0xffffffffu,
+};
+static const uint32_t amodes[] = { F_OK, R_OK, W_OK | X_OK, R_OK | W_OK | X_OK, 8, 0xffffffffu };
 static const uint32_t sigs[] = { 0, 1, 9, 15, 31, 32, 64, 0xffffffffu, 1000 };
 static const uint32_t whences[] = { SEEK_SET, SEEK_CUR, SEEK_END, 3, 0xffffffffu };
 static const int64_t offsets[] = {
@@ -132,6 +141,30 @@ static const struct sig sigtab[] = {
 	{ SYS_setpgid,      "setpgid",      1, { K_PID, K_PID } },
 	{ SYS_getpgrp,      "getpgrp",      1, { 0 } },
 	{ SYS_utimes,       "utimes",       2, { K_PATH, K_PTR } },
+	{ SYS_getuid,       "getuid",       1, { 0 } },
+	{ SYS_geteuid,      "geteuid",      1, { 0 } },
+	{ SYS_getgid,       "getgid",       1, { 0 } },
+	{ SYS_getegid,      "getegid",      1, { 0 } },
+	{ SYS_getgroups,    "getgroups",    1, { K_INT, K_PTR } },
+	{ SYS_setuid,       "setuid",       1, { K_ID } },
+	{ SYS_seteuid,      "seteuid",      1, { K_ID } },
+	{ SYS_setgid,       "setgid",       1, { K_ID } },
+	{ SYS_setegid,      "setegid",      1, { K_ID } },
+	{ SYS_setgroups,    "setgroups",    1, { K_INT, K_PTR } },
+	{ SYS_umask,        "umask",        1, { K_MODE } },
+	{ SYS_chmod,        "chmod",        2, { K_PATH, K_MODE } },
+	{ SYS_fchmod,       "fchmod",       2, { K_FD, K_MODE } },
+	{ SYS_chown,        "chown",        2, { K_PATH, K_ID, K_ID } },
+	{ SYS_fchown,       "fchown",       2, { K_FD, K_ID, K_ID } },
+	{ SYS_lchown,       "lchown",       1, { K_PATH, K_ID, K_ID } },
+	{ SYS_symlink,      "symlink",      3, { K_PATH, K_PATH } },
+	{ SYS_readlink,     "readlink",     2, { K_PATH, K_PTR, K_LEN } },
+	{ SYS_lstat,        "lstat",        2, { K_PATH, K_PTR } },
+	{ SYS_mkfifo,       "mkfifo",       1, { K_PATH, K_MODE } },
+	{ SYS_mknod,        "mknod",        1, { K_PATH, K_MODE, K_INT } },
+	{ SYS_truncate,     "truncate",     2, { K_PATH, K_OFFP } },
+	{ SYS_flock,        "flock",        2, { K_FD, K_FLOCK } },
+	{ SYS_access,       "access",       2, { K_PATH, K_AMODE } },
 };
 #define NSIGS (sizeof sigtab / sizeof sigtab[0])
 
@@ -140,7 +173,7 @@ static int confusable(int k)
 {
 	return k == K_INT || k == K_LEN || k == K_PTR || k == K_FD || k == K_OFLAGS || k == K_MODE ||
 	       k == K_SIG || k == K_WHENCE || k == K_CLOCK || k == K_WHO || k == K_IOCTL || k == K_FCNTL ||
-	       k == K_OFFP || k == K_TIMESPEC;
+	       k == K_OFFP || k == K_TIMESPEC || k == K_ID || k == K_FLOCK || k == K_AMODE;
 }
 
 static uint32_t pool_size(int k)
@@ -173,6 +206,9 @@ static uint32_t pool_size(int k)
 	case K_CCDIO:    return 0x7fffffff;             /* v is a seed for the record's fields */
 	case K_CCDFD:    return 1;
 	case K_CCDLEN:   return 3;
+	case K_ID:       return sizeof ids / 4;
+	case K_FLOCK:    return sizeof flockops / 4;
+	case K_AMODE:    return sizeof amodes / 4;
 	default:         return 1;
 	}
 }
@@ -359,6 +395,9 @@ static register_t value(const struct arg *a)
 	case K_CCDIO:    return ccdio_value(v);
 	case K_CCDFD:    return env.fds[8];
 	case K_CCDLEN:   return v == 0 ? sizeof(struct ccd_ioctl) : v == 1 ? sizeof(struct ccd_ioctl) - 1 : 4096;
+	case K_ID:       return ids[v];
+	case K_FLOCK:    return flockops[v];
+	case K_AMODE:    return amodes[v];
 	default:         return v;
 	}
 }

@@ -18,7 +18,10 @@
  * descriptors (files, a directory, pipes, /dev/zero, /dev/null, the ccd control device, the
  * root disk read-only); paths that are long, empty, lack a NUL, go through "..", name nothing
  * or name a device; corrupt and truncated ELF files and #! loops for execve; ccd configuration
- * records; a scratch mount point. One argument in eight is replaced by a value of another kind.
+ * records; a scratch mount point; user and group IDs (root, a user, nobody, -1), flock
+ * operations and access(2) modes. One argument in eight is replaced by a value of another kind.
+ * A batch may give up root (setuid) and go on as a user; a FIFO it makes and then opens may
+ * block it until the watchdog's SIGKILL, which is part of what is tested.
  * Calls that would take the system down for everyone are not made: reboot only with invalid
  * flags, kill only of itself, its own child, init, kernel threads and pids that do not exist,
  * sysctl writes only to read-only or missing names, mount/unmount only on the scratch mount
@@ -81,7 +84,7 @@ static void rmtree(const char *path)
 	struct stat st;
 	DIR *d;
 
-	if (stat(path, &st) < 0)
+	if (lstat(path, &st) < 0)       /* a batch's symbolic link to "/" must not be followed */
 		return;
 	if (!S_ISDIR(st.st_mode)) {
 		unlink(path);

@@ -24,7 +24,7 @@ typedef uint32_t register_t;   /* a system call argument (kernel/kern/types.h) *
 enum kind {
 	K_NONE, K_INT, K_LEN, K_PTR, K_FD, K_PATH, K_EXEC, K_ARGV, K_OFLAGS, K_MODE, K_PID, K_SIG,
 	K_WHENCE, K_OFFP, K_TIMESPEC, K_SYSCTL, K_IOCTL, K_FCNTL, K_FSTYPE, K_MNTDIR, K_DEV,
-	K_HOWTO, K_INCR, K_CLOCK, K_WHO, K_CCDIO, K_CCDFD, K_CCDLEN,
+	K_HOWTO, K_INCR, K_CLOCK, K_WHO, K_CCDIO, K_CCDFD, K_CCDLEN, K_ID, K_FLOCK, K_AMODE,
 };
 
 struct arg {

@@ -39,7 +39,13 @@ static const struct ucase {
 	{ "dup", t_dup },                       { "eisdir", t_eisdir },
 	{ "getdents", t_getdents },             { "utimes", t_utimes },
 	{ "statfs", t_statfs },                 { "getfsstat", t_getfsstat },
-	{ "mount_errors", t_mount_errors },
+	{ "mount_errors", t_mount_errors },     { "mount_update", t_mount_update },
+	{ "creds", t_creds },                   { "perm_access", t_perm_access },
+	{ "perm_sticky", t_perm_sticky },       { "setuid", t_setuid },
+	{ "umask", t_umask },                   { "symlink", t_symlink },
+	{ "symlink_loop", t_symlink_loop },     { "fifo", t_fifo },
+	{ "truncate", t_truncate },             { "flock", t_flock },
+	{ "random", t_random },
 	{ "time", t_time },                     { "timegm", t_timegm },
 	{ "nanosleep", t_nanosleep },           { "wakeup_preempt", t_wakeup_preempt },
 	{ "sysctl", t_sysctl },                 { "sysctl_next", t_sysctl_next },
@@ -49,7 +55,7 @@ static const struct ucase {
 	{ "mmap_anon", t_mmap_anon },           { "mmap_badargs", t_mmap_badargs },
 	{ "munmap_badargs", t_munmap_badargs }, { "mprotect", t_mprotect },
 	{ "msync_badargs", t_msync_badargs },   { "mmap_file", t_mmap_file },
-	{ "mmap_eof", t_mmap_eof },
+	{ "mmap_eof", t_mmap_eof },             { "mmap_eof_grow", t_mmap_eof_grow },
 	{ "cow_fork", t_cow_fork },             { "mmap_anon_shared", t_mmap_anon_shared },
 	{ "faults", t_faults },                 { "mmap_overlap", t_mmap_overlap },
 	{ "getrusage_badargs", t_getrusage_badargs }, { "swapon_errors", t_swapon_errors },
@@ -59,7 +65,14 @@ static const struct ucase {
 	{ "sh_heredoc", t_sh_heredoc },         { "sh_set", t_sh_set },
 	{ "sh_source", t_sh_source },           { "sh_read", t_sh_read },
 	{ "sh_script", t_sh_script },           { "sh_errors", t_sh_errors },
-	{ "sh_control", t_sh_control },
+	{ "sh_control", t_sh_control },         { "sh_pattern", t_sh_pattern },
+	{ "sh_assign", t_sh_assign },           { "sh_shift", t_sh_shift },
+	{ "sh_trap", t_sh_trap },               { "sh_getopts", t_sh_getopts },
+	{ "sh_command", t_sh_command },         { "sh_readonly", t_sh_readonly },
+	{ "sig_handler", t_sig_handler },       { "sig_ignore_exec", t_sig_ignore_exec },
+	{ "sig_mask", t_sig_mask },             { "sig_eintr", t_sig_eintr },
+	{ "sig_kill_fault", t_sig_kill_fault }, { "sig_killpg", t_sig_killpg },
+	{ "sig_dflag", t_sig_dflag },
 	{ NULL, NULL },
 };
 
@@ -94,7 +107,8 @@ const char *ut_errname(int e)
 		[ENOSPC] = "ENOSPC", [ESPIPE] = "ESPIPE", [EROFS] = "EROFS", [EMLINK] = "EMLINK",
 		[EPIPE] = "EPIPE", [ERANGE] = "ERANGE", [EAGAIN] = "EAGAIN",
 		[ENAMETOOLONG] = "ENAMETOOLONG", [ENOTEMPTY] = "ENOTEMPTY", [ENOSYS] = "ENOSYS",
-		[ENOTSUP] = "ENOTSUP", [EOVERFLOW] = "EOVERFLOW",
+		[ENOTSUP] = "EOPNOTSUPP", [EOVERFLOW] = "EOVERFLOW", [ELOOP] = "ELOOP",
+		[EFTYPE] = "EFTYPE", [ETXTBSY] = "ETXTBSY",
 	};
 	static char buf[16];
 
@@ -145,6 +159,33 @@ int ut_writeall(int fd, const void *p, size_t n)
 	return 0;
 }
 
+int ut_mkfile(const char *path, const char *text)
+{
+	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+
+	if (fd < 0)
+		return -1;
+	if (ut_writeall(fd, text, strlen(text)) < 0) {
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+int ut_readfile(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY), n;
+
+	if (fd < 0) {
+		buf[0] = 0;
+		return -1;
+	}
+	n = read(fd, buf, size - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	return n;
+}
+
 pid_t ut_waitexit(pid_t pid, int *code)
 {
 	int status;
@@ -163,7 +204,7 @@ void ut_rmtree(const char *path)
 	struct dirent *de;
 	char child[512];
 
-	if (stat(path, &st) < 0)
+	if (lstat(path, &st) < 0)
 		return;
 	if (!S_ISDIR(st.st_mode)) {
 		unlink(path);

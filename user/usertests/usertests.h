@@ -36,6 +36,8 @@ const char *ut_errname(int e);                   /* "EFAULT" */
 void ut_fill(unsigned char *p, size_t n, unsigned long long off, unsigned seed);  /* pattern */
 int  ut_verify(const unsigned char *p, size_t n, unsigned long long off, unsigned seed);
 int  ut_writeall(int fd, const void *p, size_t n);   /* 0, or -1 with errno */
+int  ut_mkfile(const char *path, const char *text);  /* a 0644 file holding text: 0 or -1 */
+int  ut_readfile(const char *path, char *buf, size_t size);  /* at most size-1 bytes and a NUL */
 pid_t ut_waitexit(pid_t pid, int *code);         /* waitpid; *code = exit code or 128+signal */
 void ut_rmtree(const char *path);                /* rm -rf, quietly */
 
@@ -51,15 +53,21 @@ UT_CASE(t_openmany); UT_CASE(t_bigdir); UT_CASE(t_bigfile); UT_CASE(t_lseek64); 
 UT_CASE(t_link_unlink); UT_CASE(t_unlink_open); UT_CASE(t_rmdir); UT_CASE(t_o_excl); UT_CASE(t_o_append);
 UT_CASE(t_o_trunc); UT_CASE(t_ftruncate); UT_CASE(t_concurrent); UT_CASE(t_cwd); UT_CASE(t_dup);
 UT_CASE(t_eisdir); UT_CASE(t_getdents); UT_CASE(t_utimes);
-UT_CASE(t_statfs); UT_CASE(t_getfsstat); UT_CASE(t_mount_errors);
+UT_CASE(t_statfs); UT_CASE(t_getfsstat); UT_CASE(t_mount_errors); UT_CASE(t_mount_update);
+UT_CASE(t_creds); UT_CASE(t_perm_access); UT_CASE(t_perm_sticky); UT_CASE(t_setuid); UT_CASE(t_umask);
+UT_CASE(t_symlink); UT_CASE(t_symlink_loop); UT_CASE(t_fifo); UT_CASE(t_truncate); UT_CASE(t_flock);
+UT_CASE(t_random);
 UT_CASE(t_time); UT_CASE(t_timegm); UT_CASE(t_nanosleep); UT_CASE(t_wakeup_preempt); UT_CASE(t_sysctl); UT_CASE(t_sysctl_next); UT_CASE(t_kern_proc);
 UT_CASE(t_sysctl_values);
 UT_CASE(t_printf); UT_CASE(t_strtol); UT_CASE(t_malloc); UT_CASE(t_qsort);
 UT_CASE(t_mmap_anon); UT_CASE(t_mmap_badargs); UT_CASE(t_munmap_badargs); UT_CASE(t_mprotect);
-UT_CASE(t_msync_badargs); UT_CASE(t_mmap_file); UT_CASE(t_mmap_eof); UT_CASE(t_cow_fork); UT_CASE(t_mmap_anon_shared);
+UT_CASE(t_msync_badargs); UT_CASE(t_mmap_file); UT_CASE(t_mmap_eof); UT_CASE(t_mmap_eof_grow); UT_CASE(t_cow_fork); UT_CASE(t_mmap_anon_shared);
 UT_CASE(t_faults); UT_CASE(t_mmap_overlap); UT_CASE(t_getrusage_badargs); UT_CASE(t_swapon_errors);
 UT_CASE(t_sh_glob); UT_CASE(t_sh_subst); UT_CASE(t_sh_arith); UT_CASE(t_sh_case); UT_CASE(t_sh_func);
 UT_CASE(t_sh_param); UT_CASE(t_sh_heredoc); UT_CASE(t_sh_set); UT_CASE(t_sh_source); UT_CASE(t_sh_read);
-UT_CASE(t_sh_script); UT_CASE(t_sh_errors); UT_CASE(t_sh_control);
+UT_CASE(t_sh_script); UT_CASE(t_sh_errors); UT_CASE(t_sh_control); UT_CASE(t_sh_pattern); UT_CASE(t_sh_assign);
+UT_CASE(t_sh_shift); UT_CASE(t_sh_trap); UT_CASE(t_sh_getopts); UT_CASE(t_sh_command); UT_CASE(t_sh_readonly);
+UT_CASE(t_sig_handler); UT_CASE(t_sig_ignore_exec); UT_CASE(t_sig_mask); UT_CASE(t_sig_eintr);
+UT_CASE(t_sig_kill_fault); UT_CASE(t_sig_killpg); UT_CASE(t_sig_dflag);
 
 #endif

@@ -157,53 +157,26 @@ UT_CASE(t_lseek64)
 	CHECK(unlink("/tmp/ut/sparse") == 0, "unlink: %s", strerror(errno));
 }
 
-static int makefile(const char *path, const char *text)
-{
-	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-
-	if (fd < 0)
-		return -1;
-	if (ut_writeall(fd, text, strlen(text)) < 0) {
-		close(fd);
-		return -1;
-	}
-	return close(fd);
-}
-
-/* Contents of a small file into buf; -1 on error. */
-static int readfile(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY), n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n >= 0)
-		buf[n] = 0;
-	return n;
-}
-
 UT_CASE(t_rename)
 {
 	char buf[64];
 	struct stat st;
 
-	CHECK(makefile("/tmp/ut/ra", "aaa") == 0 && makefile("/tmp/ut/rb", "bbb") == 0, "create: %s", strerror(errno));
+	CHECK(ut_mkfile("/tmp/ut/ra", "aaa") == 0 && ut_mkfile("/tmp/ut/rb", "bbb") == 0, "create: %s", strerror(errno));
 	CHECK(rename("/tmp/ut/ra", "/tmp/ut/rc") == 0, "rename: %s", strerror(errno));
 	CHECK(stat("/tmp/ut/ra", &st) < 0 && errno == ENOENT, "old name still exists");
-	CHECK(readfile("/tmp/ut/rc", buf, sizeof buf) == 3 && strcmp(buf, "aaa") == 0, "new name has \"%s\"", buf);
+	CHECK(ut_readfile("/tmp/ut/rc", buf, sizeof buf) == 3 && strcmp(buf, "aaa") == 0, "new name has \"%s\"", buf);
 	CHECK(rename("/tmp/ut/rc", "/tmp/ut/rb") == 0, "rename over a file: %s", strerror(errno));
-	CHECK(readfile("/tmp/ut/rb", buf, sizeof buf) == 3 && strcmp(buf, "aaa") == 0, "replaced file has \"%s\"", buf);
+	CHECK(ut_readfile("/tmp/ut/rb", buf, sizeof buf) == 3 && strcmp(buf, "aaa") == 0, "replaced file has \"%s\"", buf);
 	CHECK(stat("/tmp/ut/rc", &st) < 0, "source of the replacing rename still exists");
 	CHECK(mkdir("/tmp/ut/rd", 0755) == 0 && mkdir("/tmp/ut/rd/sub", 0755) == 0, "mkdir: %s", strerror(errno));
 	CHECK(rename("/tmp/ut/rb", "/tmp/ut/rd/sub/moved") == 0, "rename into a directory: %s", strerror(errno));
 	CHECK(rename("/tmp/ut/rd", "/tmp/ut/re") == 0, "rename a directory: %s", strerror(errno));
-	CHECK(readfile("/tmp/ut/re/sub/moved", buf, sizeof buf) == 3, "file lost in the renamed directory");
+	CHECK(ut_readfile("/tmp/ut/re/sub/moved", buf, sizeof buf) == 3, "file lost in the renamed directory");
 	CHECK(stat("/tmp/ut/re/sub/..", &st) == 0 && S_ISDIR(st.st_mode), "'..' broken after rename");
 	EXPECT_ERR(rename("/tmp/ut/nosuch", "/tmp/ut/x"), ENOENT);
 	EXPECT_ERR(rename("/tmp/ut/re", "/tmp/ut/re/sub/inside"), EINVAL);   /* into itself */
-	CHECK(makefile("/tmp/ut/rf", "f") == 0, "create: %s", strerror(errno));
+	CHECK(ut_mkfile("/tmp/ut/rf", "f") == 0, "create: %s", strerror(errno));
 	EXPECT_ERR(rename("/tmp/ut/rf", "/tmp/ut/re"), EISDIR);
 	EXPECT_ERR(rename("/tmp/ut/re", "/tmp/ut/rf"), ENOTDIR);
 }
@@ -214,7 +187,7 @@ UT_CASE(t_link_unlink)
 	struct stat st;
 	char buf[64];
 
-	CHECK(makefile("/tmp/ut/la", "linked") == 0, "create: %s", strerror(errno));
+	CHECK(ut_mkfile("/tmp/ut/la", "linked") == 0, "create: %s", strerror(errno));
 	CHECK(stat("/tmp/ut/la", &st) == 0 && st.st_nlink == 1, "new file nlink %u", (unsigned)st.st_nlink);
 	CHECK(link("/tmp/ut/la", "/tmp/ut/lb") == 0, "link: %s", strerror(errno));
 	CHECK(stat("/tmp/ut/la", &st) == 0 && st.st_nlink == 2, "nlink %u after link, expected 2", (unsigned)st.st_nlink);
@@ -225,7 +198,7 @@ UT_CASE(t_link_unlink)
 	EXPECT_ERR(link("/tmp", "/tmp/ut/ldir"), EPERM);   /* no hard links to directories */
 	CHECK(unlink("/tmp/ut/la") == 0, "unlink: %s", strerror(errno));
 	CHECK(stat("/tmp/ut/lb", &st) == 0 && st.st_nlink == 1, "nlink %u after unlink, expected 1", (unsigned)st.st_nlink);
-	CHECK(readfile("/tmp/ut/lb", buf, sizeof buf) == 6 && strcmp(buf, "linked") == 0, "data lost: \"%s\"", buf);
+	CHECK(ut_readfile("/tmp/ut/lb", buf, sizeof buf) == 6 && strcmp(buf, "linked") == 0, "data lost: \"%s\"", buf);
 	CHECK(unlink("/tmp/ut/lb") == 0, "unlink: %s", strerror(errno));
 	EXPECT_ERR(unlink("/tmp/ut/lb"), ENOENT);
 	CHECK(mkdir("/tmp/ut/ld", 0755) == 0, "mkdir: %s", strerror(errno));
@@ -257,7 +230,7 @@ UT_CASE(t_unlink_open)
 UT_CASE(t_rmdir)
 {
 	CHECK(mkdir("/tmp/ut/rm", 0755) == 0, "mkdir: %s", strerror(errno));
-	CHECK(makefile("/tmp/ut/rm/f", "x") == 0, "create: %s", strerror(errno));
+	CHECK(ut_mkfile("/tmp/ut/rm/f", "x") == 0, "create: %s", strerror(errno));
 	EXPECT_ERR(rmdir("/tmp/ut/rm"), ENOTEMPTY);
 	EXPECT_ERR(rmdir("/tmp/ut/rm/f"), ENOTDIR);
 	EXPECT_ERR(rmdir("/tmp/ut/nosuch"), ENOENT);
@@ -274,7 +247,7 @@ UT_CASE(t_rmdir)
 	EXPECT_ERR(mkdir("/", 0755), EISDIR);
 	EXPECT_ERR(unlink("/"), EISDIR);
 	EXPECT_ERR(rename("/", "/tmp/ut/rootmoved"), EISDIR);
-	CHECK(makefile("/tmp/ut/rm2", "x") == 0, "create: %s", strerror(errno));
+	CHECK(ut_mkfile("/tmp/ut/rm2", "x") == 0, "create: %s", strerror(errno));
 	EXPECT_ERR(rename("/tmp/ut/rm2", "/"), EISDIR);
 	CHECK(unlink("/tmp/ut/rm2") == 0, "unlink: %s", strerror(errno));
 }
@@ -306,7 +279,7 @@ UT_CASE(t_o_append)
 	CHECK(write(a, "44", 2) == 2, "write after lseek: %s", strerror(errno));
 	close(a);
 	close(b);
-	CHECK(readfile("/tmp/ut/ap", buf, sizeof buf) == 8 && strcmp(buf, "11223344") == 0, "file has \"%s\"", buf);
+	CHECK(ut_readfile("/tmp/ut/ap", buf, sizeof buf) == 8 && strcmp(buf, "11223344") == 0, "file has \"%s\"", buf);
 }
 
 UT_CASE(t_o_trunc)
@@ -315,13 +288,13 @@ UT_CASE(t_o_trunc)
 	struct stat st;
 	int fd;
 
-	CHECK(makefile("/tmp/ut/tr", "a long first version") == 0, "create: %s", strerror(errno));
+	CHECK(ut_mkfile("/tmp/ut/tr", "a long first version") == 0, "create: %s", strerror(errno));
 	fd = open("/tmp/ut/tr", O_WRONLY | O_TRUNC);
 	CHECK(fd >= 0, "open O_TRUNC: %s", strerror(errno));
 	CHECK(fstat(fd, &st) == 0 && st.st_size == 0, "size %lld after O_TRUNC", (long long)st.st_size);
 	CHECK(write(fd, "short", 5) == 5, "write: %s", strerror(errno));
 	close(fd);
-	CHECK(readfile("/tmp/ut/tr", buf, sizeof buf) == 5 && strcmp(buf, "short") == 0, "file has \"%s\"", buf);
+	CHECK(ut_readfile("/tmp/ut/tr", buf, sizeof buf) == 5 && strcmp(buf, "short") == 0, "file has \"%s\"", buf);
 }
 
 /* ftruncate shrinks (data gone) and grows (zeros), also across block boundaries. */
@@ -454,7 +427,7 @@ UT_CASE(t_cwd)
 	CHECK(mkdir("/tmp/ut/cwd", 0755) == 0 && mkdir("/tmp/ut/cwd/sub", 0755) == 0, "mkdir: %s", strerror(errno));
 	CHECK(chdir("/tmp/ut/cwd/sub") == 0, "chdir: %s", strerror(errno));
 	CHECK(getcwd(buf, sizeof buf) && strcmp(buf, "/tmp/ut/cwd/sub") == 0, "getcwd gave \"%s\"", buf);
-	CHECK(makefile("rel", "r") == 0, "relative create: %s", strerror(errno));
+	CHECK(ut_mkfile("rel", "r") == 0, "relative create: %s", strerror(errno));
 	CHECK(stat("/tmp/ut/cwd/sub/rel", &st) == 0, "relative create went elsewhere");
 	CHECK(chdir("..") == 0 && getcwd(buf, sizeof buf) && strcmp(buf, "/tmp/ut/cwd") == 0, "after chdir ..: \"%s\"", buf);
 	CHECK(stat("sub/rel", &st) == 0, "relative stat failed: %s", strerror(errno));
@@ -475,7 +448,7 @@ UT_CASE(t_dup)
 	int fd, d, code;
 	pid_t pid;
 
-	CHECK(makefile("/tmp/ut/dup", "abcdef") == 0, "create: %s", strerror(errno));
+	CHECK(ut_mkfile("/tmp/ut/dup", "abcdef") == 0, "create: %s", strerror(errno));
 	fd = open("/tmp/ut/dup", O_RDONLY);
 	CHECK(fd >= 0, "open: %s", strerror(errno));
 	d = dup(fd);
@@ -506,6 +479,8 @@ UT_CASE(t_eisdir)
 	EXPECT_ERR(open("/tmp", O_WRONLY), EISDIR);
 	EXPECT_ERR(open("/tmp", O_RDWR), EISDIR);
 	EXPECT_ERR(open("/tmp", O_WRONLY | O_CREAT, 0644), EISDIR);
+	EXPECT_ERR(open("/tmp", O_RDONLY | O_CREAT, 0644), EISDIR);   /* later FreeBSD's answer */
+	EXPECT_ERR(open("/tmp/.", O_RDONLY | O_CREAT, 0644), EISDIR);
 	fd = open("/tmp", O_RDONLY);
 	CHECK(fd >= 0, "open a directory read-only: %s", strerror(errno));
 	EXPECT_ERR(read(fd, buf, sizeof buf), EISDIR);

@@ -1,9 +1,11 @@
 /*
- * ut_mount.c: statfs, fstatfs, getfsstat, and mount/unmount's refusals - everything that
- * needs no spare disk (the mounting of data disks is tests/guest/test_mount.py's).
+ * ut_mount.c: statfs, fstatfs, getfsstat, mount/unmount's refusals, and mount -u on the root
+ * file system itself - everything that needs no spare disk (the mounting of data disks is
+ * tests/guest/test_mount.py's).
  */
 #include "usertests.h"
 #include <sys/mount.h>
+#include <sys/wait.h>
 
 /* statfs of "/" and "/dev"; the counts follow a file's blocks being allocated and freed. */
 UT_CASE(t_statfs)
@@ -100,4 +102,91 @@ UT_CASE(t_mount_errors)
 	EXPECT_ERR(unmount("/tmp", 0x20000000), EINVAL);
 	CHECK(statfs("/dev/console", &root) == 0 && strcmp(root.f_fstypename, "devfs") == 0,
 	      "/dev is no longer devfs after the refusals");
+}
+
+/* What a read-only root refuses, and what it still allows. */
+static void readonly_root(void)
+{
+	struct statfs sf;
+	char buf[8];
+	int fd;
+
+	CHECK(statfs("/", &sf) == 0 && (sf.f_flags & MNT_RDONLY), "statfs / after mount -u -r: flags %#x",
+	      sf.f_flags);
+	EXPECT_ERR(open("/tmp/ut/mu/new", O_CREAT | O_WRONLY, 0644), EROFS);
+	EXPECT_ERR(open("/tmp/ut/mu/f", O_WRONLY), EROFS);
+	EXPECT_ERR(open("/tmp/ut/mu/f", O_RDONLY | O_TRUNC), EROFS);
+	EXPECT_ERR(unlink("/tmp/ut/mu/f"), EROFS);
+	EXPECT_ERR(mkdir("/tmp/ut/mu/d", 0755), EROFS);
+	EXPECT_ERR(rename("/tmp/ut/mu/f", "/tmp/ut/mu/g"), EROFS);
+	EXPECT_ERR(rename("/tmp/ut/mu/f", "/dev/f"), EROFS);     /* not EXDEV: FreeBSD 4's order */
+	EXPECT_ERR(rename("/dev/null", "/tmp/ut/mu/null"), EROFS);
+	EXPECT_ERR(chmod("/tmp/ut/mu/f", 0600), EROFS);
+	EXPECT_ERR(chown("/tmp/ut/mu/f", 1, 1), EROFS);
+	EXPECT_ERR(utimes("/tmp/ut/mu/f", NULL), EROFS);
+	EXPECT_ERR(truncate("/tmp/ut/mu/f", 0), EROFS);
+	EXPECT_ERR(symlink("f", "/tmp/ut/mu/l"), EROFS);
+	EXPECT_ERR(mkfifo("/tmp/ut/mu/p", 0644), EROFS);
+	EXPECT_ERR(access("/tmp/ut/mu/f", W_OK), EROFS);
+	CHECK((fd = open("/tmp/ut/mu/f", O_RDONLY)) >= 0 && read(fd, buf, 4) == 4, "reading: %s",
+	      strerror(errno));
+	close(fd);
+	CHECK((fd = open("/tmp/ut/mu/fifo", O_RDWR)) >= 0 && write(fd, "ok", 2) == 2 && read(fd, buf, 2) == 2,
+	      "a FIFO on a read-only file system is still written: %s", strerror(errno));
+	close(fd);
+	CHECK(mount("wdfs", "/", MNT_UPDATE | MNT_RDONLY, NULL) == 0, "mount -u -r of a read-only file "
+	      "system: %s", strerror(errno));
+}
+
+static void update_as_user(void)
+{
+	EXPECT_ERR(mount("wdfs", "/", MNT_UPDATE | MNT_RDONLY, NULL), EPERM);
+	EXPECT_ERR(unmount("/dev", 0), EPERM);
+}
+
+/*
+ * mount -u on "/": read-only and back; a file open for writing makes it EBUSY. The root goes
+ * back to read-write whatever happened in between, so a failure here cannot break the cases
+ * after it.
+ */
+UT_CASE(t_mount_update)
+{
+	struct statfs sf;
+	pid_t pid;
+	int fd, code;
+
+	CHECK(mkdir("/tmp/ut/mu", 0755) == 0 && (fd = open("/tmp/ut/mu/f", O_CREAT | O_WRONLY, 0644)) >= 0 &&
+	      write(fd, "data", 4) == 4 && mkfifo("/tmp/ut/mu/fifo", 0644) == 0, "setup: %s", strerror(errno));
+	EXPECT_ERR(mount("wdfs", "/", MNT_UPDATE | MNT_RDONLY, NULL), EBUSY);   /* fd is open for writing */
+	close(fd);
+	EXPECT_ERR(mount("wdfs", "/tmp", MNT_UPDATE | MNT_RDONLY, NULL), EINVAL);   /* not a mount's root */
+	EXPECT_ERR(mount("devfs", "/dev", MNT_UPDATE | MNT_RDONLY, NULL), EOPNOTSUPP);
+	EXPECT_ERR(mount("wdfs", "/nonexistent", MNT_UPDATE, NULL), ENOENT);
+	if ((pid = fork()) == 0) {
+		if (setuid(1001) < 0)
+			exit(2);
+		update_as_user();
+		exit(ut_failed() ? 1 : 0);
+	}
+	ut_waitexit(pid, &code);
+	if (code == 1)
+		exit(1);                        /* the child said what failed */
+	CHECK(code == 0, "the part run as uid 1001 ended with %d", code);
+	CHECK(mount("wdfs", "/", MNT_UPDATE | MNT_RDONLY, NULL) == 0, "mount -u -r /: %s", strerror(errno));
+	if ((pid = fork()) == 0) {
+		readonly_root();
+		exit(ut_failed() ? 1 : 0);
+	}
+	ut_waitexit(pid, &code);
+	CHECK(mount("wdfs", "/", MNT_UPDATE, NULL) == 0, "mount -u -w /: %s", strerror(errno));
+	if (code == 1)
+		exit(1);
+	CHECK(code == 0, "the part on the read-only root ended with %d", code);
+	CHECK(statfs("/", &sf) == 0 && !(sf.f_flags & MNT_RDONLY), "statfs / after mount -u -w: flags %#x",
+	      sf.f_flags);
+	CHECK((fd = open("/tmp/ut/mu/new", O_CREAT | O_WRONLY, 0644)) >= 0 && write(fd, "x", 1) == 1,
+	      "writing after mount -u -w: %s", strerror(errno));
+	close(fd);
+	CHECK(mount("wdfs", "/", MNT_UPDATE, NULL) == 0, "mount -u -w of a read-write file system: %s",
+	      strerror(errno));
 }

@@ -101,14 +101,19 @@ UT_CASE(t_sh_arith)
 		{ "echo $((5>3)) $((5<=3)) $((2==2)) $((2!=2)) $((6&3)) $((6|3)) $((6^3)) $((!0)) $((~0))", "1 0 1 0 2 7 5 1 -1\n", 0 },
 		{ "n=5; echo $((n*2)) $((n+=3)) $n $((n>3 && n<10)) $((n ? 11 : 22))", "10 8 8 1 11\n", 0 },
 		{ "echo $((0 && 1/0)) $((1 || 1/0)) $((0 ? 1/0 : 9))", "0 1 9\n", 0 },
-		{ "echo $((2147483647 + 1)) $((-2147483647 - 1))", "-2147483648 -2147483648\n", 0 },
+		{ "echo $((2147483647 + 1)) $((-2147483647 - 1)) $((2*1024*1024*1024+1)) $((1<<40))",
+		  "2147483648 -2147483648 2147483649 1099511627776\n", 0 },
+		{ "x=4294967296; echo $((x * 2)) $((0x7fffffffffffffff)) $((9223372036854775807 + 1))",
+		  "8589934592 9223372036854775807 -9223372036854775808\n", 0 },
 		{ "x=; echo $((x + 1)) $((unset_var * 2))", "1 0\n", 0 },
 		{ "i=0; while [ $i -lt 5 ]; do i=$((i+1)); done; echo $i", "5\n", 0 },
 		{ "echo $((1/0)); echo not reached", "sh: arithmetic expression: division by zero: \"1/0\"\n", 2 },
 		{ "echo $((5 % 0))", "sh: arithmetic expression: division by zero: \"5 % 0\"\n", 2 },
 		{ "echo $((1 +))", "sh: arithmetic expression: missing operand: \"1 +\"\n", 2 },
 		{ "x=abc; echo $((x))", "sh: arithmetic expression: x: \"abc\" is not a number: \"x\"\n", 2 },
-		{ "echo $(((-2147483647 - 1) / -1))", "sh: arithmetic expression: overflow: \"(-2147483647 - 1) / -1\"\n", 2 },
+		{ "echo $(((-9223372036854775807 - 1) / -1))",
+		  "sh: arithmetic expression: overflow: \"(-9223372036854775807 - 1) / -1\"\n", 2 },
+		{ "echo $((99999999999999999999))", "sh: arithmetic expression: bad number: \"99999999999999999999\"\n", 2 },
 	};
 	SH_CASES(t);
 }
@@ -243,7 +248,7 @@ UT_CASE(t_sh_script)
 {
 	static const struct shcase t[] = {
 		{ "echo 'echo script $0 $# \"$@\"; exit 4' > /tmp/ut/sh/s1; sh /tmp/ut/sh/s1 p 'q r'", "script /tmp/ut/sh/s1 2 p q r\n", 4 },
-		{ "cat > /tmp/ut/sh/s2 <<'E'\n#!/bin/sh\necho shebang $1\nE\n/tmp/ut/sh/s2 x", "shebang x\n", 0 },
+		{ "cat > /tmp/ut/sh/s2 <<'E'\n#!/bin/sh\necho shebang $1\nE\nchmod +x /tmp/ut/sh/s2; /tmp/ut/sh/s2 x", "shebang x\n", 0 },
 		{ "cat > /tmp/ut/sh/s3 <<'E'\necho first\nfi\necho never\nE\nsh /tmp/ut/sh/s3",
 		  "first\nsh: syntax error: \"fi\" unexpected\n", 2 },
 		{ "cat > /tmp/ut/sh/s4 <<'E'\nf() {\n  echo multi-line $1\n}\nf ok\nE\nsh /tmp/ut/sh/s4", "multi-line ok\n", 0 },
@@ -282,6 +287,127 @@ UT_CASE(t_sh_control)
 		{ "! true; echo $?; ! false; echo $?", "1\n0\n", 0 },
 		{ "x=1; { x=2; }; echo $x; (x=3); echo $x", "2\n2\n", 0 },
 		{ "eval 'echo evaled; x=$((2+2))'; echo $x", "evaled\n4\n", 0 },
+	};
+	SH_CASES(t);
+}
+
+/* ${x%pat} and friends inside double quotes (POSIX 2.6.2): the quotes do not quote the pattern. */
+UT_CASE(t_sh_pattern)
+{
+	static const struct shcase t[] = {
+		{ "f=dir/file.tar.gz; echo \"${f%.*}\" \"${f%%.*}\" \"${f#*/}\" \"${f##*.}\"", "dir/file.tar dir/file file.tar.gz gz\n", 0 },
+		{ "p=/a/b/c; base=\"${p##*/}\"; dir=\"${p%/*}\"; echo \"$base\" \"$dir\"", "c /a/b\n", 0 },
+		{ "x='a*b*c'; echo \"${x%'*'*}\" \"${x%\"*\"*}\" \"${x%\\**}\" \"${x%*}\"", "a*b a*b a*b a*b*c\n", 0 },
+		{ "prefix='a*'; x=abcd; echo \"${x#\"$prefix\"}\" \"${x#$prefix}\" \"${x#'a'}\"", "abcd bcd bcd\n", 0 },
+		{ "x='a  b'; y=\"${x#a}\"; echo \"[$y]\"", "[  b]\n", 0 },
+		{ "set -u; echo \"${nope%x}\"; echo never", "sh: nope: parameter not set\n", 2 },
+	};
+	SH_CASES(t);
+}
+
+/* NAME=value words are made left to right, each seeing the ones before it (POSIX 2.9.1). */
+UT_CASE(t_sh_assign)
+{
+	static const struct shcase t[] = {
+		{ "a=1 b=$a; echo $b", "1\n", 0 },
+		{ "n=5; n=$((n+1)) m=$n; echo $n $m", "6 6\n", 0 },
+		{ "a=1 b=$a sh -c 'echo $a $b'; echo \"[$a][$b]\"", "1 1\n[][]\n", 0 },
+		{ "f() { echo \"$a $b\"; }; a=2 b=$a f; echo \"[$a][$b]\"; a=3 b=$a :; echo $a $b", "2 2\n[][]\n3 3\n", 0 },
+		{ "x=$(echo sub) y=$x; echo $y", "sub\n", 0 },
+		{ "readonly r=1; a=1 r=2 b=3; echo never", "sh: r: is read only\n", 2 },
+	};
+	SH_CASES(t);
+}
+
+/* shift past the end ends a script (status 2), as in FreeBSD's sh and dash; not through `command`. */
+UT_CASE(t_sh_shift)
+{
+	static const struct shcase t[] = {
+		{ "set -- a b c; shift 2; echo $# $1; shift; echo $#", "1 c\n0\n", 0 },
+		{ "set -- a b; shift 3; echo never", "sh: shift: can't shift that many\n", 2 },
+		{ "set -- a; shift x; echo never", "sh: shift: x: bad number\n", 2 },
+		{ "set -- a b; command shift 3; echo after $? $#", "sh: shift: can't shift that many\nafter 2 2\n", 0 },
+		{ "f() { shift 2; echo in f; }; f a; echo never", "sh: shift: can't shift that many\n", 2 },
+	};
+	SH_CASES(t);
+}
+
+/* trap (POSIX 2.14 trap, 2.11): EXIT, signals, ignoring, resetting, subshells, wait. */
+UT_CASE(t_sh_trap)
+{
+	static const struct shcase t[] = {
+		{ "trap 'echo bye' EXIT; trap 'echo int' INT; trap; trap - INT; trap; echo end",
+		  "trap -- 'echo bye' EXIT\ntrap -- 'echo int' INT\ntrap -- 'echo bye' EXIT\nend\nbye\n", 0 },
+		{ "trap 'echo e; exit 7' EXIT; exit 4", "e\n", 7 },
+		{ "trap 'echo status $?' 0; false", "status 1\n", 1 },
+		{ "trap 'echo e' EXIT; echo $((1/0))", "sh: arithmetic expression: division by zero: \"1/0\"\ne\n", 2 },
+		{ "trap 'echo t' TERM; kill -TERM $$; echo after", "t\nafter\n", 0 },
+		{ "trap 'echo caught' INT; kill -INT $$; echo after $?", "caught\nafter 0\n", 0 },
+		{ "trap 'echo a' USR1; trap - USR1; kill -USR1 $$; echo never", "", 128 + SIGUSR1 },
+		{ "trap 'echo a' USR1 USR2; trap 1 USR2 USR1; trap; echo none", "none\n", 0 },
+		{ "trap '' TERM; sh -c 'kill -TERM $$; echo child alive'; trap", "child alive\ntrap -- '' TERM\n", 0 },
+		{ "trap 'echo sub' EXIT; (echo in); x=$(echo cs); echo main $x", "in\nmain cs\nsub\n", 0 },
+		{ "(trap 'echo subexit' EXIT; echo in); echo main", "in\nsubexit\nmain\n", 0 },
+		{ "trap 'echo usr1; exit 3' USR1; (sleep 0.2; kill -USR1 $$) & while :; do :; done", "usr1\n", 3 },
+		{ "trap 'echo term' TERM; sleep 2 > /dev/null 2>&1 & p=$!; (sleep 0.2; kill -TERM $$) & wait $p; echo wait $?",
+		  "term\nwait 143\n", 0 },
+		{ "trap 'echo x' FOO USR1; echo $?; trap", "sh: trap: bad signal FOO\n1\ntrap -- 'echo x' USR1\n", 0 },
+		{ "trap 'echo k' KILL; echo $?", "sh: trap: cannot trap KILL\n1\n", 0 },
+		{ "trap 'echo x'", "sh: trap: usage: trap [action condition ...]\n", 2 },
+	};
+	SH_CASES(t);
+}
+
+/* getopts (POSIX XCU getopts; FreeBSD's messages). */
+UT_CASE(t_sh_getopts)
+{
+	static const struct shcase t[] = {
+		{ "set -- -a -b arg -cval rest; while getopts ab:c: o; do echo \"$o [$OPTARG] $OPTIND\"; done; "
+		  "shift $((OPTIND-1)); echo \"rest: $*\"", "a [] 2\nb [arg] 4\nc [val] 5\nrest: rest\n", 0 },
+		{ "set -- -ab -- -c; while getopts ab o; do echo $o $OPTIND; done; echo end $OPTIND", "a 2\nb 2\nend 3\n", 0 },
+		{ "set -- -x -c; while getopts ab:c: o; do echo \"$o [$OPTARG] $OPTIND\"; done",
+		  "Illegal option -x\n? [] 2\nNo arg for -c option\n? [] 3\n", 0 },
+		{ "set -- -x -c; while getopts :ab:c: o; do echo \"$o [$OPTARG] $OPTIND\"; done", "? [x] 2\n: [c] 3\n", 0 },
+		{ "getopts a o -a; echo $o $?; OPTIND=1; getopts a o -a; echo $o $?; getopts a o -a; echo $o $?",
+		  "a 0\na 0\n? 1\n", 0 },
+		{ "f() { while getopts v o; do echo opt $o; done; echo args $#; }; f -v x", "opt v\nargs 2\n", 0 },
+		{ "getopts", "sh: getopts: usage: getopts optstring name [arg ...]\n", 2 },
+		{ "getopts ab 1x", "sh: getopts: 1x: bad variable name\n", 2 },
+	};
+	SH_CASES(t);
+}
+
+/* command (POSIX XCU command): -v, -V, and running a command without functions. */
+UT_CASE(t_sh_command)
+{
+	static const struct shcase t[] = {
+		{ "f() { :; }; command -v f cd ls if shift", "f\ncd\n/bin/ls\nif\nshift\n", 0 },
+		{ "f() { :; }; command -V f cd ls if shift exec",
+		  "f is a shell function\ncd is a shell builtin\nls is /bin/ls\nif is a shell keyword\n"
+		  "shift is a special shell builtin\nexec is a special shell builtin\n", 0 },
+		{ "command -v nosuch; echo $?; command -V nosuch; echo $?", "127\nnosuch: not found\n127\n", 0 },
+		{ "ls() { echo func; }; command ls -d /; ls", "/\nfunc\n", 0 },
+		{ "PATH=/nowhere; command -p ls -d /etc; command -v ls; st=$?; PATH=/bin; echo $st", "/etc\n127\n", 0 },
+		{ "x=1 command eval 'echo $x'; echo \"[$x]\"; y=2 eval :; echo \"[$y]\"", "1\n[]\n[2]\n", 0 },
+		{ "command; echo $?", "0\n", 0 },
+		{ "command -x ls", "sh: command: usage: command [-p] [-v | -V] name ...\n", 2 },
+	};
+	SH_CASES(t);
+}
+
+/* readonly (POSIX 2.14 readonly): a value that cannot change, listed by readonly -p. */
+UT_CASE(t_sh_readonly)
+{
+	static const struct shcase t[] = {
+		{ "readonly x=1 y; readonly; readonly -p | wc -l; echo $x", "readonly x='1'\nreadonly y\n       2\n1\n", 0 },
+		{ "readonly x=1; x=2; echo never", "sh: x: is read only\n", 2 },
+		{ "readonly x=1; unset x; echo never", "sh: unset: x: is read only\n", 2 },
+		{ "readonly x=1; export x=3; echo never", "sh: x: is read only\n", 2 },
+		{ "readonly x=1; for x in a; do :; done; echo never", "sh: x: is read only\n", 2 },
+		{ "readonly x=1; echo $((x = 4)); echo never", "sh: x: is read only\n", 2 },
+		{ "readonly x=1; read x < /dev/null; echo after $? $x", "sh: read: x: is read only\nafter 2 1\n", 0 },
+		{ "readonly 1a=3; echo $?", "sh: readonly: 1a: bad variable name\n1\n", 0 },
+		{ "y=5; readonly y; export y; sh -c 'echo $y'", "5\n", 0 },
 	};
 	SH_CASES(t);
 }

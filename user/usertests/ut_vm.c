@@ -291,6 +291,76 @@ UT_CASE(t_mmap_eof)
 	unlink(EOF_FILE);
 }
 
+#define GROW_FILE "/tmp/ut/mm_grow"
+#define GROW_SIZE 5000                  /* page 1 holds EOF: bytes 5000-8191 lie past it */
+
+/*
+ * Check that bytes [GROW_SIZE, 2 * PG) of fd read as zeros, except byte 2 * PG - 1 when
+ * `last` >= 0 (an extending write put it there); "" if so, else what was found, for FAILF.
+ */
+static const char *grown_zeros(int fd, int last)
+{
+	static unsigned char buf[2 * PG];
+	static char msg[120];
+
+	if (read_at(fd, buf, sizeof buf, 0) != 2 * PG)
+		return "read() did not return the 8192 bytes of the grown file";
+	if (ut_verify(buf, GROW_SIZE, 0, 12) != -1)
+		return "the file's first 5000 bytes changed";
+	for (int i = GROW_SIZE; i < 2 * PG; i++) {
+		int want = i == 2 * PG - 1 && last >= 0 ? last : 0;
+		if (buf[i] != want) {
+			snprintf(msg, sizeof msg, "byte %d of the grown area is %#x, expected %#x", i, buf[i], want);
+			return msg;
+		}
+	}
+	return "";
+}
+
+/*
+ * POSIX.1-2017 mmap() and ftruncate(): bytes stored through a MAP_SHARED mapping past EOF in the
+ * file's last page are not the file's; when the file grows (ftruncate up, or a write at offset
+ * 8191) the area reads as zeros, through read(), after msync, after close and reopen and after
+ * sync. Four ways: each growth, with the store still only in memory or first written out
+ * (msync and fsync: the page must reach the disk without its bytes past EOF).
+ */
+UT_CASE(t_mmap_eof_grow)
+{
+	for (int way = 0; way < 4; way++) {
+		int by_write = way & 1, written_out = way & 2, last = by_write ? 0x77 : -1;
+		const char *how = by_write ? "a write at 8191" : "ftruncate to 8192";
+		const char *why;
+		int fd = make_file(GROW_FILE, GROW_SIZE, 12);
+		CHECK(fd >= 0, "create: %s", strerror(errno));
+		unsigned char *s = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		CHECK(s != MAP_FAILED, "mmap shared: %s", strerror(errno));
+		memset(s + GROW_SIZE, 0xaa, 2 * PG - GROW_SIZE);   /* past EOF, inside the last page */
+		if (written_out)
+			CHECK(msync(s, 2 * PG, MS_SYNC) == 0 && fsync(fd) == 0, "msync and fsync: %s", strerror(errno));
+		unsigned char byte = (unsigned char)last;
+		if (by_write)
+			CHECK(pwrite(fd, &byte, 1, 2 * PG - 1) == 1, "pwrite at 8191: %s", strerror(errno));
+		else
+			CHECK(ftruncate(fd, 2 * PG) == 0, "ftruncate to 8192: %s", strerror(errno));
+		why = grown_zeros(fd, last);
+		CHECK(!*why, "after %s%s: %s", how, written_out ? " (the page written out first)" : "", why);
+		CHECK(msync(s, 2 * PG, MS_SYNC) == 0, "msync: %s", strerror(errno));
+		why = grown_zeros(fd, last);
+		CHECK(!*why, "after %s and msync: %s", how, why);
+		munmap(s, 2 * PG);
+		close(fd);
+		fd = open(GROW_FILE, O_RDWR);
+		CHECK(fd >= 0, "reopen: %s", strerror(errno));
+		why = grown_zeros(fd, last);
+		CHECK(!*why, "after %s, close and reopen: %s", how, why);
+		sync();
+		why = grown_zeros(fd, last);
+		CHECK(!*why, "after %s and sync: %s", how, why);
+		close(fd);
+		unlink(GROW_FILE);
+	}
+}
+
 static unsigned char *cow_region;
 
 static void cow_child(void *arg)

@@ -9,6 +9,7 @@
  *   wdfs_alloc.c   block and inode bitmaps, bmap/balloc (logical -> disk block), truncation
  *   wdfs_dir.c     directory records: lookup, enter, remove, rewrite, emptiness, readdir
  *   wdfs_vnops.c   the vnode operations
+ *   wdfs_readwrite.c  file data: read, write, the pager's getpages/putpages
  *
  * Locking (VOPs are called with no vnode lock held, see vfs/vnode.h):
  *   vp->v_lock (sleeplock "wdfsin")  an inode's i_din and the file's contents/directory records.
@@ -20,6 +21,17 @@
  *                                    two vnodes.
  *   wm_renamelock (sleeplock)        serializes rename, so the tree's shape is stable while a
  *                                    rename checks that a directory is not moved below itself.
+ *   wm_wlock (spinlock)              the write gate (wdfs_wbegin/wdfs_wend): wm_rdonly's changes,
+ *                                    wm_writers, wm_suspended, wm_wgen. Taken by no one holding
+ *                                    it around a sleep but the gate's own waits.
+ *   wm_updatelock (sleeplock)        serializes mount -u's switches (wdfs_update).
+ *
+ * The write gate: every operation that may change the file system enters with wdfs_wbegin
+ * (EROFS on a read-only mount) and leaves with wdfs_wend, so that `mount -u -r` can wait until
+ * none is inside before it writes everything and marks the file system clean and read-only.
+ * While a switch waits (wm_suspended), new operations wait at the gate; the ones an operation
+ * already inside may start (VOP_INACTIVE of a file it unlinked, the pager's putpages) enter
+ * with WDFS_WB_NOWAIT, which does not wait, so they cannot deadlock against the switch.
  * Buffers are locked (B_BUSY) by the buffer cache; metadata buffers may be taken while holding
  * v_lock or wm_alloclock, and VOP_STRATEGY takes no lock at all.
  */
@@ -43,7 +55,7 @@ struct wdfs_mount {
 	uint32_t            wm_bsize;
 	uint32_t            wm_bshift;
 	uint32_t            wm_nindir;     /* block numbers per indirect block */
-	bool                wm_rdonly;
+	bool                wm_rdonly;     /* read-only: set and cleared under wm_wlock, read freely */
 	bool                wm_unmounted;  /* freed when the last in-core inode goes */
 	struct sleeplock    wm_alloclock;
 	struct wdfs_super   wm_sb;         /* the superblock (counts, s_clean: wm_alloclock) */
@@ -62,6 +74,11 @@ struct wdfs_mount {
 	dev_t               wm_dev;        /* st_dev of its files */
 	uint32_t            wm_werrs0;     /* wm_devvp->v_writeerrs when mounted */
 	uint32_t            wm_lostwerrs;  /* vnodes reclaimed with a write error unreported (wm_hashlock) */
+	struct spinlock     wm_wlock;      /* the write gate (see the top) */
+	int                 wm_writers;    /* operations inside the gate (wm_wlock) */
+	bool                wm_suspended;  /* a switch to read-only is waiting (wm_wlock) */
+	uint32_t            wm_wgen;       /* entries into the gate so far (wm_wlock) */
+	struct sleeplock    wm_updatelock;
 };
 
 struct wdfs_inode {
@@ -84,7 +101,11 @@ static inline daddr_t wdfs_fsbtodb(struct wdfs_mount *wm, uint32_t blk)
 
 /* wdfs_vfsops.c */
 #define WDFS_VGET_NEW  0x1      /* the inode was just allocated: it must be free on disk */
+#define WDFS_WB_NOWAIT 0x1      /* wdfs_wbegin: do not wait out a switch to read-only */
 int  wdfs_vget(struct wdfs_mount *wm, uint32_t ino, int flags, struct vnode **vpp);
+enum vtype wdfs_vtype(uint16_t mode);
+int  wdfs_wbegin(struct wdfs_mount *wm, int flags);   /* 0, or EROFS */
+void wdfs_wend(struct wdfs_mount *wm);
 int  wdfs_iupdate(struct wdfs_inode *ip, bool sync);
 int  wdfs_sbupdate(struct wdfs_mount *wm, bool sync);
 void wdfs_inode_forget(struct wdfs_inode *ip);            /* VOP_RECLAIM */
@@ -112,6 +133,7 @@ void wdfs_settimes(struct wdfs_inode *ip, bool mod, bool chg);   /* mtime, ctime
 /* wdfs_readwrite.c: the file data VOPs (entered unlocked) */
 int  wdfs_read(struct vnode *vp, struct uio *uio, int ioflag);
 int  wdfs_write(struct vnode *vp, struct uio *uio, int ioflag);
+int  wdfs_write_locked(struct wdfs_inode *ip, struct uio *uio, int ioflag);   /* v_lock held */
 int  wdfs_putpages(struct vnode *vp, struct vm_page **m, int count, int flags, int *rtvals);
 int  wdfs_getpages(struct vnode *vp, struct vm_page **m, int count, int reqpage);
 

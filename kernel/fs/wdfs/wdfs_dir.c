@@ -29,6 +29,7 @@ uint8_t wdfs_dtype(uint16_t mode)
 	case S_IFDIR: return WDFS_DT_DIR;
 	case S_IFREG: return WDFS_DT_REG;
 	case S_IFLNK: return WDFS_DT_LNK;
+	case S_IFIFO: return WDFS_DT_FIFO;
 	default:      return WDFS_DT_UNKNOWN;
 	}
 }

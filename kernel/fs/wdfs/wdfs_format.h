@@ -11,7 +11,10 @@
  *   s_data_start .. end      data blocks: file data, directory blocks, indirect blocks
  *
  * Inodes 0 (means "no inode") and 1 (reserved, as in FFS) are never used; the root directory is
- * inode 2. A file's blocks: di_db[0..11] hold logical blocks 0..11, di_ib[0] a single indirect
+ * inode 2. An inode is a regular file, a directory, a symbolic link (its target, 1..1023 bytes
+ * with no NUL, is its data: di_size bytes in logical block 0) or a FIFO (no data: size 0, no
+ * blocks); di_uid and di_gid are its owner and group, the mode's 07777 bits its permissions
+ * with the set-user-ID, set-group-ID and sticky bits. A file's blocks: di_db[0..11] hold logical blocks 0..11, di_ib[0] a single indirect
  * block of s_bsize/4 block numbers, di_ib[1] a double and di_ib[2] a triple indirect block.
  * Block number 0 in a pointer means "hole" (block 0 is the superblock, never a data block).
  *
@@ -31,7 +34,9 @@
 #include <stdint.h>
 
 #define WDFS_MAGIC       0x53464457u   /* "WDFS" read as little-endian bytes */
-#define WDFS_VERSION     1
+#define WDFS_VERSION     2             /* 2: symbolic links, FIFOs, owners (2026, commit d39efa7) */
+#define WDFS_VERSION_MIN 1             /* 1 (no links or FIFOs) is read too; a read-write mount
+                                          rewrites its superblock as version 2 */
 #define WDFS_BSIZE_MIN   4096
 #define WDFS_BSIZE_MAX   65536
 #define WDFS_BSIZE_DEF   8192
@@ -42,6 +47,7 @@
 #define WDFS_NIADDR      3             /* single, double, triple indirect */
 #define WDFS_MAXNAMLEN   255
 #define WDFS_MAXLINK     65535         /* di_nlink is 16 bits */
+#define WDFS_MAXSYMLINK  1023          /* a symbolic link's target: PATH_MAX less the NUL */
 
 /* s_clean */
 #define WDFS_SB_DIRTY    0             /* mounted read-write, or crashed: run fsck */
@@ -49,7 +55,7 @@
 
 struct wdfs_super {
 	uint32_t s_magic;          /* WDFS_MAGIC */
-	uint32_t s_version;        /* WDFS_VERSION */
+	uint32_t s_version;        /* WDFS_VERSION_MIN..WDFS_VERSION */
 	uint32_t s_bsize;          /* block size in bytes, a power of two */
 	uint32_t s_bshift;         /* log2(s_bsize) */
 	uint32_t s_nblocks;        /* blocks in the file system, metadata included */
@@ -73,7 +79,7 @@ struct wdfs_super {
 };
 
 struct wdfs_dinode {
-	uint16_t di_mode;          /* S_IFREG/S_IFDIR | permission bits; 0 = free inode */
+	uint16_t di_mode;          /* S_IFREG/S_IFDIR/S_IFLNK/S_IFIFO | 07777; 0 = free inode */
 	uint16_t di_nlink;         /* directory entries naming it ("." and ".." included) */
 	uint32_t di_uid;
 	uint32_t di_gid;
@@ -91,6 +97,7 @@ struct wdfs_dinode {
 
 /* d_type values are the DT_* of <sys/dirent.h>. */
 #define WDFS_DT_UNKNOWN  0
+#define WDFS_DT_FIFO     1
 #define WDFS_DT_DIR      4
 #define WDFS_DT_REG      8
 #define WDFS_DT_LNK      10

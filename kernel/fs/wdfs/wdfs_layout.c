@@ -234,10 +234,12 @@ int wdfs_super_check(const struct wdfs_super *sb, uint64_t devbytes, char *msg, 
 		mb_str(&mb, "): not a wdfs file system");
 		return WDFS_EMAGIC;
 	}
-	if (sb->s_version != WDFS_VERSION) {
+	if (sb->s_version < WDFS_VERSION_MIN || sb->s_version > WDFS_VERSION) {
 		mb_str(&mb, "unsupported version ");
 		mb_u64(&mb, sb->s_version);
-		mb_str(&mb, " (this code reads version ");
+		mb_str(&mb, " (this code reads versions ");
+		mb_u64(&mb, WDFS_VERSION_MIN);
+		mb_str(&mb, " to ");
 		mb_u64(&mb, WDFS_VERSION);
 		mb_str(&mb, ")");
 		return WDFS_EVERSION;

@@ -131,7 +131,7 @@ static int write_block(struct wdfs_inode *ip, daddr_t lbn, uint32_t on, size_t n
  * inode locked (wdfs_putpages calls it so). IO_SYNC writes each block and waits, IO_ASYNC
  * starts each block's write at once (the vnode pager's page-outs).
  */
-static int wdfs_write_locked(struct wdfs_inode *ip, struct uio *uio, int ioflag)
+int wdfs_write_locked(struct wdfs_inode *ip, struct uio *uio, int ioflag)
 {
 	struct vnode *vp = ip->i_vnode;
 	struct wdfs_mount *wm = ip->i_wm;
@@ -152,15 +152,17 @@ static int wdfs_write_locked(struct wdfs_inode *ip, struct uio *uio, int ioflag)
 		size_t n = MIN((size_t)(bs - on), uio->uio_resid);
 		size_t before = uio->uio_resid;
 
+		/* The VM learns the new size before the data are in (FFS's order): it zeroes the old
+		 * last page's tail first, and never takes the new data for bytes past EOF. */
+		if ((uint64_t)uio->uio_offset + n > ip->i_din.di_size)
+			vnode_pager_setsize(vp, uio->uio_offset + (off_t)n);
 		error = write_block(ip, lbn, on, n, uio, ioflag);
 		if (before != uio->uio_resid &&
-		    (uint64_t)uio->uio_offset > ip->i_din.di_size) {
+		    (uint64_t)uio->uio_offset > ip->i_din.di_size)
 			ip->i_din.di_size = (uint64_t)uio->uio_offset;
-			vnode_pager_setsize(vp, uio->uio_offset);
-		}
 	}
 	if (error)
-		wdfs_itrunc(ip, (off_t)ip->i_din.di_size);   /* free blocks past the end */
+		wdfs_itrunc(ip, (off_t)ip->i_din.di_size);   /* free blocks past the end; the VM's size back */
 	if (uio->uio_resid != resid0) {
 		wdfs_settimes(ip, true, true);
 		error = 0;                                     /* a short write is not an error */
@@ -173,18 +175,31 @@ static int wdfs_write_locked(struct wdfs_inode *ip, struct uio *uio, int ioflag)
 	return error;
 }
 
+/*
+ * wdfs_write: VOP_WRITE. A write by anyone but root that changes the file clears its set-user-ID
+ * and set-group-ID bits, as FreeBSD 4's ffs_write does (ufs_readwrite.c 1.65.2.14), so a program
+ * cannot be altered and keep running as its owner.
+ */
 int wdfs_write(struct vnode *vp, struct uio *uio, int ioflag)
 {
 	struct wdfs_inode *ip = VTOI(vp);
+	size_t resid = uio->uio_resid;
 	int error;
 
 	if (vp->v_type == VDIR)
 		return EISDIR;
-	if (ip->i_wm->wm_rdonly)
-		return EROFS;
+	error = wdfs_wbegin(ip->i_wm, 0);
+	if (error)
+		return error;
 	ILOCK(ip);
 	error = wdfs_write_locked(ip, uio, ioflag);
+	if (uio->uio_resid != resid && (ip->i_din.di_mode & (S_ISUID | S_ISGID)) &&
+	    cred_cur()->cr_uid != 0) {
+		ip->i_din.di_mode &= (uint16_t)~(S_ISUID | S_ISGID);
+		wdfs_iupdate(ip, false);
+	}
 	IUNLOCK(ip);
+	wdfs_wend(ip->i_wm);
 	return error;
 }
 
@@ -194,13 +209,16 @@ int wdfs_write(struct vnode *vp, struct uio *uio, int ioflag)
  * UIO_NOCOPY: the buffers of those blocks hold these very pages (VMIO), so nothing is copied,
  * and the buffer write marks them clean. VM_PAGER_PUT_SYNC writes and waits; otherwise the
  * writes are started at once (IO_ASYNC: the pageout daemon wants the pages clean). Runs of
- * consecutive pages go as one write. Called with v_lock held (the inode lock).
+ * consecutive pages go as one write. Called with v_lock held (the inode lock). It enters the
+ * write gate without waiting (WDFS_WB_NOWAIT): a page-out may be part of an operation already
+ * inside; on a read-only mount every page fails.
  */
 int wdfs_putpages(struct vnode *vp, struct vm_page **m, int count, int flags, int *rtvals)
 {
 	struct wdfs_inode *ip = VTOI(vp);
 	int ioflag = (flags & VM_PAGER_PUT_SYNC) ? IO_SYNC : IO_ASYNC;
 	int result = VM_PAGER_OK;
+	bool rdonly = wdfs_wbegin(ip->i_wm, WDFS_WB_NOWAIT) != 0;
 
 	for (int i = 0, n; i < count; i += n) {
 		off_t off = IDX_TO_OFF(m[i]->pindex);
@@ -213,7 +231,7 @@ int wdfs_putpages(struct vnode *vp, struct vm_page **m, int count, int flags, in
 			struct iovec iov = { NULL, len };
 			struct uio uio = { &iov, 1, off, len, UIO_NOCOPY, UIO_WRITE };
 
-			if (ip->i_wm->wm_rdonly || wdfs_write_locked(ip, &uio, ioflag) != 0 ||
+			if (rdonly || wdfs_write_locked(ip, &uio, ioflag) != 0 ||
 			    uio.uio_resid != 0)
 				rv = result = VM_PAGER_ERROR;
 		}
@@ -223,6 +241,8 @@ int wdfs_putpages(struct vnode *vp, struct vm_page **m, int count, int flags, in
 				vm_page_undirty(m[j]);     /* also a page wholly past EOF: nothing of the file */
 		}
 	}
+	if (!rdonly)
+		wdfs_wend(ip->i_wm);
 	return result;
 }
 

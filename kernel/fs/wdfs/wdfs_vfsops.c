@@ -1,11 +1,14 @@
 /*
- * wdfs mount-level operations (FFS's ffs_vfsops.c): mount, unmount, root, sync, statfs; the
- * superblock; the in-core inode hash and wdfs_vget(); reading and writing on-disk inodes.
+ * wdfs mount-level operations (FFS's ffs_vfsops.c): mount, update (mount -u), unmount, root,
+ * sync, statfs; the superblock; the write gate; the in-core inode hash and wdfs_vget();
+ * reading and writing on-disk inodes.
  *
  * Mounting reads the superblock with one synchronous disk read, checks it with the pure
  * wdfs_super_check() (a corrupt one is refused with "wdfs: md0: bad superblock: ..." and an
  * errno, never a panic), loads both bitmaps into memory, checks the root inode, and for a
  * read-write mount marks the superblock not clean on disk before anything else is written.
+ * A file system of format version 1 (made before symbolic links and FIFOs) is read as it is and
+ * becomes version 2 the first time it is mounted read-write, with a console line saying so.
  * Locking: see wdfs.h.
  */
 #include "kern/types.h"
@@ -17,6 +20,7 @@
 #include "dev/disk.h"
 #include "fs/wdfs/wdfs.h"
 #include "vm/vnode_pager.h"
+#include "vm/vm_object.h"
 #include <sys/errno.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -38,6 +42,39 @@ int wdfs_corrupt(struct wdfs_mount *wm, const char *fmt, ...)
 	return EIO;
 }
 
+/* ---- the write gate (wdfs.h) --------------------------------------------------------------------- */
+
+/*
+ * wdfs_wbegin: enter an operation that may change the file system. EROFS on a read-only mount;
+ * while a switch to read-only waits for the operations inside to finish, wait for it to end
+ * (and then, likely, fail with EROFS) - unless WDFS_WB_NOWAIT.
+ */
+int wdfs_wbegin(struct wdfs_mount *wm, int flags)
+{
+	int error = 0;
+
+	spin_lock(&wm->wm_wlock);
+	while (wm->wm_suspended && !wm->wm_rdonly && !(flags & WDFS_WB_NOWAIT))
+		msleep(&wm->wm_suspended, &wm->wm_wlock, 0, "wdfssus", 0);
+	if (wm->wm_rdonly) {
+		error = EROFS;
+	} else {
+		wm->wm_writers++;
+		wm->wm_wgen++;
+	}
+	spin_unlock(&wm->wm_wlock);
+	return error;
+}
+
+/* wdfs_wend: leave it; the last one out wakes a switch to read-only waiting for that. */
+void wdfs_wend(struct wdfs_mount *wm)
+{
+	spin_lock(&wm->wm_wlock);
+	if (--wm->wm_writers == 0)
+		wakeup(&wm->wm_writers);
+	spin_unlock(&wm->wm_wlock);
+}
+
 /* ---- inodes on disk ------------------------------------------------------------------------ */
 
 static void inode_blk(struct wdfs_mount *wm, uint32_t ino, uint32_t *blkp, uint32_t *offp)
@@ -48,15 +85,21 @@ static void inode_blk(struct wdfs_mount *wm, uint32_t ino, uint32_t *blkp, uint3
 	*offp = (ino % inopb) * WDFS_INODE_SIZE;
 }
 
-/* Every field the kernel later trusts: the type, the block pointers, a directory's size. */
+/*
+ * Every field the kernel later trusts: the type, the block pointers, a directory's size, a
+ * symbolic link's length (its target lives in its first block: 1..WDFS_MAXSYMLINK bytes).
+ */
 static int inode_check(struct wdfs_mount *wm, uint32_t ino, const struct wdfs_dinode *dp)
 {
 	uint16_t fmt = dp->di_mode & S_IFMT;
 
 	if (dp->di_mode == 0)
 		return 0;
-	if (fmt != S_IFREG && fmt != S_IFDIR && fmt != S_IFLNK)
+	if (fmt != S_IFREG && fmt != S_IFDIR && fmt != S_IFLNK && fmt != S_IFIFO)
 		return wdfs_corrupt(wm, "inode %u has unknown type (mode 0%o)", ino, dp->di_mode);
+	if (fmt == S_IFLNK && (dp->di_size == 0 || dp->di_size > WDFS_MAXSYMLINK))
+		return wdfs_corrupt(wm, "symbolic link inode %u has length %llu, not 1..%d", ino,
+		                    (unsigned long long)dp->di_size, WDFS_MAXSYMLINK);
 	for (int i = 0; i < WDFS_NDADDR; i++)
 		if (dp->di_db[i] != 0 && !wdfs_blk_valid(&wm->wm_sb, dp->di_db[i]))
 			return wdfs_corrupt(wm, "inode %u: direct block %d is %u, outside the data area",
@@ -191,6 +234,17 @@ void wdfs_inode_forget(struct wdfs_inode *ip)
 		wdfs_mount_free(wm);
 }
 
+/* The vnode type of an inode of mode `mode` (wdfs keeps no device nodes). */
+enum vtype wdfs_vtype(uint16_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR:  return VDIR;
+	case S_IFLNK:  return VLNK;
+	case S_IFIFO:  return VFIFO;
+	default:       return VREG;
+	}
+}
+
 /* Load a new in-core inode for ino into a fresh vnode. Caller holds wm_vgetlock. */
 static int vget_load(struct wdfs_mount *wm, uint32_t ino, int flags, struct vnode **vpp)
 {
@@ -218,7 +272,7 @@ static int vget_load(struct wdfs_mount *wm, uint32_t ino, int flags, struct vnod
 	ip->i_ino = ino;
 	sleeplock_init(&vp->v_lock, "wdfsin");
 	vp->v_data = ip;
-	vp->v_type = S_ISDIR(ip->i_din.di_mode) ? VDIR : VREG;
+	vp->v_type = wdfs_vtype(ip->i_din.di_mode);
 	if (S_ISREG(ip->i_din.di_mode))
 		vnode_pager_alloc(vp, (off_t)ip->i_din.di_size);
 	spin_lock(&wm->wm_hashlock);
@@ -283,13 +337,11 @@ int wdfs_vget(struct wdfs_mount *wm, uint32_t ino, int flags, struct vnode **vpp
 
 /* ---- the superblock ---------------------------------------------------------------------------- */
 
-/* Write the in-memory superblock (counts, clean flag) to block 0: now, or as a delayed write. */
-int wdfs_sbupdate(struct wdfs_mount *wm, bool sync)
+/* Write the in-memory superblock to block 0 whatever the mount's state (mount -u's switches). */
+static int sb_write(struct wdfs_mount *wm, bool sync)
 {
 	struct buf *bp;
 
-	if (wm->wm_rdonly)
-		return 0;
 	bp = getblk(wm->wm_devvp, 0, (int)wm->wm_bsize, 0, 0);
 	memset(bp->b_data, 0, wm->wm_bsize);
 	sleeplock_acquire(&wm->wm_alloclock);
@@ -302,6 +354,12 @@ int wdfs_sbupdate(struct wdfs_mount *wm, bool sync)
 		return bwrite(bp);
 	bdwrite(bp);
 	return 0;
+}
+
+/* Write the in-memory superblock (counts, clean flag) to block 0: now, or as a delayed write. */
+int wdfs_sbupdate(struct wdfs_mount *wm, bool sync)
+{
+	return wm->wm_rdonly ? 0 : sb_write(wm, sync);
 }
 
 /* Read a bitmap region into memory. */
@@ -391,6 +449,27 @@ static int read_super(struct wdfs_mount *wm)
 	return 0;
 }
 
+/*
+ * A read-write mount's first write: the superblock, synchronously, with the clean flag off
+ * (and a version 1 file system becomes version 2: from now on it may hold symbolic links and
+ * FIFOs, which an older kernel or fsck would not know).
+ */
+static int mark_dirty(struct wdfs_mount *wm)
+{
+	int error;
+
+	if (wm->wm_sb.s_version < WDFS_VERSION) {
+		kprintf("wdfs: %s: format version %u upgraded to %u (symbolic links, FIFOs)\n",
+		        wm->wm_name, wm->wm_sb.s_version, WDFS_VERSION);
+		wm->wm_sb.s_version = WDFS_VERSION;
+	}
+	wm->wm_sb.s_clean = WDFS_SB_DIRTY;
+	error = sb_write(wm, true);
+	if (error)
+		kprintf("wdfs: %s: cannot write the superblock: error %d\n", wm->wm_name, error);
+	return error;
+}
+
 /* ---- vfsops -------------------------------------------------------------------------------------- */
 
 static int wdfs_mount(struct mount *mp, struct vnode *devvp)
@@ -416,7 +495,9 @@ static int wdfs_mount(struct mount *mp, struct vnode *devvp)
 	sleeplock_init(&wm->wm_alloclock, "wdfsal");
 	sleeplock_init(&wm->wm_vgetlock, "wdfsvg");
 	sleeplock_init(&wm->wm_renamelock, "wdfsrn");
+	sleeplock_init(&wm->wm_updatelock, "wdfsup");
 	spin_init(&wm->wm_hashlock, "wdfshash");
+	spin_init(&wm->wm_wlock, "wdfsw");
 	error = read_super(wm);
 	if (error)
 		goto fail;
@@ -461,12 +542,9 @@ static int wdfs_mount(struct mount *mp, struct vnode *devvp)
 	vrele(rvp);
 	wm->wm_dev = wdfs_nextdev++;
 	if (!wm->wm_rdonly) {
-		wm->wm_sb.s_clean = WDFS_SB_DIRTY;
-		error = wdfs_sbupdate(wm, true);
-		if (error) {
-			kprintf("wdfs: %s: cannot write the superblock: error %d\n", wm->wm_name, error);
+		error = mark_dirty(wm);
+		if (error)
 			goto fail_mounted;
-		}
 	}
 	return 0;
 
@@ -571,6 +649,111 @@ static int wdfs_unmount(struct mount *mp, int flags)
 	return 0;
 }
 
+/* ---- mount -u ---------------------------------------------------------------------------------- */
+
+/*
+ * Would switching to read-only lose something? A file open for writing would write again, and
+ * an unlinked file still open would keep its inode allocated on a file system marked clean.
+ * FreeBSD 4's ffs_mount refuses the first (ffs_flushfiles with WRITECLOSE); wdfs both.
+ */
+static bool downgrade_busy(struct wdfs_mount *wm)
+{
+	bool busy = false;
+
+	spin_lock(&wm->wm_hashlock);
+	for (int h = 0; h < WDFS_NHASH && !busy; h++)
+		for (struct wdfs_inode *ip = wm->wm_hash[h]; ip && !busy; ip = ip->i_hnext)
+			busy = ip->i_vnode->v_writecount > 0 ||
+			       (ip->i_din.di_nlink == 0 && ip->i_din.di_mode != 0 &&
+			        ip->i_vnode->v_usecount > 0);
+	spin_unlock(&wm->wm_hashlock);
+	return busy;
+}
+
+/*
+ * mount -u -r: close the write gate (new operations wait), wait until no operation is inside,
+ * write everything, and only if nothing entered meanwhile (a page-out or the freeing of an
+ * unlinked file may) mark the mount read-only; then the superblock goes out marked clean, as
+ * at unmount. EBUSY (nothing changed) if downgrade_busy.
+ */
+static int downgrade(struct wdfs_mount *wm, struct mount *mp)
+{
+	uint32_t gen;
+	int error = 0;
+
+	spin_lock(&wm->wm_wlock);
+	wm->wm_suspended = true;
+	for (;;) {
+		while (wm->wm_writers > 0)
+			msleep(&wm->wm_writers, &wm->wm_wlock, 0, "wdfsro", 0);
+		gen = wm->wm_wgen;
+		spin_unlock(&wm->wm_wlock);
+		error = downgrade_busy(wm) ? EBUSY : bufsync_all(MNT_WAIT);
+		if (error == 0)
+			error = wdfs_sync(mp, MNT_WAIT);
+		spin_lock(&wm->wm_wlock);
+		if (error != 0 || (wm->wm_writers == 0 && wm->wm_wgen == gen))
+			break;
+	}
+	if (error == 0)
+		wm->wm_rdonly = true;
+	wm->wm_suspended = false;
+	wakeup(&wm->wm_suspended);
+	spin_unlock(&wm->wm_wlock);
+	if (error != 0)
+		return error;
+	sleeplock_acquire(&wm->wm_alloclock);
+	wm->wm_sb.s_clean = WDFS_SB_CLEAN;
+	sleeplock_release(&wm->wm_alloclock);
+	error = sb_write(wm, true);
+	if (error == 0)
+		error = disk_io_sync(wm->wm_disk, BIO_FLUSH, 0, NULL, 0);
+	return error;
+}
+
+/*
+ * mount -u -w: as a read-write mount does, refuse a file system that is not clean unless
+ * MNT_FORCE (FreeBSD 4's ffs_mount: "R/W mount denied", EPERM), and mark it dirty on disk
+ * before the first write.
+ */
+static int upgrade(struct wdfs_mount *wm, int flags)
+{
+	int error;
+
+	if (wm->wm_sb.s_clean != WDFS_SB_CLEAN && !(flags & MNT_FORCE)) {
+		kprintf("wdfs: %s: WARNING: R/W mount denied: file system is not clean - run fsck\n",
+		        wm->wm_name);
+		return EPERM;
+	}
+	error = mark_dirty(wm);
+	if (error)
+		return error;
+	spin_lock(&wm->wm_wlock);
+	wm->wm_rdonly = false;
+	spin_unlock(&wm->wm_wlock);
+	return 0;
+}
+
+/*
+ * wdfs_update: mount -u, FreeBSD 4's MNT_UPDATE path of ffs_mount (sys/ufs/ffs/ffs_vfsops.c
+ * 1.117.2.10, read in DragonFly's 2004 copy): read-write to read-only (downgrade) or back
+ * (upgrade); anything else changes nothing here. One switch at a time (wm_updatelock).
+ */
+static int wdfs_update(struct mount *mp, int flags)
+{
+	struct wdfs_mount *wm = VFSTOWM(mp);
+	bool ro = (flags & MNT_RDONLY) != 0;
+	int error = 0;
+
+	sleeplock_acquire(&wm->wm_updatelock);
+	if (ro && !wm->wm_rdonly)
+		error = downgrade(wm, mp);
+	else if (!ro && wm->wm_rdonly)
+		error = upgrade(wm, flags);
+	sleeplock_release(&wm->wm_updatelock);
+	return error;
+}
+
 /*
  * wdfs_statfs: the data area's blocks (the metadata regions are not counted, as FFS's f_blocks
  * leaves out its overhead) and the inodes. wdfs keeps no reserve for root, so f_bavail =
@@ -594,6 +777,7 @@ static int wdfs_statfs(struct mount *mp, struct statfs *sbp)
 
 static struct vfsops wdfs_vfsops = {
 	.vfs_mount   = wdfs_mount,
+	.vfs_update  = wdfs_update,
 	.vfs_unmount = wdfs_unmount,
 	.vfs_root    = wdfs_root,
 	.vfs_sync    = wdfs_sync,

@@ -1,9 +1,18 @@
 /*
  * wdfs vnode operations (FFS's ufs_vnops.c and ffs_vnops.c): the struct vop_vector the VFS
  * calls. Each VOP is entered with no vnode lock held (vfs/vnode.h) and takes the v_lock of the
- * inodes it changes, a parent directory before its child. Namespace changes follow the ordered
- * writes of docs/fs.md: an inode is written before a name points to it, a name is removed
- * before the inode's link count drops, and rename adds the new name before removing the old.
+ * inodes it changes, a parent directory before its child; one that changes the file system
+ * enters the write gate first (wdfs_wbegin: EROFS on a read-only mount). Namespace changes
+ * follow the ordered writes of docs/fs.md: an inode is written before a name points to it
+ * (a symbolic link's target block before its inode), a name is removed before the inode's link
+ * count drops, and rename adds the new name before removing the old.
+ *
+ * Owners and permissions, as FreeBSD 4's ufs_vnops.c (1.131.2.1) has them: a new file belongs
+ * to the caller's effective uid and to its directory's group (and loses its set-group-ID bit
+ * if the caller is not in that group, root aside); in a sticky directory only root, the
+ * directory's owner or the file's may remove or rename a name (EPERM); a directory moved to
+ * another parent must be writable by the caller (its ".." changes); chmod, chown and utimes
+ * apply the VFS's rules (vn_*_check, vnode.h) under the inode's lock.
  *
  * File data (VOP_READ, VOP_WRITE, VOP_GETPAGES, VOP_PUTPAGES) is in wdfs_readwrite.c.
  * VOP_STRATEGY maps the buffer's logical block to a disk address for a read (a hole reads as
@@ -75,16 +84,20 @@ static int wdfs_lookup(struct vnode *dvp, const char *name, struct vnode **vpp)
 }
 
 /*
- * Make a new inode of `mode` named `name` in locked directory dp. Returns it referenced and
- * locked, already written to disk, but not yet entered in the directory.
+ * Make a new inode of `mode` in locked directory dp, owned by the caller and dp's group (see
+ * the top). Returns it referenced and locked, not yet written or entered in the directory.
  */
 static int make_inode(struct wdfs_inode *dp, uint16_t mode, struct wdfs_inode **ipp)
 {
+	const struct ucred *cred = cred_cur();
 	struct wdfs_mount *wm = dp->i_wm;
 	struct wdfs_inode *ip;
 	struct vnode *vp;
 	uint32_t ino, gen;
 	int error;
+
+	if ((mode & S_ISGID) && !groupmember(dp->i_din.di_gid, cred) && suser(cred) != 0)
+		mode &= (uint16_t)~S_ISGID;
 
 	error = wdfs_ialloc(wm, &ino);
 	if (error)
@@ -101,9 +114,11 @@ static int make_inode(struct wdfs_inode *dp, uint16_t mode, struct wdfs_inode **
 	memset(&ip->i_din, 0, sizeof(ip->i_din));
 	ip->i_din.di_mode = mode;
 	ip->i_din.di_nlink = S_ISDIR(mode) ? 2 : 1;
+	ip->i_din.di_uid = cred->cr_uid;
+	ip->i_din.di_gid = dp->i_din.di_gid;
 	ip->i_din.di_gen = gen;
 	ip->i_din.di_atime = ip->i_din.di_mtime = ip->i_din.di_ctime = time_second_now();
-	vp->v_type = S_ISDIR(mode) ? VDIR : VREG;
+	vp->v_type = wdfs_vtype(mode);
 	if (vp->v_type == VREG)
 		vnode_pager_alloc(vp, 0);
 	*ipp = ip;
@@ -123,8 +138,6 @@ static int check_newname(struct wdfs_inode *dp, const char *name)
 	uint32_t ino;
 	int error;
 
-	if (dp->i_wm->wm_rdonly)
-		return EROFS;
 	if (dp->i_din.di_nlink == 0)
 		return ENOENT;          /* the directory was removed */
 	if (is_dot_or_dotdot(name))
@@ -135,35 +148,86 @@ static int check_newname(struct wdfs_inode *dp, const char *name)
 	return error == ENOENT ? 0 : error;
 }
 
-static int wdfs_create(struct vnode *dvp, const char *name, int mode, struct vnode **vpp)
+/* A symbolic link's target goes into its first block, written before the inode (rule 1). */
+static int write_target(struct wdfs_inode *ip, const char *target)
+{
+	size_t len = strlen(target);
+	struct iovec iov = { (void *)target, len };
+	struct uio uio = { &iov, 1, 0, len, UIO_SYSSPACE, UIO_WRITE };
+	int error;
+
+	error = wdfs_write_locked(ip, &uio, IO_SYNC);   /* the block, then the inode: both bwrite */
+	return error == 0 && uio.uio_resid != 0 ? ENOSPC : error;
+}
+
+/*
+ * Make a file of `mode` named `name` in dvp: a regular file, a FIFO, or a symbolic link to
+ * `target` (else NULL). Its inode - and a link's target - is on disk before its name.
+ */
+static int make_node(struct vnode *dvp, const char *name, uint16_t mode, const char *target,
+                     struct vnode **vpp)
 {
 	struct wdfs_inode *dp = VTOI(dvp), *ip;
 	int error;
 
 	if (dvp->v_type != VDIR)
 		return ENOTDIR;
+	error = wdfs_wbegin(dp->i_wm, 0);
+	if (error)
+		return error;
 	ILOCK(dp);
 	error = check_newname(dp, name);
 	if (!error)
-		error = make_inode(dp, (uint16_t)(S_IFREG | (mode & 07777)), &ip);
+		error = make_inode(dp, mode, &ip);
 	if (error) {
 		IUNLOCK(dp);
+		wdfs_wend(dp->i_wm);
 		return error;
 	}
-	error = wdfs_iupdate(ip, true);
+	error = target != NULL ? write_target(ip, target) : wdfs_iupdate(ip, true);
 	if (!error)
-		error = wdfs_direnter(dp, name, ip->i_ino, WDFS_DT_REG);
+		error = wdfs_direnter(dp, name, ip->i_ino, wdfs_dtype(mode));
 	if (error) {
 		unmake_inode(ip);
-		IUNLOCK(dp);
-		return error;
+	} else {
+		wdfs_settimes(dp, true, true);
+		wdfs_iupdate(dp, false);
+		IUNLOCK(ip);
+		*vpp = ip->i_vnode;
 	}
-	wdfs_settimes(dp, true, true);
-	wdfs_iupdate(dp, false);
-	IUNLOCK(ip);
 	IUNLOCK(dp);
-	*vpp = ip->i_vnode;
-	return 0;
+	wdfs_wend(dp->i_wm);
+	return error;
+}
+
+static int wdfs_create(struct vnode *dvp, const char *name, int mode, struct vnode **vpp)
+{
+	return make_node(dvp, name, (uint16_t)(S_IFREG | (mode & ALLPERMS)), NULL, vpp);
+}
+
+/* wdfs_mknod: FIFOs only; wdfs keeps no device nodes (devices are devfs's). */
+static int wdfs_mknod(struct vnode *dvp, const char *name, int mode, struct vnode **vpp)
+{
+	if (!S_ISFIFO(mode))
+		return EOPNOTSUPP;
+	return make_node(dvp, name, (uint16_t)(S_IFIFO | (mode & ALLPERMS)), NULL, vpp);
+}
+
+/*
+ * wdfs_symlink: the target, 1..WDFS_MAXSYMLINK bytes, is kept in the link's first data block
+ * (FFS keeps one shorter than 60 bytes in the inode itself, a "fast" link; wdfs always uses a
+ * block, so a link costs one block - simpler for fsck and the tools).
+ */
+static int wdfs_symlink(struct vnode *dvp, const char *name, int mode, const char *target,
+                        struct vnode **vpp)
+{
+	size_t len = strlen(target);
+
+	if (len == 0)
+		return ENOENT;
+	if (len > WDFS_MAXSYMLINK)
+		return ENAMETOOLONG;
+	return make_node(dvp, name, (uint16_t)(S_IFLNK | (mode & ALLPERMS)), target, vpp);
 }
 
 /*
@@ -177,23 +241,23 @@ static int wdfs_mkdir(struct vnode *dvp, const char *name, int mode, struct vnod
 
 	if (dvp->v_type != VDIR)
 		return ENOTDIR;
+	error = wdfs_wbegin(dp->i_wm, 0);
+	if (error)
+		return error;
 	ILOCK(dp);
 	error = check_newname(dp, name);
 	if (!error && dp->i_din.di_nlink >= WDFS_MAXLINK)
 		error = EMLINK;
 	if (!error)
-		error = make_inode(dp, (uint16_t)(S_IFDIR | (mode & 07777)), &ip);
-	if (error) {
-		IUNLOCK(dp);
-		return error;
-	}
+		error = make_inode(dp, (uint16_t)(S_IFDIR | (mode & ALLPERMS)), &ip);
+	if (error)
+		goto out;
 	error = wdfs_dirinit(ip, dp->i_ino);
 	if (!error)
 		error = wdfs_iupdate(ip, true);
 	if (error) {
 		unmake_inode(ip);
-		IUNLOCK(dp);
-		return error;
+		goto out;
 	}
 	dp->i_din.di_nlink++;
 	error = wdfs_iupdate(dp, true);
@@ -203,15 +267,16 @@ static int wdfs_mkdir(struct vnode *dvp, const char *name, int mode, struct vnod
 		dp->i_din.di_nlink--;
 		wdfs_iupdate(dp, false);
 		unmake_inode(ip);
-		IUNLOCK(dp);
-		return error;
+		goto out;
 	}
 	wdfs_settimes(dp, true, true);
 	wdfs_iupdate(dp, false);
 	IUNLOCK(ip);
-	IUNLOCK(dp);
 	*vpp = ip->i_vnode;
-	return 0;
+out:
+	IUNLOCK(dp);
+	wdfs_wend(dp->i_wm);
+	return error;
 }
 
 /* ---- removal ----------------------------------------------------------------------------------- */
@@ -230,6 +295,12 @@ static int lookup_locked(struct wdfs_inode *dp, const char *name, struct vnode *
 	return wdfs_vget(dp->i_wm, ino, 0, vpp);
 }
 
+/* May the caller remove or rename ip out of directory dp? The sticky bit (vn_sticky_check). */
+static int sticky_check(struct wdfs_inode *dp, struct wdfs_inode *ip)
+{
+	return vn_sticky_check(dp->i_din.di_mode, dp->i_din.di_uid, ip->i_din.di_uid, cred_cur());
+}
+
 static int wdfs_remove(struct vnode *dvp, const char *name)
 {
 	struct wdfs_inode *dp = VTOI(dvp), *ip;
@@ -240,12 +311,14 @@ static int wdfs_remove(struct vnode *dvp, const char *name)
 		return ENOTDIR;
 	if (is_dot_or_dotdot(name))
 		return EISDIR;
-	if (dp->i_wm->wm_rdonly)
-		return EROFS;
+	error = wdfs_wbegin(dp->i_wm, 0);
+	if (error)
+		return error;
 	ILOCK(dp);
 	error = lookup_locked(dp, name, &vp);
 	if (error) {
 		IUNLOCK(dp);
+		wdfs_wend(dp->i_wm);
 		return error;
 	}
 	ip = VTOI(vp);
@@ -253,6 +326,8 @@ static int wdfs_remove(struct vnode *dvp, const char *name)
 	if (vp->v_type == VDIR)
 		error = EPERM;                  /* unlink(2) of a directory, as on FreeBSD */
 	else
+		error = sticky_check(dp, ip);
+	if (!error)
 		error = wdfs_dirremove(dp, name, ip->i_ino);
 	if (!error) {
 		ip->i_din.di_nlink--;
@@ -264,6 +339,7 @@ static int wdfs_remove(struct vnode *dvp, const char *name)
 	IUNLOCK(ip);
 	IUNLOCK(dp);
 	vrele(vp);
+	wdfs_wend(dp->i_wm);
 	return error;
 }
 
@@ -280,17 +356,21 @@ static int wdfs_rmdir(struct vnode *dvp, const char *name)
 		return EINVAL;
 	if (strcmp(name, "..") == 0)
 		return ENOTEMPTY;
-	if (dp->i_wm->wm_rdonly)
-		return EROFS;
+	error = wdfs_wbegin(dp->i_wm, 0);
+	if (error)
+		return error;
 	ILOCK(dp);
 	error = lookup_locked(dp, name, &vp);
 	if (error) {
 		IUNLOCK(dp);
+		wdfs_wend(dp->i_wm);
 		return error;
 	}
 	ip = VTOI(vp);
 	ILOCK(ip);
-	error = vp->v_type != VDIR ? ENOTDIR : wdfs_dirempty(ip, &empty);
+	error = vp->v_type != VDIR ? ENOTDIR : sticky_check(dp, ip);
+	if (!error)
+		error = wdfs_dirempty(ip, &empty);
 	if (!error && !empty)
 		error = ENOTEMPTY;
 	if (!error && vp->v_mountedhere)
@@ -308,6 +388,7 @@ static int wdfs_rmdir(struct vnode *dvp, const char *name)
 	IUNLOCK(ip);
 	IUNLOCK(dp);
 	vrele(vp);
+	wdfs_wend(dp->i_wm);
 	return error;
 }
 
@@ -346,11 +427,14 @@ static int wdfs_link(struct vnode *dvp, const char *name, struct vnode *vp)
 		return EXDEV;
 	if (vp->v_type == VDIR)
 		return EPERM;
-	if (dp->i_wm->wm_rdonly)
-		return EROFS;
-	error = adjust_links(ip, 1);
+	error = wdfs_wbegin(dp->i_wm, 0);
 	if (error)
 		return error;
+	error = adjust_links(ip, 1);
+	if (error) {
+		wdfs_wend(dp->i_wm);
+		return error;
+	}
 	ILOCK(dp);
 	error = check_newname(dp, name);
 	if (!error)
@@ -362,6 +446,7 @@ static int wdfs_link(struct vnode *dvp, const char *name, struct vnode *vp)
 	IUNLOCK(dp);
 	if (error)
 		adjust_links(ip, -1);
+	wdfs_wend(dp->i_wm);
 	return error;
 }
 
@@ -403,6 +488,31 @@ static int is_ancestor(struct wdfs_mount *wm, uint32_t ino, struct vnode *dvp, b
 }
 
 /*
+ * May a rename replace tvp, named in locked directory tdp? The sticky bit, the same kind
+ * (ENOTDIR, EISDIR), and a directory must be empty and no mount point.
+ */
+static int replace_check(struct wdfs_inode *tdp, struct vnode *tvp, bool isdir)
+{
+	struct wdfs_inode *tip = VTOI(tvp);
+	bool empty;
+	int error;
+
+	ILOCK(tip);
+	error = sticky_check(tdp, tip);
+	if (!error && isdir != (tvp->v_type == VDIR))
+		error = isdir ? ENOTDIR : EISDIR;
+	if (!error && tvp->v_type == VDIR) {
+		error = wdfs_dirempty(tip, &empty);
+		if (!error && !empty)
+			error = ENOTEMPTY;
+		if (!error && tvp->v_mountedhere)
+			error = EBUSY;
+	}
+	IUNLOCK(tip);
+	return error;
+}
+
+/*
  * wdfs_rename (4.4BSD's ufs_rename, with its crash-safe order): raise the source's link count,
  * write the new name (or repoint the existing target), drop the target, remove the old name,
  * fix ".." of a moved directory, and lower the link count again. A crash anywhere leaves at
@@ -415,7 +525,7 @@ static int rename_locked(struct wdfs_mount *wm, struct vnode *fdvp, const char *
 {
 	struct wdfs_inode *fdp = VTOI(fdvp), *tdp = VTOI(tdvp), *fip, *tip = NULL;
 	struct vnode *fvp = NULL, *tvp = NULL;
-	bool isdir, moved, inside, empty;
+	bool isdir, moved, inside;
 	int error;
 
 	ILOCK(fdp);
@@ -426,6 +536,16 @@ static int rename_locked(struct wdfs_mount *wm, struct vnode *fdvp, const char *
 	fip = VTOI(fvp);
 	isdir = fvp->v_type == VDIR;
 	moved = isdir && fdp != tdp;
+	ILOCK(fdp);
+	ILOCK(fip);
+	error = sticky_check(fdp, fip);
+	if (!error && moved)            /* its ".." changes: ufs_rename asks VWRITE on it */
+		error = vaccess(fip->i_din.di_mode, fip->i_din.di_uid, fip->i_din.di_gid, VWRITE,
+		                cred_cur());
+	IUNLOCK(fip);
+	IUNLOCK(fdp);
+	if (error)
+		goto out;
 	if (isdir) {
 		error = is_ancestor(wm, fip->i_ino, tdvp, &inside);
 		if (!error && inside)
@@ -447,19 +567,7 @@ static int rename_locked(struct wdfs_mount *wm, struct vnode *fdvp, const char *
 	}
 	if (tvp) {
 		tip = VTOI(tvp);
-		if (isdir && tvp->v_type != VDIR)
-			error = ENOTDIR;
-		else if (!isdir && tvp->v_type == VDIR)
-			error = EISDIR;
-		else if (tvp->v_type == VDIR) {
-			ILOCK(tip);
-			error = wdfs_dirempty(tip, &empty);
-			IUNLOCK(tip);
-			if (!error && !empty)
-				error = ENOTEMPTY;
-			if (!error && tvp->v_mountedhere)
-				error = EBUSY;
-		}
+		error = replace_check(tdp, tvp, isdir);
 		if (error)
 			goto out_tdp;
 	} else if (moved && tdp->i_din.di_nlink >= WDFS_MAXLINK) {
@@ -539,11 +647,13 @@ static int wdfs_rename(struct vnode *fdvp, const char *fname, struct vnode *tdvp
 		return EXDEV;
 	if (is_dot_or_dotdot(fname) || is_dot_or_dotdot(tname))
 		return EINVAL;
-	if (wm->wm_rdonly)
-		return EROFS;
+	error = wdfs_wbegin(wm, 0);
+	if (error)
+		return error;
 	sleeplock_acquire(&wm->wm_renamelock);
 	error = rename_locked(wm, fdvp, fname, tdvp, tname);
 	sleeplock_release(&wm->wm_renamelock);
+	wdfs_wend(wm);
 	return error;
 }
 
@@ -592,8 +702,9 @@ static int wdfs_truncate(struct vnode *vp, off_t length)
 
 	if (vp->v_type == VDIR)
 		return EISDIR;
-	if (ip->i_wm->wm_rdonly)
-		return EROFS;
+	error = wdfs_wbegin(ip->i_wm, 0);
+	if (error)
+		return error;
 	ILOCK(ip);
 	error = wdfs_itrunc(ip, length);
 	if (!error) {
@@ -601,23 +712,158 @@ static int wdfs_truncate(struct vnode *vp, off_t length)
 		error = wdfs_iupdate(ip, false);
 	}
 	IUNLOCK(ip);
+	wdfs_wend(ip->i_wm);
 	return error;
 }
 
-/* utimes(2): the times given; the change time becomes now (POSIX.1-2008, utimes()). */
-static int wdfs_utimes(struct vnode *vp, time_t atime, time_t mtime)
+/*
+ * Change inode attributes: check with `check` (the rules of vn_*_check, on the inode as it
+ * is), let `set` change it, and write it with the change time now. Both under the inode's lock,
+ * inside the write gate.
+ */
+struct attrchange {
+	mode_t mode;                    /* chmod: the new permission bits */
+	uid_t  uid;                     /* chown: the new owner and group, resolved */
+	gid_t  gid;
+	time_t atime, mtime;            /* utimes */
+	int    vaflags;
+};
+
+static int change_attrs(struct vnode *vp, struct attrchange *ac,
+                        int (*check)(struct wdfs_inode *, struct attrchange *),
+                        void (*set)(struct wdfs_inode *, struct attrchange *))
 {
 	struct wdfs_inode *ip = VTOI(vp);
 	int error;
 
-	if (ip->i_wm->wm_rdonly)
-		return EROFS;
+	error = wdfs_wbegin(ip->i_wm, 0);
+	if (error)
+		return error;
 	ILOCK(ip);
-	ip->i_din.di_atime = atime;
-	ip->i_din.di_mtime = mtime;
-	wdfs_settimes(ip, false, true);
-	error = wdfs_iupdate(ip, false);
+	error = check(ip, ac);
+	if (!error) {
+		set(ip, ac);
+		wdfs_settimes(ip, false, true);
+		error = wdfs_iupdate(ip, false);
+	}
 	IUNLOCK(ip);
+	wdfs_wend(ip->i_wm);
+	return error;
+}
+
+static int chmod_check(struct wdfs_inode *ip, struct attrchange *ac)
+{
+	struct wdfs_dinode *dp = &ip->i_din;
+
+	return vn_chmod_check(ip->i_vnode->v_type, dp->di_uid, dp->di_gid, ac->mode, cred_cur());
+}
+
+static void chmod_set(struct wdfs_inode *ip, struct attrchange *ac)
+{
+	ip->i_din.di_mode = (uint16_t)((ip->i_din.di_mode & S_IFMT) | (ac->mode & ALLPERMS));
+}
+
+/* chown(2)'s -1 means "as it is": resolved here, under the lock, before the check. */
+static int chown_check(struct wdfs_inode *ip, struct attrchange *ac)
+{
+	struct wdfs_dinode *dp = &ip->i_din;
+
+	if (ac->uid == (uid_t)-1)
+		ac->uid = dp->di_uid;
+	if (ac->gid == (gid_t)-1)
+		ac->gid = dp->di_gid;
+	return vn_chown_check(dp->di_uid, dp->di_gid, ac->uid, ac->gid, cred_cur());
+}
+
+/* A change of owner or group by anyone but root clears the set-ID bits (ufs_chown). */
+static void chown_set(struct wdfs_inode *ip, struct attrchange *ac)
+{
+	struct wdfs_dinode *dp = &ip->i_din;
+
+	if (cred_cur()->cr_uid != 0 && (dp->di_uid != ac->uid || dp->di_gid != ac->gid))
+		dp->di_mode &= (uint16_t)~(S_ISUID | S_ISGID);
+	dp->di_uid = ac->uid;
+	dp->di_gid = ac->gid;
+}
+
+static int utimes_check(struct wdfs_inode *ip, struct attrchange *ac)
+{
+	struct wdfs_dinode *dp = &ip->i_din;
+
+	return vn_utimes_check(dp->di_mode, dp->di_uid, dp->di_gid, ac->vaflags, cred_cur());
+}
+
+static void utimes_set(struct wdfs_inode *ip, struct attrchange *ac)
+{
+	ip->i_din.di_atime = ac->atime;
+	ip->i_din.di_mtime = ac->mtime;
+}
+
+static int wdfs_chmod(struct vnode *vp, mode_t mode)
+{
+	struct attrchange ac = { .mode = mode };
+
+	return change_attrs(vp, &ac, chmod_check, chmod_set);
+}
+
+static int wdfs_chown(struct vnode *vp, uid_t uid, gid_t gid)
+{
+	struct attrchange ac = { .uid = uid, .gid = gid };
+
+	return change_attrs(vp, &ac, chown_check, chown_set);
+}
+
+/* utimes(2): the times given; the change time becomes now (POSIX.1-2008, utimes()). */
+static int wdfs_utimes(struct vnode *vp, time_t atime, time_t mtime, int vaflags)
+{
+	struct attrchange ac = { .atime = atime, .mtime = mtime, .vaflags = vaflags };
+
+	return change_attrs(vp, &ac, utimes_check, utimes_set);
+}
+
+/*
+ * wdfs_access (FreeBSD 4's ufs_access): writing a directory, file or symbolic link of a
+ * read-only mount is EROFS (a FIFO stays writable: its data is not on the disk); then the
+ * permission bits (vaccess). Root's read and search need no lock.
+ */
+static int wdfs_access(struct vnode *vp, int mode)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	const struct ucred *cred = cred_cur();
+	int error;
+
+	if ((mode & VWRITE) && vp->v_type != VFIFO && ip->i_wm->wm_rdonly)
+		return EROFS;
+	if (cred->cr_uid == 0)
+		return 0;
+	ILOCK(ip);
+	error = vaccess(ip->i_din.di_mode, ip->i_din.di_uid, ip->i_din.di_gid, mode, cred);
+	IUNLOCK(ip);
+	return error;
+}
+
+/* wdfs_readlink: the target, from the link's first block; a NUL inside it is damage (EIO). */
+static int wdfs_readlink(struct vnode *vp, struct uio *uio)
+{
+	struct wdfs_inode *ip = VTOI(vp);
+	char *target;
+	struct iovec iov;
+	struct uio kuio;
+	size_t len;
+	int error;
+
+	target = kmalloc(WDFS_MAXSYMLINK, M_WAITOK);
+	if (target == NULL)
+		return ENOMEM;
+	iov = (struct iovec){ target, WDFS_MAXSYMLINK };
+	kuio = (struct uio){ &iov, 1, 0, WDFS_MAXSYMLINK, UIO_SYSSPACE, UIO_READ };
+	error = wdfs_read(vp, &kuio, 0);
+	len = WDFS_MAXSYMLINK - kuio.uio_resid;
+	if (!error && (len != ip->i_din.di_size || strnlen(target, len) != len))
+		error = wdfs_corrupt(ip->i_wm, "symbolic link inode %u: its target is damaged", ip->i_ino);
+	if (!error)
+		error = uiomove(target, MIN(len, uio->uio_resid), uio);
+	kfree(target);
 	return error;
 }
 
@@ -657,8 +903,8 @@ static int wdfs_fsync(struct vnode *vp, int waitfor)
 	struct wdfs_mount *wm = ip->i_wm;
 	int error, e;
 
-	if (wm->wm_rdonly)
-		return 0;
+	if (wdfs_wbegin(wm, 0) != 0)
+		return 0;                           /* read-only: nothing of it is dirty */
 	error = bufsync(vp, waitfor);
 	ILOCK(ip);
 	e = wdfs_iupdate(ip, waitfor == MNT_WAIT);
@@ -676,6 +922,7 @@ static int wdfs_fsync(struct vnode *vp, int waitfor)
 		if (!error)
 			error = e;
 	}
+	wdfs_wend(wm);
 	return error;
 }
 
@@ -683,7 +930,7 @@ static int wdfs_open(struct vnode *vp, int fflag)
 {
 	if (vp->v_type == VDIR && (fflag & FWRITE))
 		return EISDIR;
-	if ((fflag & FWRITE) && VTOI(vp)->i_wm->wm_rdonly)
+	if ((fflag & FWRITE) && vp->v_type == VREG && VTOI(vp)->i_wm->wm_rdonly)
 		return EROFS;
 	return 0;
 }
@@ -697,7 +944,9 @@ static int wdfs_close(struct vnode *vp __unused, int fflag __unused)
 
 /*
  * wdfs_inactive: the last reference is gone. An inode with no names left is freed now: its
- * blocks (wdfs_itrunc writes the cleared inode before freeing them), then the inode itself.
+ * blocks (wdfs_itrunc writes the cleared inode before freeing them), then the inode itself -
+ * inside the write gate, without waiting (its unlink may still be inside); on a read-only
+ * mount it stays allocated, for fsck.
  */
 static int wdfs_inactive(struct vnode *vp)
 {
@@ -709,7 +958,8 @@ static int wdfs_inactive(struct vnode *vp)
 		return 0;
 	wm = ip->i_wm;
 	ILOCK(ip);
-	if (ip->i_din.di_nlink == 0 && ip->i_din.di_mode != 0 && !wm->wm_rdonly) {
+	if (ip->i_din.di_nlink == 0 && ip->i_din.di_mode != 0 &&
+	    wdfs_wbegin(wm, WDFS_WB_NOWAIT) == 0) {
 		error = wdfs_itrunc(ip, 0);
 		if (!error) {
 			ip->i_din.di_mode = 0;
@@ -719,6 +969,7 @@ static int wdfs_inactive(struct vnode *vp)
 			error = wdfs_iupdate(ip, false);
 			wdfs_ifree(wm, ip->i_ino);
 		}
+		wdfs_wend(wm);
 	}
 	IUNLOCK(ip);
 	return error;
@@ -807,10 +1058,16 @@ struct vop_vector wdfs_vnodeops = {
 	.vop_rmdir    = wdfs_rmdir,
 	.vop_link     = wdfs_link,
 	.vop_rename   = wdfs_rename,
+	.vop_symlink  = wdfs_symlink,
+	.vop_mknod    = wdfs_mknod,
 	.vop_readdir  = wdfs_readdir,
+	.vop_readlink = wdfs_readlink,
 	.vop_read     = wdfs_read,
 	.vop_write    = wdfs_write,
 	.vop_getattr  = wdfs_getattr,
+	.vop_access   = wdfs_access,
+	.vop_chmod    = wdfs_chmod,
+	.vop_chown    = wdfs_chown,
 	.vop_truncate = wdfs_truncate,
 	.vop_settimes = wdfs_utimes,
 	.vop_fsync    = wdfs_fsync,

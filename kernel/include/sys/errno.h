@@ -37,11 +37,13 @@
 #define EDOM            33   /* Numerical argument out of domain */
 #define ERANGE          34   /* Result too large */
 #define EAGAIN          35   /* Resource temporarily unavailable */
+#define EWOULDBLOCK     EAGAIN /* Operation would block (flock(2) with LOCK_NB) */
 #define ENAMETOOLONG    63   /* File name too long */
 #define ENOTEMPTY       66   /* Directory not empty */
 #define ENOSYS          78   /* Function not implemented */
 #define EFTYPE          79   /* Inappropriate file type or format */
 #define ENOTSUP         45   /* Operation not supported */
+#define EOPNOTSUPP      ENOTSUP /* FreeBSD's other name for 45 */
 #define ELOOP           62   /* Too many levels of symbolic links */
 #define EOVERFLOW       84   /* Value too large to be stored in data type */
 

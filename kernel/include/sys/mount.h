@@ -5,6 +5,7 @@
  * 64-bit counts.
  *
  *   mount(fstype, dir, flags, data)   data: the device's path ("/dev/da1"); NULL for devfs
+ *                                     (and with MNT_UPDATE)
  *   unmount(dir, flags)               dir: the root of a mounted file system
  *   statfs(path, &sb)  fstatfs(fd, &sb)
  *   getfsstat(buf, bufsize, flags)    one struct statfs per mount (newest first) into buf, at
@@ -35,11 +36,13 @@ struct statfs {
 };
 
 /* Mount flags: mount(2) takes MNT_RDONLY, MNT_FORCE (mount an unclean file system
- * read-write), MNT_NOCLUSTERR and MNT_NOCLUSTERW (docs/bufcache.md); statfs reports them and
- * MNT_LOCAL and MNT_ROOTFS. */
+ * read-write), MNT_UPDATE (change a mounted file system between read-only and read-write:
+ * `mount -u`; dir is its mount point, fstype and data are ignored), MNT_NOCLUSTERR and
+ * MNT_NOCLUSTERW (docs/bufcache.md); statfs reports them and MNT_LOCAL and MNT_ROOTFS. */
 #define MNT_RDONLY  0x00000001      /* read-only */
 #define MNT_LOCAL   0x00001000      /* stored locally (every wdrain file system) */
 #define MNT_ROOTFS  0x00004000      /* the root file system */
+#define MNT_UPDATE  0x00010000      /* mount(2): change the flags of an existing mount */
 #define MNT_FORCE   0x00080000      /* mount(2): despite an unclean file system; unmount(2):
                                        despite write errors in the final flush (docs/vfs.md) */
 #define MNT_NOCLUSTERR 0x40000000   /* file reads are not clustered (no read-ahead) */

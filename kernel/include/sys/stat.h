@@ -35,11 +35,25 @@ struct stat {
 #define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
 #define S_ISLNK(m)  (((m) & S_IFMT) == S_IFLNK)
 
-#define S_IRWXU 0700
-#define S_IRUSR 0400
-#define S_IWUSR 0200
-#define S_IXUSR 0100
-#define S_IRWXG 0070
-#define S_IRWXO 0007
+#define S_ISUID 0004000        /* set user ID on execution */
+#define S_ISGID 0002000        /* set group ID on execution */
+#define S_ISVTX 0001000        /* sticky: in a directory, only owners may remove or rename */
+#define S_ISTXT S_ISVTX        /* FreeBSD's name for it */
+#define S_IRWXU 0000700
+#define S_IRUSR 0000400
+#define S_IWUSR 0000200
+#define S_IXUSR 0000100
+#define S_IRWXG 0000070
+#define S_IRGRP 0000040
+#define S_IWGRP 0000020
+#define S_IXGRP 0000010
+#define S_IRWXO 0000007
+#define S_IROTH 0000004
+#define S_IWOTH 0000002
+#define S_IXOTH 0000001
+
+#define ACCESSPERMS (S_IRWXU | S_IRWXG | S_IRWXO)                  /* 0777 */
+#define ALLPERMS    (S_ISUID | S_ISGID | S_ISTXT | ACCESSPERMS)    /* 07777 */
+#define DEFFILEMODE (S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH) /* 0666 */
 
 #endif

@@ -64,7 +64,35 @@
 #define SYS_setpgid      51   /* setpgid(pid, pgid) */
 #define SYS_getpgrp      52   /* getpgrp() -> the caller's process group */
 #define SYS_utimes       53   /* utimes(path, const struct timeval times[2]): NULL = now */
+#define SYS_getuid       54   /* getuid() -> the real user ID */
+#define SYS_geteuid      55
+#define SYS_getgid       56   /* getgid() -> the real group ID */
+#define SYS_getegid      57
+#define SYS_getgroups    58   /* getgroups(n, gid_t *gids) -> how many */
+#define SYS_setuid       59
+#define SYS_seteuid      60
+#define SYS_setgid       61
+#define SYS_setegid      62
+#define SYS_setgroups    63   /* setgroups(n, const gid_t *gids) */
+#define SYS_umask        64   /* umask(mask) -> the old mask */
+#define SYS_chmod        65   /* chmod(path, mode) */
+#define SYS_fchmod       66
+#define SYS_chown        67   /* chown(path, uid, gid) */
+#define SYS_fchown       68
+#define SYS_lchown       69
+#define SYS_symlink      70   /* symlink(target, path) */
+#define SYS_readlink     71   /* readlink(path, buf, count) -> bytes */
+#define SYS_lstat        72
+#define SYS_mkfifo       73   /* mkfifo(path, mode) */
+#define SYS_mknod        74   /* mknod(path, mode, dev) */
+#define SYS_truncate     75   /* truncate(path, off_t *length) */
+#define SYS_flock        76   /* flock(fd, how) */
+#define SYS_access       77   /* access(path, mode) */
+/* Signals: numbered from 90, apart from the file-system calls that follow 53. */
+#define SYS_sigaction    90   /* sigaction(sig, act, oact, trampoline): the libc adds its trampoline */
+#define SYS_sigprocmask  91   /* sigprocmask(how, const sigset_t *set, sigset_t *oset) */
+#define SYS_sigreturn    92   /* sigreturn(const struct sigcontext *): from the trampoline only */
 
-#define SYS_MAXSYSCALL   54
+#define SYS_MAXSYSCALL   93
 
 #endif

@@ -27,6 +27,7 @@
 #define CTLFLAG_TUN     0x20000000    /* also a boot tunable: its owner reads it from the kernel
                                          command line itself (tunable_int_fetch), before the
                                          words with a dot are applied as sysctls */
+#define CTLFLAG_ANYBODY 0x10000000    /* anyone may write it, not only root (FreeBSD's) */
 
 #define SYSCTL_NAMELEN  64
 #define SYSCTL_DESCLEN  128

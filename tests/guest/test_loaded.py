@@ -17,9 +17,9 @@ H. Host-side, no VM: `--load all` plans the 2x2 of the two presets' halves first
    agree with its reads and disk reads; the hog and the reader ended without an error; the
    table has the load and pageout blocks with a row per design; hog-<id>.csv and
    reader-<id>.csv exist with times increasing; the pages and load plots and the comparison
-   plots are PNGs. About 60-90 s.
+   plots are PNGs. About 90-100 s alone.
 """
-# tests/run: timeout=600 about=80
+# tests/run: timeout=600 about=100
 import json
 import os
 import shutil

@@ -11,7 +11,8 @@
 #   make test        every test, TEST_JOBS files at once; the last line is "N passed, N failed"
 #   make stress      the reliability tests at full size, about an hour (docs/reliability.md)
 #   make experiment  the seed's experiment, tables and plots (EXPERIMENT=quick: a small one;
-#                    its variables are below; docs/experiments.md)
+#                    EXPERIMENT=loaded: under memory pressure; its variables are below;
+#                    docs/experiments.md)
 #   make iso         build/wdrain.iso, which boots on its own (root on the memory disk md0)
 #   make deps        install the Debian packages (tools/install-deps); qemu and test do it first
 #   make test-host   the host unit tests (build/host/tests/)
@@ -59,11 +60,13 @@
 # make experiment's variables (each one tools/experiment flag; MEM SMP BUS DISKS DISKMODEL
 # THROTTLE above apply too, DISKS=0 meaning its default of 2):
 #   EXPERIMENT=quick 1 trial of 64 MiB per preset; EXPERIMENT=mixed: unequal disks, a scsi10k
-#                    and an ide7200, striped and one writer each (docs/experiments.md)
+#                    and an ide7200, striped and one writer each; EXPERIMENT=loaded: the dd beside
+#                    a dirty anonymous and a clean file working set, swap on a third disk, the 2x2
+#                    of the buf_daemon and pageout designs (--load all; docs/experiments.md)
 #   PRESETS=stable42,patched,perdevice  TRIALS=3  SIZE=1536 (MiB per dd)  BS=32k (the file dd's)
 #   SET='name=value ...'      sysctls set in the guest before the workload
 #   SWEEP='name=v1,v2 ...'    one run per value; several form a grid
-#   OUT=DIR          the output folder (default build/experiments/<date>-<time>-quick or -seed)
+#   OUT=DIR          the output folder (default build/experiments/<date>-<time>-<name>: seed, quick, loaded)
 #   EXPOPTS='...'    any other tools/experiment flag (tools/experiment -h)
 #   WDRAIN_NO_BUILD=1  no package check and no make all first (tests/run sets it: the build is done)
 

@@ -2,6 +2,10 @@
 #   make experiment                     the seed's experiment: every preset, 3 trials, 1.5 GB dd,
 #                                       128 MB, ccd0 over 2 modelled scsi10k disks (tools/experiment)
 #   make experiment EXPERIMENT=quick    1 trial of 64 MiB per preset (under 3 minutes)
+#   make experiment EXPERIMENT=loaded   the seed's dd under memory pressure (tools/experiment --load all):
+#                                       a dirty anonymous working set and a clean file one beside
+#                                       it, swap on a third modelled disk, the 2x2 of the buf_daemon
+#                                       and pageout halves of the presets, then the other presets
 #   make experiment EXPERIMENT=mixed    unequal disks (da1 scsi10k, da2 ide7200), two experiments:
 #                                       the seed's stripe over them (OUT/stripe), and a file system
 #                                       and a dd writer on each disk at once (--layout separate,
@@ -13,7 +17,7 @@
 # With WDRAIN_NO_BUILD=1 (set by tests/run: the build is done) it neither checks the packages nor
 # runs make all, so a test does not rebuild build/ under the tests running beside it.
 
-EXPFLAGS = $(if $(filter quick,$(EXPERIMENT)),--quick) $(if $(PRESETS),--presets $(PRESETS)) \
+EXPFLAGS = $(if $(filter quick,$(EXPERIMENT)),--quick) $(if $(filter loaded,$(EXPERIMENT)),--load all) $(if $(PRESETS),--presets $(PRESETS)) \
            $(if $(TRIALS),--trials $(TRIALS)) $(if $(SIZE),--size $(SIZE)) $(if $(BS),--bs $(BS)) \
            --mem $(MEM) --smp $(SMP) --bus $(BUS) $(if $(filter-out 0,$(DISKS)),--disks $(DISKS)) \
            $(if $(DISKMODEL),--disk-model $(DISKMODEL)) $(if $(THROTTLE),--throttle $(THROTTLE)) \

@@ -35,53 +35,25 @@ H. Host-side, no VM: --sweep's axes parsed into the plan (a sysctl, disk.<param>
    and in the table's writer block (test_disks checks that each disk gets its own preset).
 """
 # tests/run: timeout=600 about=65
-import csv
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wdtest import TestSet  # noqa: E402
-import wdrun  # noqa: E402
+from exptest import experiment, is_png, make_experiment, read_csv  # noqa: E402
 from wdexp import cli, publish, report, trust  # noqa: E402
 from wdexp.plan import PRESETS, SEED_BPS, Options, make_plan  # noqa: E402
 
-EXP = str(wdrun.ROOT / "tools" / "experiment")
 # The plots docs/experiments.md ("The plots") lists: plot-<preset>-<name>.png per preset and
 # plot-compare-<name>.png for both.
 PER_PRESET = ("rate", "dirty", "running", "vm", "queue", "syncio", "perdevice", "blocked", "probe")
 COMPARE = ("rate", "dirty", "running", "free", "blocked", "syncio", "probe-stat", "probe-read", "probe-write")
 T = TestSet("experiment")
 tmp = Path(tempfile.mkdtemp(prefix="test_experiment-"))
-
-
-def experiment(*args, timeout=400):
-    r = subprocess.run([sys.executable, EXP] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, timeout=timeout, cwd=wdrun.ROOT)
-    return r.returncode, r.stdout, r.stderr
-
-
-def make_experiment(*args, timeout=400):
-    """make experiment as a user runs it (no make state inherited from a make test around us);
-    WDRAIN_NO_BUILD stays as tests/run set it."""
-    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
-    r = subprocess.run(["make", "--no-print-directory"] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, timeout=timeout, cwd=wdrun.ROOT, env=env)
-    return r.returncode, r.stdout, r.stderr
-
-
-def read_csv(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def is_png(path):
-    with open(path, "rb") as f:
-        return f.read(8) == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 2000
 
 
 def check_samples(path, interval_s):

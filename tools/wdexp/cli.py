@@ -11,10 +11,12 @@ import wdrun
 from wdbench import MiB, block_size
 
 from . import batch, plots, publish, report
-from .plan import (AXES, DISK_AXIS, LAYOUTS, PRESETS, PROBE_MODES, SEED_SIZE_MB, WMESGS, Options, axis_kind,
-                   disk_model_of, ensure_root_image, grid, load_plan, make_plan)
+from .plan import (AXES, DISK_AXIS, HOG_MB, LAYOUTS, LOAD_PARTS, PRESETS, PROBE_MODES, READER_MB, SEED_SIZE_MB,
+                   WMESGS, Options, axis_kind, check_design, disk_model_of, ensure_root_image, grid, load_designs,
+                   load_plan, make_plan)
 
 QUICK = {"trials": 1, "size_mb": 64, "name": "quick"}
+QUICK_LOAD_MB = 256         # --quick --load: a dd long enough for the paging to settle (64 MiB: 2 s)
 NAME_RE = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
 VALUE_RE = re.compile(r"[A-Za-z0-9_.:+-]+$")
 EXIT_FAILED, EXIT_USAGE = 1, 2
@@ -44,7 +46,9 @@ def parser():
     ap = argparse.ArgumentParser(prog="tools/experiment", description=DESCRIPTION, epilog=EPILOG,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     w = ap.add_argument_group("workload")
-    w.add_argument("--presets", metavar="LIST", help="comma-separated design presets (default %s)" % ",".join(PRESETS))
+    w.add_argument("--presets", metavar="LIST",
+                   help="comma-separated design presets, or BUF+SCAN pairs of their halves such as speedup+onepass "
+                        "(default %s; with --load %s)" % (",".join(PRESETS), ",".join(load_designs())))
     w.add_argument("--trials", type=int, metavar="N", help="boots per preset and sweep point (default 3)")
     w.add_argument("--size", type=int, dest="size_mb", metavar="MB",
                    help="MiB each dd writes (default %d = the seed's bs=32k count=49152)" % SEED_SIZE_MB)
@@ -58,6 +62,11 @@ def parser():
                         "disk.qdepth, disk.wcache, disk.order...), openings (every data disk's "
                         "dev.da.<n>.openings), mem or preset; several --sweep form a grid")
     w.add_argument("--setup", metavar="'CMD'", help="a guest shell command line run before the workload")
+    w.add_argument("--load", metavar="LIST",
+                   help="the loaded experiment: run %s (or all) beside the dds, with a swap disk "
+                        "(docs/experiments.md \"The loaded experiment\")" % ",".join(LOAD_PARTS))
+    w.add_argument("--hog-mb", type=int, metavar="MB", help="--load hog: its dirty anonymous set (default %d)" % HOG_MB)
+    w.add_argument("--reader-mb", type=int, metavar="MB", help="--load reader: its file (default %d)" % READER_MB)
     m = ap.add_argument_group("machine")
     m.add_argument("--mem", type=int, metavar="MB", help="guest memory (default 128)")
     m.add_argument("--smp", type=int, metavar="N", help="guest CPUs (default 1)")
@@ -86,7 +95,8 @@ def parser():
     s.add_argument("--wmesg", metavar="LIST", help="more wait messages to count (default: %s)" % ",".join(WMESGS))
     s.add_argument("--timeout", type=float, metavar="SECS", help="per dd (default: 120 s + 1 s per MB)")
     r = ap.add_argument_group("running")
-    r.add_argument("--quick", action="store_true", help="EXPERIMENT=quick: 1 trial of 64 MiB (under 3 minutes)")
+    r.add_argument("--quick", action="store_true",
+                   help="EXPERIMENT=quick: 1 trial of 64 MiB (under 3 minutes); with --load %d MiB" % QUICK_LOAD_MB)
     r.add_argument("--name", help="the experiment's name (default seed, or quick)")
     r.add_argument("--out", metavar="DIR", help="output folder (default build/experiments/<date-time>-<name>)")
     r.add_argument("-j", type=int, dest="jobs", default=1, metavar="N",
@@ -136,15 +146,24 @@ def options_from(ap, ns):
         for k, v in QUICK.items():
             setattr(o, k, v)
     for k in ("trials", "size_mb", "bs", "raw_bs", "mem", "smp", "bus", "disks", "layout", "interval_ms",
-              "probe_ms", "timeout", "name", "prealloc"):
+              "probe_ms", "timeout", "name", "prealloc", "hog_mb", "reader_mb"):
         v = getattr(ns, k)
         if v is not None:
             setattr(o, k, v)
+    if ns.load is not None:
+        parts = [p.strip() for p in ns.load.split(",") if p.strip()]
+        o.load = list(LOAD_PARTS) if parts == ["all"] else parts
+        if not o.load or any(p not in LOAD_PARTS for p in o.load) or len(set(o.load)) != len(o.load):
+            ap.error("--load %s: give all, or some of %s, each once" % (ns.load, ",".join(LOAD_PARTS)))
+        o.presets = load_designs()
+        o.name = "quick-loaded" if ns.quick else "loaded"
+        if ns.quick and ns.size_mb is None:
+            o.size_mb = QUICK_LOAD_MB
     if ns.presets is not None:
         o.presets = [p.strip() for p in ns.presets.split(",") if p.strip()]
         for p in o.presets:
-            if p not in wdrun.DESIGNS:
-                ap.error("--presets: '%s' is not a preset (they are: %s)" % (p, ", ".join(wdrun.DESIGNS)))
+            if check_design(p):
+                ap.error("--presets: %s" % check_design(p))
         if not o.presets or len(set(o.presets)) != len(o.presets):
             ap.error("--presets: give each preset once")
     if ns.throttle is not None:
@@ -180,8 +199,8 @@ def check_axis(ap, o, ns, name, values):
         if ns.presets is not None:
             ap.error("--sweep preset, --presets: both choose the presets; give one")
         for p in values:
-            if p not in wdrun.DESIGNS:
-                ap.error("--sweep preset: '%s' is not a preset (they are: %s)" % (p, ", ".join(wdrun.DESIGNS)))
+            if check_design(p):
+                ap.error("--sweep preset: %s" % check_design(p))
         if len(set(values)) != len(values):
             ap.error("--sweep preset: give each preset once")
         o.presets = list(values)
@@ -222,6 +241,11 @@ def check(ap, o, ns):
             ap.error("%s %s" % (flag, e))
         if o.size_mb * MiB % n:
             ap.error("--size %d MiB is not a whole number of %s blocks" % (o.size_mb, text))
+    if o.load:
+        if o.layout != "stripe" or not o.samples:
+            ap.error("--load needs the seed's stripe and the sampler (not --layout separate, --no-samples)")
+        if o.hog_mb < 1 or o.reader_mb < 1:
+            ap.error("--hog-mb and --reader-mb: at least 1")
     if o.timeout is not None and o.timeout < 0:
         ap.error("--timeout must be positive")
     if ns.slurm and ns.jobs != 1:

@@ -18,7 +18,20 @@
                         probe-<id>.csv, host-<id>.csv, runs/<id>/ (run.json, console.log,
                         serial2.txt).
   ensure_root_image(plan)  build/experiment/root.img: build/root.img's tree plus the probe's
-                        file /var/probe/data (32 MiB that no one has read since boot).
+                        file /var/probe/data (32 MiB that no one has read since boot); with
+                        --load's reader, root-reader<MB>.img, which also has the reader's file
+                        /var/load/data.
+The loaded experiment (--load, docs/experiments.md "The loaded experiment"):
+  LOAD_PARTS            hog (memhog -w: a dirty anonymous working set) and reader (reread: a
+                        clean file working set on the root disk); a swap disk after the stripe's.
+  swap_disk(opts)       the guest's name of that swap disk (None without --load).
+  load_designs()        the points the loaded experiment runs by default: the 2x2 of the buffer
+                        daemon halves and the pageout halves of the two presets of the post
+                        (speedup+twopass ... runningbuf+onepass), then every other preset.
+  design_boot(name)     (preset, kernel args) that boot a design: a preset, or "BUF+SCAN", the
+                        preset with that buf_daemon design plus, on the kernel command line, the
+                        vm.* settings of a preset with that pageout design.
+  check_design(name)    None, or why the name is neither a preset nor such a pair.
 
 The guest command lines themselves are in trial.py; everything here is host-side bookkeeping.
 """
@@ -33,9 +46,11 @@ from pathlib import Path
 
 import wdrun
 from wdbench import MiB
+from wdrun.presets import PRESETS as PRESET_TABLE
 
 PRESETS = wdrun.DESIGNS                                     # kernel/kern/main.c's presets[]
 SEED_BPS = {"stable42": 46676295, "patched": 57530722}     # Dillon's post (docs/history.md): dd's bytes/sec
+BUF_DESIGN, SCAN_DESIGN = "vfs.bufdaemon_design", "vm.pageout_design"   # the two halves of a preset
 SEED_SIZE_MB = 1536                                         # bs=32k count=49152
 # Wait messages counted in every sample (processes asleep on each): the buffer cache's and the
 # VM's (FreeBSD's names), the disks', and wdrain's own.
@@ -47,6 +62,10 @@ LAYOUTS = ("stripe", "separate")
 PROBE_FILE = "/var/probe/data"
 PROBE_MODES = ("separate", "same", "off")
 PROBE_MB = 32
+LOAD_PARTS = ("hog", "reader")
+LOAD_FILE = "/var/load/data"                # the reader's file (made with the root image)
+HOG_MB, READER_MB = 120, 32                 # docs/experiments.md "The loaded experiment": why
+SWAP_MODEL = "scsi10k"                      # the swap disk's model when the data disks have one each
 AXES = ("preset", "mem", "openings")       # --sweep axes that are neither sysctls nor disk.<param>
 DISK_AXIS = "disk."                         # --sweep disk.<param>=...: a tools/diskmodel parameter
 EXP_BUILD = wdrun.BUILD / "experiment"
@@ -81,6 +100,9 @@ class Options:
     timeout: float = 0.0                # seconds per dd; 0: from the size
     keep_suspect: bool = False          # count suspect trials in the medians (trust.assess)
     verbose: bool = False
+    load: list = field(default_factory=list)       # LOAD_PARTS running beside the dds (--load)
+    hog_mb: int = HOG_MB
+    reader_mb: int = READER_MB
 
 
 @dataclass
@@ -102,6 +124,9 @@ class Run:
 
     def syncio_csv(self, label="file"):
         return "syncio-%s%s.csv" % (self.id, "" if label == "file" else "-" + label)
+
+    def load_csv(self, part):
+        return "%s-%s.csv" % (part, self.id)
 
     def dir(self, out):
         return Path(out) / "runs" / self.id
@@ -131,6 +156,65 @@ def grid(sweeps):
 def data_disks(opts):
     """The guest's names of the data disks (da1 da2 ...; ada1 ... on AHCI), as the runs boot them."""
     return wdrun.VMConfig(disks=opts.disks, bus=opts.bus).data_names()
+
+
+def swap_disk(opts):
+    """The loaded experiment's swap disk: the one after the data disks (da3 after da1 da2)."""
+    if not opts.load:
+        return None
+    return wdrun.VMConfig(disks=opts.disks + 1, bus=opts.bus).data_names()[-1]
+
+
+def _halves():
+    """{preset: (its buf_daemon design, its pageout design, its vm.* settings)}."""
+    out = {}
+    for p in PRESET_TABLE:
+        s = dict(p.settings)
+        out[p.name] = (s.get(BUF_DESIGN), s.get(SCAN_DESIGN), [(k, v) for k, v in p.settings if k.startswith("vm.")])
+    return out
+
+
+def design_name(preset):
+    """A preset as BUF+SCAN."""
+    buf, scan, _ = _halves()[preset]
+    return "%s+%s" % (buf, scan)
+
+
+def load_designs():
+    """The 2x2 of the halves of the post's two presets, then every other preset as BUF+SCAN."""
+    h = _halves()
+    bufs = [h[p][0] for p in SEED_BPS]
+    scans = [h[p][1] for p in SEED_BPS]
+    out = ["%s+%s" % (b, s) for b in bufs for s in scans]
+    return out + [design_name(p) for p in PRESETS if design_name(p) not in out]
+
+
+def design_boot(name):
+    """(preset, kernel args) for a preset or a BUF+SCAN pair: the first preset with that buf_daemon
+    design, and, if its pageout design is another, the vm.* settings of the first preset that
+    has SCAN (its vm.max_launder goes with the scan: docs/experiments.md)."""
+    if name in PRESETS:
+        return name, ""
+    buf, _, scan = name.partition("+")
+    h = _halves()
+    preset = next(p for p in PRESETS if h[p][0] == buf)
+    if h[preset][1] == scan:
+        return preset, ""
+    vm = next(h[p][2] for p in PRESETS if h[p][1] == scan)
+    return preset, " ".join("%s=%s" % kv for kv in vm)
+
+
+def check_design(name):
+    """None if name is a preset or BUF+SCAN of designs the presets have; else why not."""
+    if name in PRESETS:
+        return None
+    h = _halves()
+    bufs, scans = sorted({v[0] for v in h.values()}), sorted({v[1] for v in h.values()})
+    buf, plus, scan = name.partition("+")
+    if plus and buf in bufs and scan in scans:
+        return None
+    return ("'%s' is not a preset (they are: %s) nor a pair BUF+SCAN of their halves (BUF one of %s, SCAN one of %s)"
+            % (name, ", ".join(PRESETS), ", ".join(bufs), ", ".join(scans)))
 
 
 def disk_model_of(opts, point):
@@ -174,7 +258,8 @@ def make_plan(opts, out, env):
                 tag = point_tag(point)
                 rid = "%s%s-%d" % (tag + "-" if tag else "", preset, trial)
                 runs.append(Run(len(runs), rid, preset, trial, point))
-    return Plan(str(Path(out).resolve()), opts, runs, str(EXP_BUILD / "root.img"),
+    image = "root-reader%d.img" % opts.reader_mb if "reader" in opts.load else "root.img"
+    return Plan(str(Path(out).resolve()), opts, runs, str(EXP_BUILD / image),
                 time.strftime("%Y-%m-%dT%H:%M:%S%z"), env)
 
 
@@ -194,8 +279,8 @@ def load_plan(out):
 
 def ensure_root_image(plan):
     """(Re)build plan.root_image from build/rootfs when build/root.img is newer. The probe
-    file is pseudo-random (no block of it is a hole or repeats another). Atomic: a parallel
-    experiment sees the old image or the new one."""
+    file (and the reader's, with --load reader) is pseudo-random (no block of it is a hole or
+    repeats another). Atomic: a parallel experiment sees the old image or the new one."""
     img = Path(plan.root_image)
     base = wdrun.BUILD / "root.img"
     if img.exists() and img.stat().st_mtime >= base.stat().st_mtime:
@@ -204,14 +289,18 @@ def ensure_root_image(plan):
     stage = EXP_BUILD / ("stage-%d" % os.getpid())
     shutil.rmtree(stage, ignore_errors=True)
     shutil.copytree(wdrun.BUILD / "rootfs", stage)
-    probe = stage / PROBE_FILE.lstrip("/")
-    probe.parent.mkdir(parents=True, exist_ok=True)
-    with open(probe, "wb") as f:
-        for _ in range(PROBE_MB):
-            f.write(os.urandom(MiB))
+    files = [(PROBE_FILE, PROBE_MB)]
+    if "reader" in plan.options.load:
+        files.append((LOAD_FILE, plan.options.reader_mb))
+    for path, mb in files:
+        f_path = stage / path.lstrip("/")
+        f_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(f_path, "wb") as f:
+            for _ in range(mb):
+                f.write(os.urandom(MiB))
     tmp = img.with_name(img.name + ".tmp%d" % os.getpid())
     try:
-        size = base.stat().st_size // MiB + PROBE_MB + 16          # MiB: room for the probe file
+        size = base.stat().st_size // MiB + sum(mb for _, mb in files) + 16    # MiB: room for the files
         for argv in ([str(mkfs), "-s", "%dm" % size, "-d", str(stage), str(tmp)], [str(fsck), str(tmp)]):
             r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             if r.returncode != 0:

@@ -25,6 +25,11 @@ since the file dd started:
   ...-blocked.png                       processes asleep per wait message (flswai, wdrain,
                                         wdrdev, newbuf always; any other that was ever non-zero)
   ...-probe.png                         latprobe's latencies (ms, log scale)
+With --load also:
+  ...-pages.png                         the page queues: free, cache, inactive, active (and wired)
+  ...-load.png                          the hog's pages touched per second, the reader's reads
+                                        and disk reads per second (hog-<id>.csv, reader-<id>.csv)
+and plot-[<point>-]compare-hog.png and -reader.png, those rates of every design on one plot.
 All presets on the same axes, one plot per metric: plot-[<point>-]compare-<metric>.png for
 rate, dirty, running, free, blocked (flswai + wdrain + wdrdev + newbuf + wswbuf0), syncio (the
 dd's synchronous I/O waits) and each probe latency.
@@ -46,7 +51,7 @@ from pathlib import Path
 import wdrun
 
 from . import series
-from .plan import data_disks, point_tag
+from .plan import data_disks, point_tag, swap_disk
 
 VM = "vm.stats.vm."
 BLOCKED = ("flswai", "wdrain", "wdrdev", "newbuf", "wswbuf0")
@@ -69,7 +74,12 @@ PER_RUN = {
 COMPARE = {"rate": ("rate.dd", "MB/s written by dd", 1), "dirty": ("vfs.numdirtybuffers", "numdirtybuffers", 1),
            "running": ("vfs.runningbufspace", "runningbufspace (KB)", 1 / 1024),
            "free": (VM + "v_free_count", "free pages", 1)}
+PAGES = (("v_free_count", "free"), ("v_cache_count", "cache"), ("v_inactive_count", "inactive"),
+         ("v_active_count", "active"), ("v_wire_count", "wired"))
+LOAD_RATES = {"hog": [("touched_per_s", "hog: pages touched/s")],
+              "reader": [("reads_per_s", "reader: reads/s"), ("disk_reads_per_s", "reader: disk reads/s")]}
 XLABEL = "seconds since the file dd started"
+NO_SYNCIO = "synchronous I/O is not collected under --load (docs/experiments.md, \"The loaded experiment\")"
 
 
 def q(s):
@@ -94,7 +104,8 @@ class Drawer:
         self.gpdir = self.out / "gnuplot"
         self.drawn, self.skipped = [], []
         self._csv = {}
-        self.data_disks = data_disks(plan.options)
+        self.data_disks = data_disks(plan.options) + ([swap_disk(plan.options)] if plan.options.load else [])
+        self.load = plan.options.load
 
     def table(self, name):
         if name not in self._csv:
@@ -156,6 +167,28 @@ class Drawer:
         self.syncio(prefix, run_id, label)
         self.blocked(prefix, csvname, label)
         self.probe(prefix, run_id, label)
+        if self.load:
+            self.pages(prefix, csvname, label)
+            self.load_rates(prefix, run_id, label)
+
+    def pages(self, prefix, csvname, label):
+        """The page queues side by side: where the hog's, the reader's and the dd's pages are."""
+        parts = ["%s using \"t_s\":\"%s\" with lines lw 2 title %s" % (q(csvname), VM + c, q(t))
+                 for c, t in PAGES if self.has(csvname, VM + c)]
+        self.draw(prefix + "pages", head(prefix + "pages.png", "%s: page queues" % label, "pages")
+                  + "plot " + ", \\\n     ".join(parts) + "\n")
+
+    def load_rates(self, prefix, run_id, label):
+        parts = []
+        for part, cols in LOAD_RATES.items():
+            csvname = "%s-%s.csv" % (part, run_id)
+            parts += ["%s using \"t_s\":\"%s\" with steps lw 2 title %s" % (q(csvname), c, q(t))
+                      for c, t in cols if self.has(csvname, c)]
+        if not parts:
+            self.skip(prefix + "load", "no load records for %s" % run_id)
+            return
+        self.draw(prefix + "load", head(prefix + "load.png", "%s: the load beside the dd" % label, "per second",
+                                        logy=True) + "plot " + ", \\\n     ".join(parts) + "\n")
 
     def queues(self, prefix, csvname, label):
         """Each data disk's host queue and its requests at the drive (a modelled disk streams
@@ -264,6 +297,9 @@ class Drawer:
     def syncio(self, prefix, run_id, label):
         csvname = "syncio-%s.csv" % run_id
         kinds = self.syncio_kinds(csvname)
+        if self.load:
+            self.skip(prefix + "syncio", NO_SYNCIO)
+            return
         if not kinds:
             self.skip(prefix + "syncio", "the dd of %s waited for no synchronous I/O" % run_id)
             return
@@ -326,13 +362,24 @@ class Drawer:
         else:
             self.skip(prefix + "blocked", "no wait-message counts in the samples")
         have = [(p, "syncio-%s.csv" % rid) for p, rid in runs if self.syncio_kinds("syncio-%s.csv" % rid)]
-        if have:
+        if self.load:
+            self.skip(prefix + "syncio", NO_SYNCIO)
+        elif have:
             parts = ["%s using \"t_s\":%s with points pt 7 ps 0.5 title %s" % (q(c), syncio_expr(None), q(p))
                      for p, c in have]
             self.draw(prefix + "syncio", head(prefix + "syncio.png", "%ssynchronous I/O the dd waited for (all kinds)"
                                               % label, "ms", logy=True) + "plot " + ", \\\n     ".join(parts) + "\n")
         else:
             self.skip(prefix + "syncio", "no dd waited for synchronous I/O")
+        for part, cols in LOAD_RATES.items() if self.load else ():
+            c, t = cols[0]
+            have = [(p, "%s-%s.csv" % (part, rid)) for p, rid in runs if self.has("%s-%s.csv" % (part, rid), c)]
+            if not have:
+                self.skip(prefix + part, "no %s records" % part)
+                continue
+            lines = ["%s using \"t_s\":\"%s\" with steps lw 2 title %s" % (q(f), c, q(p)) for p, f in have]
+            self.draw(prefix + part, head(prefix + part + ".png", "%s%s" % (label, t), "per second")
+                      + "plot " + ", \\\n     ".join(lines) + "\n")
         for c, t in PROBES:
             have = [(p, "probe-%s.csv" % rid) for p, rid in runs if self.has("probe-%s.csv" % rid, c)]
             name = prefix + "probe-" + c[:-3]

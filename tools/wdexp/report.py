@@ -13,6 +13,10 @@
                          and paged out, the process-seconds blocked per wait message, and the
                          probe's latencies pooled over the trials (p50/p99/max)
 
+With --load, load_figures(r) gives a run's loaded figures over the file dd (the hog's and the
+reader's, load.window; the pageout counters of LOAD_VM; the pagedaemon's and buf_daemon's CPU
+time; the swap disk's queue), groups() their medians, and the table two more blocks.
+
 "laundered" is vm.stats.vm.v_pdlaundered, "paged out" v_swappgsout + v_vnodepgsout (FreeBSD's
 names), each as its change over the file dd ("n/a" if the samples lack it). Blocked times are
 the buffer cache's own (vfs.bufdaemon.flswai_ns, wdrain_ns) where it counts them, else sampled
@@ -34,7 +38,8 @@ from wdbench import block_size
 
 from . import series, trust
 from .batch import read_result
-from .plan import DISK_AXIS, PROBE_FILE, SEED_BPS, point_tag
+from . import load
+from .plan import DISK_AXIS, LOAD_FILE, PROBE_FILE, SEED_BPS, design_boot, point_tag, swap_disk
 from .trial import SYNCIO_KINDS, host_info
 
 LAUNDERED = "vm.stats.vm.v_pdlaundered"                     # docs/vm.md
@@ -48,6 +53,34 @@ SLEEPS = {"flswai": "vfs.bufdaemon.sleeps_flswai", "wdrain": "vfs.bufdaemon.slee
           "wdrdev": "vfs.bufdaemon.sleeps_wdrdev", "newbuf": "vfs.bio.sleeps_newbuf",
           "wswbuf0": "vfs.cluster.sleeps_wswbuf0"}
 PROBE_COLS = (("stat_us", "stat"), ("read_us", "read 4K"), ("write_us", "create+write+fsync"))
+# --load: (column, vm.stats.vm counter) changed over the file dd (docs/vm.md "Watching it")
+LOAD_VM = (("laundered", "v_pdlaundered"), ("swap_out", "v_swappgsout"), ("file_out", "v_vnodepgsout"),
+           ("swap_in", "v_swappgsin"), ("file_in", "v_vnodepgsin"), ("reactivated", "v_reactivated"),
+           ("rescans", "v_pdrescans"), ("requeued", "v_pdrequeued"), ("pd_wakeups", "v_pdwakeups"))
+LOAD_PARTS_COLS = (("hog", "touched_per_s"), ("hog", "slowest_pass_s"), ("reader", "reads_per_s"),
+                   ("reader", "slowest_interval_rps"), ("reader", "max_read_ms"), ("reader", "reads"),
+                   ("reader", "disk_reads"), ("reader", "hit_pct"))
+LOAD_COLS = ["%s.%s" % pc for pc in LOAD_PARTS_COLS] + ["vm.%s" % c for c, _ in LOAD_VM] + \
+            ["cpu.pagedaemon_s", "cpu.bufdaemon_s", "swapq.mean", "swapq.max"]
+
+
+def load_figures(r):
+    """A run's LOAD_COLS over its file dd ({} if it had no load)."""
+    win = (r.get("load") or {}).get("file")
+    if win is None:
+        return {}
+    samp = r.get("samples", {}).get("file", {})
+    delta = samp.get("delta", {})
+    out = {"%s.%s" % (p, c): (win.get(p) or {}).get(c) for p, c in LOAD_PARTS_COLS}
+    for c, name in LOAD_VM:
+        out["vm." + c] = delta.get("vm.stats.vm." + name)
+    for t in ("pagedaemon", "bufdaemon"):
+        v = delta.get("cpu." + t)
+        out["cpu.%s_s" % t] = None if v is None else round(v / 1e6, 3)
+    q = samp.get("swap_queue") or {}
+    out["swapq.mean"] = round(q["waiting"] + q["active"], 2) if q else None
+    out["swapq.max"] = q["waiting_max"] + q["active_max"] if q else None
+    return out
 
 
 def _cmd(argv):
@@ -120,6 +153,9 @@ def groups(plan, results):
             g["queues"] = pooled_queues(ok)
             g["syncio"] = pooled_syncio(plan, ok)
             g["median_run"] = median_run(ok)
+            figs = [load_figures(r) for r in ok]
+            g["load"] = {c: (max if c == "swapq.max" else _med)([f.get(c) for f in figs if f.get(c) is not None] or [None])
+                         for c in LOAD_COLS} if plan.options.load else None
             out.append(g)
     return out
 
@@ -218,6 +254,12 @@ def ms3(d):
     return "/".join("%.1f" % (d[k] / 1000) for k in ("p50", "p99", "max"))
 
 
+def design_text(name):
+    """'speedup+onepass = stable42 + vm.pageout_design=onepass vm.max_launder=0': how it boots."""
+    preset, args = design_boot(name)
+    return "%s = %s%s" % (name, preset, " + " + args if args else "")
+
+
 def workload_lines(plan):
     o = plan.options
     bs = block_size(o.bs)[1]
@@ -238,6 +280,14 @@ def workload_lines(plan):
         disks += " (%s per sweep point)" % ", ".join(n for n in swept if n.startswith(DISK_AXIS))
     lines.append("machine:  %s, %d CPU, %s%d disks on %s, %s; %d trial(s) per preset"
                  % (mem, o.smp, "ccd0 = " if o.layout == "stripe" else "", o.disks, o.bus, disks, o.trials))
+    if o.load:
+        parts = {"hog": "a dirty anonymous set of %d MiB (memhog -w)" % o.hog_mb,
+                 "reader": "random 4 KB reads of a %d MiB file on the root disk (reread)" % o.reader_mb}
+        lines += textwrap.wrap("load:     %s, from before the file dd to after the second; swap on %s"
+                               % (" and ".join(parts[p] for p in o.load), swap_disk(o)),
+                               width=100, subsequent_indent=" " * 10)
+        lines += textwrap.wrap("designs:  " + "; ".join(design_text(d) for d in o.presets), width=100,
+                               subsequent_indent=" " * 10)
     if o.sweeps:
         lines.append("sweep:    " + "  ".join("%s=%s" % (n, ",".join(v)) for n, v in o.sweeps))
     if o.sets:
@@ -325,6 +375,38 @@ def syncio_block(gs, lab):
                     "over all trials' waits, qahead: the mean requests already at the disk when the I/O arrived") + [""]
 
 
+def load_blocks(plan, gs, lab):
+    """--load: the hog and the reader during the file dd, then what the pageout daemon did."""
+    if not plan.options.load:
+        return []
+
+    def f(g, c, fmt):
+        return opt(g["load"][c], fmt)
+
+    rows = [[lab(g), f(g, "hog.touched_per_s", "%.0f"), f(g, "hog.slowest_pass_s", "%.2f"),
+             f(g, "reader.reads_per_s", "%.0f"), f(g, "reader.slowest_interval_rps", "%.0f"),
+             f(g, "reader.max_read_ms", "%.1f"), f(g, "reader.hit_pct", "%.1f"), f(g, "reader.disk_reads", "%d")]
+            for g in gs]
+    out = columns(["load beside the file dd", "hog pages/s", "slowest pass s", "reader reads/s",
+                   "slowest interval", "slowest read ms", "hits %", "disk reads"], rows)
+    out += [""] + note("median of the trials, over the file dd: the hog (memhog -w %d MiB) touches random pages of its "
+                       "dirty anonymous set, pages/s and its slowest pass (as many touches as it has pages) of those "
+                       "that overlapped the dd; the reader (reread, %d MiB file %s) reads random 4 KB blocks, "
+                       "reads/s, its slowest %d ms interval (reads/s) and slowest read; hits = reads that started "
+                       "no disk read (its ru_inblock did not grow), disk reads = the others"
+                       % (plan.options.hog_mb, plan.options.reader_mb, LOAD_FILE, load.INTERVAL_MS)) + [""]
+    rows = [[lab(g)] + [f(g, "vm." + c, "%d") for c, _ in LOAD_VM] +
+            [f(g, "cpu.pagedaemon_s", "%.2f"), f(g, "cpu.bufdaemon_s", "%.2f"),
+             "%s/%s" % (f(g, "swapq.mean", "%.1f"), f(g, "swapq.max", "%d"))] for g in gs]
+    out += columns(["pageout during the file dd"] + [c.replace("_", " ") for c, _ in LOAD_VM] +
+                   ["pd CPU s", "bd CPU s", "swap queue"], rows)
+    out += [""] + note("median of the trials, changes over the file dd of vm.stats.vm.%s; pd/bd CPU s: the "
+                       "pagedaemon's and the bufdaemon's CPU time (kern.proc ki_runtime); swap queue: the swap "
+                       "disk %s's requests outstanding (host queue + at the drive), mean over the dd / the most "
+                       "any sample saw" % (", ".join(n for _, n in LOAD_VM), swap_disk(plan.options))) + [""]
+    return out
+
+
 def table_text(plan, gs, results):
     sweep = any(g["point"] for g in gs)
 
@@ -389,7 +471,7 @@ def table_text(plan, gs, results):
                             "; ".join("%s from %s" % (b, " and ".join(
                                 "the sampled sleepers" if f == "sampled" else f for f in sources[b]) or "-")
                                 for b in BLOCKED))) + [""]
-    lines += queue_block(gs, lab) + syncio_block(gs, lab)
+    lines += queue_block(gs, lab) + syncio_block(gs, lab) + load_blocks(plan, gs, lab)
     rows = [[lab(g)] + [ms3(g["probe"][c]) for c, _ in PROBE_COLS] for g in gs]
     lines += columns(["probe, ms p50/p99/max"] + [t for _, t in PROBE_COLS], rows)
     lines += [""] + note("latprobe every %d ms beside the %s dd, all trials pooled: stat of %s, a 4 KB read "
@@ -506,9 +588,10 @@ def manifest_text(plan, results):
     return "\n".join(lines)
 
 
-def write_results_csv(path, results):
-    rows = [result_row(r) for r in results]
-    series.write_csv(path, RESULT_COLS, [[row.get(c) for c in RESULT_COLS] for row in rows])
+def write_results_csv(path, results, loaded):
+    cols = RESULT_COLS + (LOAD_COLS if loaded else [])
+    rows = [dict(result_row(r), **load_figures(r)) for r in results]
+    series.write_csv(path, cols, [[row.get(c) for c in cols] for row in rows])
 
 
 def group_row(plan, g, gs):
@@ -533,6 +616,7 @@ def group_row(plan, g, gs):
     for k in SYNCIO_KINDS:
         for x in ("n", "total_s", "p50_ms", "p99_ms", "max_ms", "qahead"):
             row["syncio.%s.%s" % (k, x)] = (g["syncio"] or {}).get(k, {}).get(x)
+    row.update(g["load"] or {})
     return row
 
 
@@ -548,7 +632,7 @@ def gather(plan):
     text = table_text(plan, gs, results)
     out = Path(plan.out)
     (out / "summary.txt").write_text(text)
-    write_results_csv(out / "results.csv", results)
+    write_results_csv(out / "results.csv", results, bool(plan.options.load))
     write_groups_csv(out / "groups.csv", plan, gs)
     (out / "results.json").write_text(json.dumps({
         "experiment": plan.options.name, "options": vars(plan.options),

@@ -25,10 +25,17 @@ With --layout separate there is no stripe and no raw dd: fs makes a file system 
 disk (/data1 on da1, /data2 on da2, ...), and file and smooth run one dd per disk at once (a
 `sh -c` the sampler watches), each writing --size MiB; the summaries of each writer are kept
 (result "writers", by disk) beside their sum over the slowest one's time.
+With --load (docs/experiments.md "The loaded experiment") the run has a swap disk after the
+data disks (swap=<disk> on the kernel command line) and two more phases: `load`, after fs, starts
+the parts (load.py) in the background and waits until each has said #ready on COM2; `unload`,
+at the end, stops them; their records become <part>-<id>.csv and the run's "load" figures per dd.
+A design that is a BUF+SCAN pair boots its preset with the other half's settings on the kernel
+command line (plan.design_boot).
 The dd's run under the sampler (-l raw, -l file, -l smooth) and latprobe as -l probe, all
 writing to /dev/ttyd1; around each dd phase the harness types `syncio -n` (the number of the
 next synchronous I/O wait) and, after it, `syncio -e -s N -l syncio-<phase>` (the waits during
-that dd, as CSV on /dev/ttyd1: docs/bufcache.md "Synchronous I/O"); --no-samples leaves the sampler out. The probe has its own dd because
+that dd, as CSV on /dev/ttyd1: docs/bufcache.md "Synchronous I/O"; not with --load, whose memory
+pressure leaves that tool's contiguous kmalloc no room); --no-samples leaves the sampler out. The probe has its own dd because
 its fsync every 50 ms changes the workload: wdfs's fsync writes every dirty metadata buffer of
 the file system and flushes the disks' caches, so beside it the seed's dd ran 7 times slower
 (docs/experiments.md, "The probe has its own dd").
@@ -45,12 +52,13 @@ from pathlib import Path
 import wdrun
 from wdbench import CCD_RELEASE, DD_RE, MiB, block_size, ccdconfig_line, parse_dd
 
-from . import series, trust
-from .plan import PROBE_FILE, axis_kind, data_disks, disk_model_of
+from . import load, series, trust
+from .plan import PROBE_FILE, SWAP_MODEL, axis_kind, data_disks, design_boot, disk_model_of, swap_disk
 
 GUEST_SERIAL = "/dev/ttyd1"                  # COM2 in the guest (kernel/dev/sio.c)
 BOOT_TIMEOUT = 120.0
 PHASE_TIMEOUT = 120.0                         # the phases that are not a dd
+KTHREADS = "pagedaemon,bufdaemon"             # whose CPU time the sampler reports with --load
 SLOWEST_MBPS = 1.0                            # a dd slower than this (10^6 B/s) times out
 TAIL_BYTES = 65536                            # how much of the stream progress() reads
 STATS_INTERVAL = 0.2                          # seconds between the disk models' stats files
@@ -92,11 +100,18 @@ class Trial:
         per_disk = -(-per_disk // (1 << 30)) << 30                # whole GiB
         # the disk models' stats files often enough to split them by phase (trust.disk_phase)
         model = disk_model_of(o, self.run.point)
+        preset, args = design_boot(self.run.preset)
+        swap = swap_disk(o)
+        if swap:
+            args = " ".join(a for a in ("swap=" + swap, args) if a)
+            words = model.split(",") if model else []
+            if len([w for w in words if "=" not in w]) > 1:           # a preset per data disk: one for swap
+                model = ",".join([w for w in words if "=" not in w] + [SWAP_MODEL] + [w for w in words if "=" in w])
         if model:
             model += ",stats_interval=%g" % STATS_INTERVAL
-        return wdrun.VMConfig(mem=int(self.run.point.get("mem", o.mem)), smp=o.smp, design=self.run.preset, timeout=BOOT_TIMEOUT,
-                              verbose=o.verbose, disks=o.disks, bus=o.bus, disk_size=str(per_disk),
-                              prealloc=o.prealloc, throttle=o.throttle, disk_model=model,
+        return wdrun.VMConfig(mem=int(self.run.point.get("mem", o.mem)), smp=o.smp, design=preset, args=args,
+                              timeout=BOOT_TIMEOUT, verbose=o.verbose, disks=o.disks + bool(swap), bus=o.bus,
+                              disk_size=str(per_disk), prealloc=o.prealloc, throttle=o.throttle, disk_model=model,
                               serial2=str(self.serial), root_image=self.plan.root_image)
 
     def sampler(self, cfg, label):
@@ -104,8 +119,9 @@ class Trial:
             return ""
         disks = [cfg.prefix() + "0"] + cfg.data_names() + ["ccd0"]          # the root disk too
         names = ["kern.design", trust.NCPU, trust.IDLE_NS, "vfs.*", "vm.*"] + ["kern.devstat.%s.*" % d for d in disks]
-        return "sampler -o %s -l %s -i %d -s %s -w %s " % (GUEST_SERIAL, label, self.o.interval_ms,
-                                                            ",".join(names), ",".join(self.o.wmesgs))
+        return "sampler -o %s -l %s -i %d -s %s -w %s %s" % (
+            GUEST_SERIAL, label, self.o.interval_ms, ",".join(names), ",".join(self.o.wmesgs),
+            "-c %s " % KTHREADS if self.o.load else "")
 
     def point_sysctls(self, cfg):
         """The sysctls the run's sweep point sets in the guest: its sysctl axes, and an openings
@@ -138,13 +154,16 @@ class Trial:
             out.append(("setup", o.setup, PHASE_TIMEOUT, 0))
         if o.layout == "separate":
             return out + self.separate_phases(cfg)
-        out.append(("ccd", ccdconfig_line(cfg), PHASE_TIMEOUT, 0))
+        stripe = wdrun.VMConfig(disks=o.disks, bus=o.bus)              # not the swap disk
+        out.append(("ccd", ccdconfig_line(stripe), PHASE_TIMEOUT, 0))
         total = o.size_mb * MiB
         if o.raw:
             bs = block_size(o.raw_bs)[1]
             out.append(("raw", "%sdd if=/dev/zero of=/dev/ccd0 bs=%d count=%d" % (self.sampler(cfg, "raw"), bs, total // bs),
                         self.dd_timeout(), total))
         out.append(("fs", "newfs /dev/ccd0 && mkdir -p /data1 && mount /dev/ccd0 /data1", PHASE_TIMEOUT, 0))
+        if o.load:
+            out.append(("load", load.start_line(o), PHASE_TIMEOUT, 0))
         bs = block_size(o.bs)[1]
         dd = "dd if=/dev/zero of=/data1/test bs=%d count=%d" % (bs, total // bs)
         probe = "& S=$!; latprobe -o %s -l probe -i %d -p $S -s %s -r %s -w /data1; wait $S" % (
@@ -154,6 +173,8 @@ class Trial:
         if o.probe == "separate":
             out.append(("clean", "rm /data1/test && sync", PHASE_TIMEOUT, 0))
             out.append(("smooth", "%s%s %s" % (self.sampler(cfg, "smooth"), dd, probe), self.dd_timeout(), total))
+        if o.load:
+            out.append(("unload", load.STOP_LINE, PHASE_TIMEOUT, 0))
         return out
 
     def separate_phases(self, cfg):
@@ -249,7 +270,9 @@ class Trial:
         vm.boot()
         for name, cmd, timeout, nbytes in self.phases(cfg):
             self.phase, self._dd_bytes = name, nbytes
-            seq = self.guest_line(vm, "syncio -n") if nbytes else None
+            # Not under --load: reading the event ring takes an 8-page contiguous kmalloc, which the
+            # hog's pages leave no room for (it waited in "kmemfrag" as long as the load ran).
+            seq = self.guest_line(vm, "syncio -n") if nbytes and not self.o.load else None
             if seq is not None and not seq.isdigit():
                 raise PhaseFailed("%s: 'syncio -n' printed %r, not a number" % (name, seq))
             host.mark(name)
@@ -263,11 +286,28 @@ class Trial:
                                                               " / ".join(out.strip().splitlines()[-3:])))
             if nbytes:
                 result[name] = self.dd_result(name, out, nbytes)
-                self.guest_line(vm, "syncio -e -s %s -o %s -l syncio-%s" % (seq, GUEST_SERIAL, name))
+                if seq is not None:
+                    self.guest_line(vm, "syncio -e -s %s -o %s -l syncio-%s" % (seq, GUEST_SERIAL, name))
+            if name == "load":
+                result["phases"][name]["ready_s"] = self.wait_ready(vm)
         disk_marks.append((None, vm.disks.read_stats()))
         host.mark(None)
         self.phase = "poweroff"
         vm.poweroff()
+
+    def wait_ready(self, vm):
+        """Wait until every load part has said #ready on COM2 (its set filled or read once);
+        the seconds it took. Raises PhaseFailed after load.READY_TIMEOUT."""
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < load.READY_TIMEOUT:
+            try:
+                text = self.serial.read_text(errors="replace")
+            except OSError:
+                text = ""
+            if load.ready(text, self.o.load):
+                return round(time.monotonic() - t0, 2)
+            vm.wait(0.5)                        # reads the console: a panic or QEMU's exit raises
+        raise PhaseFailed("load: %s not ready after %d s" % (",".join(self.o.load), load.READY_TIMEOUT))
 
     def guest_line(self, vm, cmd):
         """Run a helper command line of the harness's own; its output's last line (stripped; ""
@@ -329,12 +369,27 @@ class Trial:
             series.write_csv(self.out / self.run.samples_csv(label), header, rows)
             result.setdefault("samples", {})[label] = sample_summary(s, header, rows, self.o.wmesgs)
             result["samples"][label]["queues"] = queue_summary(header, rows, data_disks(self.o))
+            swap = swap_disk(self.o)
+            if swap:
+                result["samples"][label]["swap_queue"] = queue_summary(header, rows, [swap]).get(swap)
             if label == beside and "probe" in streams and streams["probe"].header:
                 p = streams["probe"]
                 ph, prow = series.probe_table(p, t0)
                 series.write_csv(self.out / self.run.probe_csv(), ph, prow)
                 result["probe"] = dict(p.meta_dict("end"), wrapped="wrapped" in p.meta,
                                        latency_us={c: latency(ph, prow, c) for c in ph[1:]})
+        if self.o.load:
+            self.digest_load(result, streams)
+
+    def digest_load(self, result, streams):
+        """<part>-<id>.csv on the file dd's time base, and run.json's load figures over each dd."""
+        windows = {label: (int(streams[label].rows[0][0]), int(streams[label].rows[-1][0]))
+                   for label in ("file", "smooth") if label in streams and streams[label].rows}
+        if "file" not in windows:
+            raise ValueError("--load: no samples of the file dd to measure the load over")
+        result["load"] = load.digest(streams, self.o.load, windows)
+        for part, (header, rows) in load.tables(streams, self.o.load, windows["file"][0]).items():
+            series.write_csv(self.out / self.run.load_csv(part), header, rows)
 
 
     def digest_syncio(self, result, streams, label):

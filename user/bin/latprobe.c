@@ -57,21 +57,6 @@ static void failed(int kind, const char *what)
 	}
 }
 
-/* Process pid is still running (neither gone nor a zombie). */
-static int alive(pid_t pid)
-{
-	int n, found = 0;
-	struct kinfo_proc *kp = kinfo_getallproc(&n);
-
-	if (kp == NULL)
-		return 1;                           /* cannot tell: keep probing */
-	for (int i = 0; i < n; i++)
-		if (kp[i].ki_pid == pid && kp[i].ki_stat != 'Z')
-			found = 1;
-	free(kp);
-	return found;
-}
-
 /* The field of one action that started at t0: its latency, or empty if it failed. */
 static void timed(int ok, long long t0)
 {
@@ -137,7 +122,7 @@ int main(int argc, char **argv)
 	lr_end();
 	ticker_start(&tick, interval_ms);
 	while (count < 0 || probes < count) {
-		if (watch && !alive(watch))
+		if (watch && !proc_running(watch))
 			break;
 		if (rpath && i == nblocks && !wrapped) {
 			lr_meta("wrapped");

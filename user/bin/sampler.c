@@ -3,7 +3,7 @@
  * series of tools/experiment; docs/experiments.md).
  *
  *   sampler [-i ms] [-o file] [-l label] [-s name[,name...]]... [-w wmesg[,wmesg...]]
- *           command [arg ...]
+ *           [-c comm[,comm...]] command [arg ...]
  *
  * Starts the command, then every -i milliseconds (default 100) writes one CSV line, from one
  * read of the process table and one sysctl("sysctl.values") for all the counters:
@@ -12,6 +12,9 @@
  *   <name>      the value of each integer sysctl named with -s
  *   wchan.<w>   how many processes sleep on wait message w (-w), from the process table
  *               (kern.proc, which ps reads too)
+ *   cpu.<comm>  the CPU time in microseconds (kern.proc's ki_runtime) of the processes named
+ *               comm (-c; summed if several have that name): e.g. cpu.pagedaemon, a kernel
+ *               thread's time, which no counter of its own keeps
  * The last line is taken after the command has exited (its zombie still holds ki_wbytes).
  * Then sampler reaps it and exits with its status (128 + the signal if it was killed).
  *
@@ -48,6 +51,9 @@ static size_t nameslen;
 
 static char wmesgs[MAXWMESG][KI_WMESGLEN + 1];
 static int nwmesgs;
+
+static char comms[MAXWMESG][KI_NAMELEN];
+static int ncomms;
 
 static void usage(void)
 {
@@ -143,6 +149,21 @@ static void add_wmesgs(char *list)
 	}
 }
 
+static void add_comms(char *list)
+{
+	char *w;
+
+	while ((w = strsep(&list, ","))) {
+		if (*w == 0)
+			continue;
+		if (strlen(w) >= KI_NAMELEN)
+			errx(1, "%s: a command name has at most %d characters", w, KI_NAMELEN - 1);
+		if (ncomms == MAXWMESG)
+			errx(1, "more than %d command names", MAXWMESG);
+		strlcpy(comms[ncomms++], w, KI_NAMELEN);
+	}
+}
+
 static void header(void)
 {
 	lr_begin();
@@ -151,6 +172,8 @@ static void header(void)
 		lr_printf(",%s", cols[i]);
 	for (int i = 0; i < nwmesgs; i++)
 		lr_printf(",wchan.%s", wmesgs[i]);
+	for (int i = 0; i < ncomms; i++)
+		lr_printf(",cpu.%s", comms[i]);
 	lr_end();
 }
 
@@ -158,7 +181,7 @@ static void header(void)
 static int sample(pid_t child)
 {
 	int counts[MAXWMESG] = { 0 }, n = 0, running = 0;
-	unsigned long long wbytes = 0;
+	unsigned long long wbytes = 0, cpu[MAXWMESG] = { 0 };
 	long long t = monotonic_us();
 	struct kinfo_proc *kp = kinfo_getallproc(&n);
 
@@ -167,6 +190,9 @@ static int sample(pid_t child)
 			wbytes = kp[i].ki_wbytes;
 			running = kp[i].ki_stat != 'Z';
 		}
+		for (int j = 0; j < ncomms; j++)
+			if (strcmp(kp[i].ki_comm, comms[j]) == 0)
+				cpu[j] += kp[i].ki_runtime;
 		if (kp[i].ki_stat != 'S')
 			continue;
 		for (int j = 0; j < nwmesgs; j++)
@@ -190,6 +216,8 @@ static int sample(pid_t child)
 	}
 	for (int j = 0; j < nwmesgs; j++)
 		lr_printf(",%d", counts[j]);
+	for (int j = 0; j < ncomms; j++)
+		lr_printf(",%llu", cpu[j]);
 	lr_end();
 	return running;
 }
@@ -214,7 +242,7 @@ int main(int argc, char **argv)
 	pid_t child;
 
 	/* The output first: -s and -w report into it while they are read. */
-	while ((c = getopt(argc, argv, "i:o:l:s:w:")) != -1) {
+	while ((c = getopt(argc, argv, "i:o:l:s:w:c:")) != -1) {
 		if (c == 'o')
 			out = optarg;
 		else if (c == 'l')
@@ -227,11 +255,12 @@ int main(int argc, char **argv)
 	if (lr_open(out, label) < 0)
 		err(1, "%s", out);
 	optind = 1;
-	while ((c = getopt(argc, argv, "i:o:l:s:w:")) != -1) {
+	while ((c = getopt(argc, argv, "i:o:l:s:w:c:")) != -1) {
 		switch (c) {
 		case 'i': interval_ms = ticker_ms(optarg); break;
 		case 's': add_names(optarg); break;
 		case 'w': add_wmesgs(optarg); break;
+		case 'c': add_comms(optarg); break;
 		}
 	}
 	fflush(NULL);

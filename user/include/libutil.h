@@ -4,6 +4,9 @@
  *   kinfo_getallproc(&n)   the whole process table (sysctl kern.proc) in one malloc'd array of
  *                          n struct kinfo_proc (sys/sysctl.h); free() it. NULL with errno on
  *                          failure. FreeBSD's libutil has the same function (FreeBSD 7 and later).
+ *   proc_running(pid)      process pid is in the table and not a zombie (1 if the table cannot
+ *                          be read: a watcher keeps going); wdrain's own, for programs that work
+ *                          while another runs (latprobe -p, memhog -w, reread -w).
  *
  * Line records (lib/linerec.c), for programs that write machine-readable lines to a device
  * they may share with others (sampler and latprobe on /dev/ttyd1): a line is built piece by
@@ -33,6 +36,7 @@
 #include <sys/sysctl.h>
 
 struct kinfo_proc *kinfo_getallproc(int *cntp);
+int                proc_running(pid_t pid);
 
 void  *setmode(const char *mode_str);
 mode_t getmode(const void *set, mode_t mode);

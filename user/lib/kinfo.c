@@ -1,4 +1,7 @@
-/* kinfo.c: kinfo_getallproc (user/libc, <libutil.h>), the process table for ps and the samplers. */
+/*
+ * kinfo.c: kinfo_getallproc and proc_running (user/libc, <libutil.h>), the process table for ps,
+ * the samplers and the loads of tools/experiment.
+ */
 #include <libutil.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -28,4 +31,19 @@ struct kinfo_proc *kinfo_getallproc(int *cntp)
 	}
 	free(kp);
 	return NULL;
+}
+
+/* Process pid still runs: it is in the table and not a zombie (1 if the table cannot be read). */
+int proc_running(pid_t pid)
+{
+	int n, found = 0;
+	struct kinfo_proc *kp = kinfo_getallproc(&n);
+
+	if (kp == NULL)
+		return 1;
+	for (int i = 0; i < n; i++)
+		if (kp[i].ki_pid == pid && kp[i].ki_stat != 'Z')
+			found = 1;
+	free(kp);
+	return found;
 }

@@ -11,13 +11,14 @@ H. Host-side, no VM: `--load all` plans the 2x2 of the two presets' halves first
    dd, the hog's slowest pass of those overlapping it, the reader's slowest interval and hits).
 1. `tools/experiment --quick --load all` at the two crossed points, speedup+onepass and
    runningbuf+twopass (so both scans, both buf_daemons and the boot overrides run; the presets
-   themselves run in test_experiment's quick run): exit 0; each run booted its pair's designs
-   (the sampler's #const lines); both scans laundered (vm.laundered > 0) and paged out to swap;
-   every load column of results.csv is there with a value for each run, and the reader's hits
-   agree with its reads and disk reads; the hog and the reader ended without an error; the
-   table has the load and pageout blocks with a row per design; hog-<id>.csv and
-   reader-<id>.csv exist with times increasing; the pages and load plots and the comparison
-   plots are PNGs. About 90-100 s alone.
+   themselves run in test_experiment's quick run): exit 0; each run booted its pair's designs (the
+   sampler's #const lines); both scans laundered to swap over the whole loaded run (vm.whole.*: on
+   a quiet host a 256 MiB dd is over in seconds and its clean pages may be all the scan needs) and
+   at least as much as during the file dd; every load column of results.csv is there with a value
+   for each run, and the reader's hits agree with its reads and disk reads; the hog and the reader
+   ended without an error; the table has the load and pageout blocks with a row per design;
+   hog-<id>.csv and reader-<id>.csv exist with times increasing; the pages and load plots and the
+   comparison plots are PNGs. About 90-100 s alone.
 """
 # tests/run: timeout=600 about=100
 import json
@@ -107,9 +108,12 @@ for d in points:
             got=empty or r)
     if empty:
         continue
-    T.check("%s: the %s scan launders under the load, to swap" % (d, scan),
-            int(r["vm.laundered"]) > 0 and int(r["vm.swap_out"]) > 0 and int(r["laundered"]) == int(r["vm.laundered"]),
-            expected="laundered > 0, swap out > 0", got=(r["vm.laundered"], r["vm.swap_out"], r["laundered"]))
+    T.check("%s: the %s scan launders under the load, to swap (over the whole loaded run: a short dd's own "
+            "window may need none, its clean pages enough)" % (d, scan),
+            int(r["vm.whole.laundered"]) > 0 and int(r["vm.whole.swap_out"]) > 0 and
+            int(r["vm.whole.laundered"]) >= int(r["vm.laundered"]) and int(r["laundered"]) == int(r["vm.laundered"]),
+            expected="whole-run laundered > 0, swap out > 0, at least the dd's",
+            got=(r["vm.whole.laundered"], r["vm.whole.swap_out"], r["vm.laundered"], r["laundered"]))
     reads, disk = int(r["reader.reads"]), int(r["reader.disk_reads"])
     T.check("%s: the reader's hits are its reads that went to no disk" % d,
             reads > 0 and 0 <= disk <= reads and abs(float(r["reader.hit_pct"]) - 100.0 * (reads - disk) / reads) < 0.01,

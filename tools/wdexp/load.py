@@ -10,6 +10,9 @@ loaded experiment").
                                   /var/load/data, each read counted as a disk read if the
                                   process's ru_inblock grew across it (user/bin/reread.c)
   STOP_LINE             the `unload` phase's: kill the guard, wait for the parts to finish.
+  whole(load_out, unload_out)
+                        the pageout counters of WHOLE_VM over the whole loaded run, from what
+                        the `load` and `unload` lines printed (both read them).
   ready(text, parts)    whether every part has said "#ready" in the COM2 stream so far.
   check_ended(streams, parts)
                         raises ValueError unless every part wrote its "#end" with errors=0.
@@ -30,14 +33,29 @@ from .plan import LOAD_FILE
 GUEST_SERIAL = "/dev/ttyd1"
 INTERVAL_MS = 500                   # each part's record interval
 GUARD = "sleep 1000000"             # the parts work while it lives (killed by STOP_LINE)
-STOP_LINE = "kill $G; wait"
 READY_TIMEOUT = 600.0               # seconds for the parts to fill and warm their sets
+# The pageout counters read at the start of `load` and the end of `unload`: what the whole
+# loaded run paged (its `vm.whole.*` columns), where a short dd's own window may see none.
+WHOLE_VM = (("laundered", "v_pdlaundered"), ("swap_out", "v_swappgsout"), ("swap_in", "v_swappgsin"))
+_READ_WHOLE = "sysctl -n %s" % " ".join("vm.stats.vm." + n for _, n in WHOLE_VM)
+STOP_LINE = "kill $G; wait; " + _READ_WHOLE
 
 
 def start_line(opts):
     cmds = {"hog": "memhog -w $G -i %d -o %s -l hog %d" % (INTERVAL_MS, GUEST_SERIAL, opts.hog_mb),
             "reader": "reread -w $G -i %d -o %s -l reader %s" % (INTERVAL_MS, GUEST_SERIAL, LOAD_FILE)}
-    return "%s & G=$!; %s &" % (GUARD, " & ".join(cmds[p] for p in opts.load))
+    return "%s; %s & G=$!; %s &" % (_READ_WHOLE, GUARD, " & ".join(cmds[p] for p in opts.load))
+
+
+def whole(load_out, unload_out):
+    """{column: pages} the whole loaded run paged, from the counters the load and unload lines
+    printed (the last len(WHOLE_VM) numbers of each); raises ValueError if one is missing."""
+    def last(out):
+        nums = [ln.strip() for ln in out.split("\n") if ln.strip().isdigit()]
+        if len(nums) < len(WHOLE_VM):
+            raise ValueError("--load: the pageout counters are missing from %r" % out[-200:])
+        return [int(x) for x in nums[-len(WHOLE_VM):]]
+    return {c: b - a for (c, _), a, b in zip(WHOLE_VM, last(load_out), last(unload_out))}
 
 
 def ready(text, parts):

@@ -15,7 +15,8 @@
 
 With --load, load_figures(r) gives a run's loaded figures over the file dd (the hog's and the
 reader's, load.window; the pageout counters of LOAD_VM; the pagedaemon's and buf_daemon's CPU
-time; the swap disk's queue), groups() their medians, and the table two more blocks.
+time; the swap disk's queue; and load.WHOLE_VM's counters over the whole loaded run, the
+vm.whole.* columns), groups() their medians, and the table two more blocks.
 
 "laundered" is vm.stats.vm.v_pdlaundered, "paged out" v_swappgsout + v_vnodepgsout (FreeBSD's
 names), each as its change over the file dd ("n/a" if the samples lack it). Blocked times are
@@ -61,7 +62,8 @@ LOAD_PARTS_COLS = (("hog", "touched_per_s"), ("hog", "slowest_pass_s"), ("reader
                    ("reader", "slowest_interval_rps"), ("reader", "max_read_ms"), ("reader", "reads"),
                    ("reader", "disk_reads"), ("reader", "hit_pct"))
 LOAD_COLS = ["%s.%s" % pc for pc in LOAD_PARTS_COLS] + ["vm.%s" % c for c, _ in LOAD_VM] + \
-            ["cpu.pagedaemon_s", "cpu.bufdaemon_s", "swapq.mean", "swapq.max"]
+            ["cpu.pagedaemon_s", "cpu.bufdaemon_s", "swapq.mean", "swapq.max"] + \
+            ["vm.whole.%s" % c for c, _ in load.WHOLE_VM]
 
 
 def load_figures(r):
@@ -80,6 +82,8 @@ def load_figures(r):
     q = samp.get("swap_queue") or {}
     out["swapq.mean"] = round(q["waiting"] + q["active"], 2) if q else None
     out["swapq.max"] = q["waiting_max"] + q["active_max"] if q else None
+    for c, _ in load.WHOLE_VM:
+        out["vm.whole." + c] = (r.get("load_whole") or {}).get(c)
     return out
 
 

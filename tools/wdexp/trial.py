@@ -290,6 +290,8 @@ class Trial:
                     self.guest_line(vm, "syncio -e -s %s -o %s -l syncio-%s" % (seq, GUEST_SERIAL, name))
             if name == "load":
                 result["phases"][name]["ready_s"] = self.wait_ready(vm)
+            if name == "unload":
+                result["load_whole"] = load.whole(result["phases"]["load"]["output"], out)
         disk_marks.append((None, vm.disks.read_stats()))
         host.mark(None)
         self.phase = "poweroff"

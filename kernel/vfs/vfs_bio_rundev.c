@@ -42,7 +42,7 @@ int perdevice_auto = 1;
 int perdevice_target_ms = 50;      /* docs/bufcache.md "The perdevice design" says why */
 int perdevice_maxspace;            /* rundev_boot: the cluster headers' bytes */
 int syncfirst_target_ms = 20;      /* docs/bufcache.md "The syncfirst design" says why */
-int syncfirst_maxdepth = 16;
+int syncfirst_maxdepth = 32;
 int syncfirst_mindepth = 2;
 
 /* vfs.perdevice.auto: 1 or 0. Going to 0 freezes every budget where the sizing left it. */

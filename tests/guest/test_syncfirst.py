@@ -31,6 +31,7 @@ from wdtest import Guest, TestSet, sampled  # noqa: E402
 
 COMPONENTS = ("da1", "da2")
 SF = "vfs.syncfirst."
+MAXDEPTH = 32                       # vfs.syncfirst.maxdepth's default
 DEV = "kern.devstat."
 MB = 1 << 20
 
@@ -50,9 +51,9 @@ def check_preset(g):
     T.check("the syncfirst preset: kern.design, vfs.bufdaemon_design, vm.pageout_design",
             out.split() == ["syncfirst", "syncfirst", "onepass"], expected="syncfirst syncfirst onepass", got=out)
     v = counters(g, [SF + "target_ms", SF + "maxdepth", SF + "mindepth"])
-    T.check("the tunables at their defaults: target_ms 20, maxdepth 16, mindepth 2",
-            v is not None and [v[SF + n] for n in ("target_ms", "maxdepth", "mindepth")] == [20, 16, 2],
-            expected="20 16 2", got=v)
+    T.check("the tunables at their defaults: target_ms 20, maxdepth %d, mindepth 2" % MAXDEPTH,
+            v is not None and [v[SF + n] for n in ("target_ms", "maxdepth", "mindepth")] == [20, MAXDEPTH, 2],
+            expected="20 %d 2" % MAXDEPTH, got=v)
     out, st = g.sh("sysctl vfs.syncfirst kern.devstat")
     names = {line.split(":")[0] for line in out.splitlines()}
     want = {SF + d + "." + f for d in ("da0", "da1", "da2", "ccd0") for f in ("depth", "cuts", "raises")}
@@ -82,9 +83,9 @@ def check_alone(g):
     if d is None or not samples:
         return
     depths = {c: sorted({s[SF + c + ".depth"] for s in samples}) for c in COMPONENTS}
-    T.check("the dd alone: the depth stays at maxdepth (16) in every sample, and is never cut",
-            all(v == [16] for v in depths.values()) and all(d[SF + c + ".cuts"] == 0 for c in COMPONENTS),
-            expected="[16], 0 cuts", got="%s, cuts %s" % (depths, [d[SF + c + ".cuts"] for c in COMPONENTS]))
+    T.check("the dd alone: the depth stays at maxdepth (%d) in every sample, and is never cut" % MAXDEPTH,
+            all(v == [MAXDEPTH] for v in depths.values()) and all(d[SF + c + ".cuts"] == 0 for c in COMPONENTS),
+            expected="[%d], 0 cuts" % MAXDEPTH, got="%s, cuts %s" % (depths, [d[SF + c + ".cuts"] for c in COMPONENTS]))
     T.check("the dd's own synchronous requests (indirect blocks) were counted at the components",
             sum(d[DEV + c + ".syncs"] for c in COMPONENTS) > 0, expected="> 0",
             got=[d[DEV + c + ".syncs"] for c in COMPONENTS])
@@ -93,7 +94,7 @@ def check_alone(g):
     print("dd alone: %d samples, most waiting in the host queue %d, most at the drive %d" %
           (len(samples), waiting, active))
     T.check("writes beyond the depth wait in the host queue, and the drive holds at most the depth "
-            "and the synchronous requests", waiting > 0 and active <= 16 + 2,
+            "and the synchronous requests", waiting > 0 and active <= MAXDEPTH + 2,
             expected="waiting > 0, active <= 18", got="waiting %d, active %d" % (waiting, active))
 
 
@@ -119,8 +120,8 @@ def check_cut_and_back(g):
     d = moved(after, later)
     T.check("then the dd alone (the target 20 ms again): the depth comes back to maxdepth",
             st == 0 and d is not None and sum(d[SF + c + ".raises"] for c in COMPONENTS) > 0 and
-            all(later[SF + c + ".depth"] == 16 for c in COMPONENTS),
-            expected="raises > 0, depth 16", got=later)
+            all(later[SF + c + ".depth"] == MAXDEPTH for c in COMPONENTS),
+            expected="raises > 0, depth %d" % MAXDEPTH, got=later)
 
 
 def check_control(g):
@@ -135,7 +136,7 @@ def check_control(g):
     out, st = g.sh("sysctl vfs.bufdaemon_design=syncfirst > /dev/null && sysctl -n %s" %
                    " ".join(SF + c + ".depth" for c in COMPONENTS))
     T.check("switched back to syncfirst at run time, every disk starts at maxdepth",
-            st == 0 and out.split() == ["16", "16"], expected="16 16", got=out)
+            st == 0 and out.split() == [str(MAXDEPTH)] * 2, expected="%d %d" % (MAXDEPTH, MAXDEPTH), got=out)
 
 
 def check_bad_input(g):
@@ -151,8 +152,8 @@ def check_bad_input(g):
     T.check("refused: a disk's depth (the design sets it)", st != 0 and "read only" in out,
             expected="status != 0, 'read only'", got="status %d, %s" % (st, out.strip()))
     out, st = g.sh("sysctl -n vfs.syncfirst.target_ms vfs.syncfirst.maxdepth vfs.syncfirst.mindepth")
-    T.check("after the refusals the tunables are as they were (20 16 2)", out.split() == ["20", "16", "2"],
-            expected="20 16 2", got=out)
+    T.check("after the refusals the tunables are as they were (20 %d 2)" % MAXDEPTH,
+            out.split() == ["20", str(MAXDEPTH), "2"], expected="20 %d 2" % MAXDEPTH, got=out)
 
 
 with Guest(mem=128, design="syncfirst", disks=2, disk_model="scsi10k", disk_size="1g", prealloc="falloc",

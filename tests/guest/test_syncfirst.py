@@ -143,7 +143,7 @@ def check_bad_input(g):
     cases = [("sysctl vfs.syncfirst.target_ms=0", "target_ms 0"),
              ("sysctl vfs.syncfirst.maxdepth=300", "maxdepth 300"),
              ("sysctl vfs.syncfirst.mindepth=0", "mindepth 0"),
-             ("sysctl vfs.syncfirst.mindepth=17", "a mindepth above maxdepth")]
+             ("sysctl vfs.syncfirst.mindepth=%d" % (MAXDEPTH + 1), "a mindepth above maxdepth")]
     for cmd, what in cases:
         out, st = g.sh(cmd + " 2>&1")
         T.check("refused with a message: %s" % what, st != 0 and "Invalid" in out, expected="status != 0, 'Invalid'",

@@ -4,7 +4,8 @@ docs/experiments.md "Results in the tree": a table quoting a run names it on the
 `Run: [NAME](experiments/NAME/)`, and `tools/experiment --publish DIR NAME` has put the run's
 summary.txt, results.csv, groups.csv, manifest.txt and plots in docs/experiments/NAME/. This
 test (no build, no guest):
-  - on a synthetic run written here: publish() copies those files and refuses an ungathered
+  - on a synthetic run written here: publish() copies those files (the checkout's absolute path
+    made relative in the text ones) and refuses an ungathered
     folder, a file over its size limit and a name already published; a table quoting the run's
     figures passes check_table(), and a figure off by one in its last digit, a figure of another
     preset, a range whose end is not the run's, a p99 that is the run's maximum, a minimum and
@@ -52,7 +53,7 @@ def write_run(folder):
         for p, med, *_ in GROUPS:
             w.writerow(["%s-1" % p, p, 1, "", "ok", med, 0.46, 41.2])
     for name in ("summary.txt", "manifest.txt"):
-        (folder / name).write_text("%s of the synthetic run\n" % name)
+        (folder / name).write_text("%s of the synthetic run in %s/build/out\n" % (name, os.path.realpath(ROOT)))
     (folder / "plot-compare-rate.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(100))
     (folder / "samples-stable42-1.csv").write_text("t_s\n0\n")
 
@@ -84,6 +85,10 @@ T.check("publish copies summary.txt, results.csv, groups.csv, manifest.txt and t
         sorted(p.name for p in copied) == ["groups.csv", "manifest.txt", "plot-compare-rate.png", "results.csv",
                                            "summary.txt"] and all(p.is_file() for p in copied),
         expected="the four text files and plot-compare-rate.png", got=sorted(p.name for p in copied))
+texts = [p.read_text() for p in copied if p.suffix != ".png"]
+T.check("publish makes the checkout's path relative in the text files (the book names no build machine's path)",
+        all(str(os.path.realpath(ROOT)) not in t for t in texts) and "in build/out" in (into / "synthetic" / "manifest.txt").read_text(),
+        expected="build/out, no absolute path", got=(into / "synthetic" / "manifest.txt").read_text())
 for why, args, want in (("a name already published", (src, "synthetic", into), "exists"),
                         ("a folder that was not gathered", (tmp / "build", "other", into), "not a gathered experiment"),
                         ("a bad name", (src, "Bad Name", into), "lower-case"),

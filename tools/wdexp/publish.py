@@ -5,7 +5,7 @@ A table in docs/ that quotes a run names it on a line of its own just before the
 docs/experiments/NAME/ (docs/experiments.md "Results in the tree"):
 
   publish(src, name, into, plots)   copy an output folder's summary.txt, results.csv, groups.csv,
-                                    manifest.txt and plots (the globs given; by default every
+                                    manifest.txt (the checkout's path made relative) and plots (the globs given; by default every
                                     plot-compare-*.png and plot-sweep-*.png) into into/name/.
                                     Nothing over MAX_BYTES is copied (no disk image, no sample
                                     stream). PublishError if src is not a gathered experiment or
@@ -103,8 +103,17 @@ def publish(src, name, into=DOCS_RUNS, plots=None):
         raise PublishError("%s: over %d KB, not for the repository: %s" % (src, MAX_BYTES // 1024, ", ".join(big)))
     dest.mkdir(parents=True)
     for p in files:
-        shutil.copyfile(p, dest / p.name)
+        if p.name in TEXT_FILES:
+            (dest / p.name).write_text(without_checkout_path(p.read_text()))
+        else:
+            shutil.copyfile(p, dest / p.name)
     return [dest / p.name for p in files]
+
+
+def without_checkout_path(text):
+    """text with the checkout's absolute path made relative (folders gathered before the
+    result files printed relative paths): the book names no directory of the build machine."""
+    return text.replace(str(wdrun.ROOT.resolve()) + "/", "")
 
 
 # ---- the tables that name a run ---------------------------------------------------------

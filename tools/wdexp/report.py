@@ -417,7 +417,7 @@ def table_text(plan, gs, results):
     def lab(g):
         return (point_tag(g["point"]) + " " if sweep else "") + g["preset"]
 
-    lines = ["wdrain experiment '%s' in %s" % (plan.options.name, plan.out)] + workload_lines(plan) + [""]
+    lines = ["wdrain experiment '%s' in %s" % (plan.options.name, shown_path(plan.out))] + workload_lines(plan) + [""]
     rows = []
     for g in gs:
         f = g["file_Bps"]
@@ -565,14 +565,24 @@ def late_max_ms(r):
     return max(vals) if vals else None
 
 
+def shown_path(path):
+    """A path as the result files print it: relative to the checkout when inside it, so a
+    published run names no directory of the machine it ran on."""
+    p = Path(path).resolve()
+    try:
+        return str(p.relative_to(wdrun.ROOT.resolve()))
+    except ValueError:
+        return str(path)
+
+
 def manifest_text(plan, results):
     e, o = plan.env, plan.options
-    lines = ["experiment:  %s" % o.name, "folder:      %s" % plan.out, "planned:     %s" % plan.created,
+    lines = ["experiment:  %s" % o.name, "folder:      %s" % shown_path(plan.out), "planned:     %s" % plan.created,
              "gathered:    %s" % time.strftime("%Y-%m-%dT%H:%M:%S%z"),
              "command:     %s" % e.get("command", ""), "git:         %s" % e.get("git", ""),
              "qemu:        %s" % e.get("qemu", ""), "nbdkit:      %s" % e.get("nbdkit", ""),
              "python:      %s" % e.get("python", ""),
-             "root image:  %s" % plan.root_image]
+             "root image:  %s" % shown_path(plan.root_image)]
     h = e.get("planned_on", {})
     usable = h.get("usable", h.get("ncpu"))
     lines.append("planned on:  %s, %s x %s%s, load average %s" % (

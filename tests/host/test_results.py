@@ -9,7 +9,8 @@ test (no build, no guest):
     folder, a file over its size limit and a name already published; a table quoting the run's
     figures passes check_table(), and a figure off by one in its last digit, a figure of another
     preset, a range whose end is not the run's, a p99 that is the run's maximum, a minimum and
-    maximum swapped, and a row whose measure cannot be told are each reported;
+    maximum swapped, and a row whose measure cannot be told are each reported; a loaded run's
+    table (BUF+SCAN pairs, the load's columns) passes, and the other pair's figure is reported;
   - in the book (README.md, docs/, labs/): every table that names a run names a folder of
     docs/experiments/ that holds a published run, and check_table() finds nothing in it; every
     published run is named by a table.
@@ -122,6 +123,45 @@ for why, text, cell in (("a median off by one in its last digit", TABLE.format(s
     problems = check(text)
     T.check("check_table reports %s" % why, problems and all(cell in p for p in problems),
             expected="problems naming %s" % cell, got=problems)
+
+# A loaded run (--load): its groups are BUF+SCAN pairs, its columns the load's.
+LOADED = [  # pair, hog pages/s, reader hit %, laundered over the whole run, probe read p50/p99 (us)
+    ("speedup+twopass", 2150.4, 61.2, 1200, 900, 14100),
+    ("speedup+onepass", 3050.9, 55.7, 4100, 800, 12300),
+]
+loaded = tmp / "build" / "loaded"
+loaded.mkdir(parents=True)
+with open(loaded / "groups.csv", "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["preset", "trials", "failed", "suspect", "counted", "hog.touched_per_s", "reader.hit_pct",
+                "vm.whole.laundered", "probe.read_us.p50", "probe.read_us.p99", "probe.read_us.max"])
+    for pair, hog, hit, laundered, p50, p99 in LOADED:
+        w.writerow([pair, 1, 0, 0, 1, hog, hit, laundered, p50, p99, p99 + 1000])
+with open(loaded / "results.csv", "w", newline="") as f:
+    csv.writer(f).writerows([["id", "preset", "trial", "point", "status"]] +
+                            [["%s-1" % pair, pair, 1, "", "ok"] for pair, *_ in LOADED])
+for name in ("summary.txt", "manifest.txt"):
+    (loaded / name).write_text("%s\n" % name)
+publish.publish(loaded, "loaded", into)
+LOADED_TABLE = """\
+Run: [loaded](experiments/loaded/)
+
+| | speedup+twopass | speedup+onepass |
+|---|---|---|
+| hog pages/s | 2150 | 3051 |
+| reader hits % | 61.2 | 55.7 |
+| laundered over the whole run | 1200 | 4100 |
+| probe read 4K ms p50/p99 | 0.9 / 14.1 | 0.8 / 12.3 |
+"""
+problems = [p for _, _, rows in publish.run_tables(LOADED_TABLE)
+            for p in publish.check_table(rows, into / "loaded")]
+T.check("a loaded run's table (BUF+SCAN pairs, the hog's, the reader's and the whole run's columns) passes",
+        problems == [], expected=[], got=problems)
+swapped = LOADED_TABLE.replace("| 2150 | 3051 |", "| 3051 | 2150 |")
+problems = [p for _, _, rows in publish.run_tables(swapped) for p in publish.check_table(rows, into / "loaded")]
+T.check("check_table reports the hog's rate of the other pair", len(problems) == 2 and
+        all("hog.touched_per_s" in p for p in problems), expected="two problems naming hog.touched_per_s",
+        got=problems)
 
 named, published = [], set()
 for d in sorted((Path(ROOT) / "docs" / "experiments").iterdir()):

@@ -16,13 +16,14 @@ docs/experiments/NAME/ (docs/experiments.md "Results in the tree"):
                                     groups.csv and results.csv): [problem]; [] if every figure is.
 
 How a table is read (check_table). Its first row is the header. A preset (a name of
-kernel/kern/main.c's table, or several as "A / B") is named by a cell's column header or by its
+kernel/kern/main.c's table, or a loaded run's BUF+SCAN pair, or several as "A / B") is named by a cell's column header or by its
 row's first cell, or the run has one preset; a sweep point by the row's cell under a column
 headed with an axis of the run (`vfs.perdevice.target_ms`). What a cell measures is read from
 its row's first cell and its column header together (MEASURES, first match): "file dd MB/s",
 "raw", "of raw", "beside probe", "patched / stable42", "of the best", "at the drive", "host
 queue", "stat", "read", "fsync", "indirect-block", a wait message, "laundered", "paged out",
-"late", "idle", "trials"... Every number in the cell (a range "69.2-70.0" is two) must be one of
+"late", "idle", "trials", and the loaded run's "hog pages/s", "reader", "hit", "swapped out",
+"reactivated", "whole run"... Every number in the cell (a range "69.2-70.0" is two) must be one of
 that measure's values for that preset and point, in the measure's unit (MB/s = 10^6 B/s, ms) at
 the precision printed: the statistic the label names in its place ("p50/p99": the first number
 is the p50, the second the p99; "MB/s (min-max)": median, minimum, maximum), else any of the
@@ -37,7 +38,7 @@ from pathlib import Path
 
 import wdrun
 
-from .plan import PRESETS, SEED_BPS, point_tag
+from .plan import PRESETS, SEED_BPS, load_designs, point_tag
 
 DOCS_RUNS = wdrun.ROOT / "docs" / "experiments"
 TEXT_FILES = ("summary.txt", "results.csv", "groups.csv", "manifest.txt")
@@ -46,12 +47,35 @@ MAX_BYTES = 300 * 1024
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9._-]*$")
 RUN_LINE_RE = re.compile(r"^ {0,3}\**Run:?\**:?\s*\[[^\]]*\]\(([^)\s#]+)\)")     # not in a code block
 NUMBER_RE = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+DESIGNS = list(PRESETS) + [d for d in load_designs() if d not in PRESETS]   # presets and BUF+SCAN pairs
 
 WAITS = ("flswai", "wdrain", "wdrdev", "newbuf", "wswbuf0")
 PROBE = (("stat", "probe.stat_us"), ("read", "probe.read_us"), ("fsync|create\\+write", "probe.write_us"))
 # (label pattern, fields of groups.csv or results.csv, scale) in the order they are tried; the
 # scale turns a field into the table's unit ("MB" = 10^6 when the label says MB/s).
 MEASURES = [
+    # the loaded experiment's columns (--load; docs/experiments.md "What each run reports"), first:
+    # "reader" and "disk reads" would match the probe's "read"
+    (r"hog.*pages/s|touched", ["hog.touched_per_s"], 1),
+    (r"hog.*slowest|slowest pass", ["hog.slowest_pass_s"], 1),
+    (r"reader.*slowest", ["reader.slowest_interval_rps"], 1),
+    (r"reader.*longest|reader.*max", ["reader.max_read_ms"], 1),
+    (r"hits?\b|cache hit", ["reader.hit_pct"], 1),
+    (r"disk reads", ["reader.disk_reads"], 1),
+    (r"reads/s|reader", ["reader.reads_per_s"], 1),
+    (r"whole run.*laundered|laundered.*whole run", ["vm.whole.laundered"], 1),
+    (r"whole run.*swapped out|swapped out.*whole run", ["vm.whole.swap_out"], 1),
+    (r"whole run.*swapped in|swapped in.*whole run", ["vm.whole.swap_in"], 1),
+    (r"swapped out|to swap", ["vm.swap_out"], 1),
+    (r"swapped in|from swap", ["vm.swap_in"], 1),
+    (r"to files", ["vm.file_out"], 1),
+    (r"from files", ["vm.file_in"], 1),
+    (r"reactivated", ["vm.reactivated"], 1),
+    (r"rescans", ["vm.rescans"], 1),
+    (r"requeued", ["vm.requeued"], 1),
+    (r"pagedaemon wakeups", ["vm.pd_wakeups"], 1),
+    (r"pagedaemon CPU", ["cpu.pagedaemon_s"], 1),
+    (r"swap (?:disk's )?queue", ["swapq.mean", "swapq.max"], 1),
     (r"beside (?:the )?probe", ["smooth_Bps"], "MB"),
     (r"of raw", ["file_of_raw"], 1),
     (r"\braw\b", ["raw_Bps"], "MB"),
@@ -65,7 +89,7 @@ MEASURES = [
 ] + [(p, ["%s.%s" % (f, k) for k in ("p50", "p99", "max")], 0.001) for p, f in PROBE] + [
     (w, ["blocked_s." + w, "sleeps." + w], 1) for w in WAITS] + [
     (r"asleep|blocked", ["blocked_s." + w for w in WAITS] + ["sleeps." + w for w in WAITS], 1),
-    (r"laundered", ["laundered"], 1),
+    (r"laundered", ["laundered", "vm.laundered"], 1),
     (r"paged out", ["paged_out"], 1),
     (r"bd flushes", ["bd_flushes"], 1),
     (r"late", ["late_pct"], 1),
@@ -162,7 +186,7 @@ def _num(v):
 
 def presets_in(text, known):
     """The presets a label names, in order (several as "A / B")."""
-    return [w for w in re.findall(r"[A-Za-z0-9_.-]+", text) if w in known]
+    return [w for w in re.findall(r"[A-Za-z0-9_.+-]+", text) if w in known]
 
 
 def clean(text):
@@ -252,7 +276,7 @@ def check_table(rows, folder):
             if not numbers:
                 continue
             where = "row '%s', column '%s'" % (row[0], header[j] if j < len(header) else j + 1)
-            names = presets_in(col, PRESETS) or presets_in(clean(row[0]), PRESETS) or \
+            names = presets_in(col, DESIGNS) or presets_in(clean(row[0]), DESIGNS) or \
                 (run_presets if len(run_presets) == 1 else [])
             m = measure_of(label)
             if not names or m is None:

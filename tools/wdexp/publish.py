@@ -5,8 +5,9 @@ A table in docs/ that quotes a run names it on a line of its own just before the
 docs/experiments/NAME/ (docs/experiments.md "Results in the tree"):
 
   publish(src, name, into, plots)   copy an output folder's summary.txt, results.csv, groups.csv,
-                                    manifest.txt (the checkout's path made relative) and plots (the globs given; by default every
-                                    plot-compare-*.png and plot-sweep-*.png) into into/name/.
+                                    manifest.txt (the checkout's path made relative) and plots
+                                    (the globs given; by default DEFAULT_PLOTS, the comparison
+                                    and sweep plots) into into/name/.
                                     Nothing over MAX_BYTES is copied (no disk image, no sample
                                     stream). PublishError if src is not a gathered experiment or
                                     into/name exists. Returns the files copied.
@@ -42,7 +43,7 @@ from .plan import PRESETS, SEED_BPS, load_designs, point_tag
 
 DOCS_RUNS = wdrun.ROOT / "docs" / "experiments"
 TEXT_FILES = ("summary.txt", "results.csv", "groups.csv", "manifest.txt")
-DEFAULT_PLOTS = ("plot-compare-*.png", "plot-sweep-*.png")
+DEFAULT_PLOTS = ("plot-compare-*.png", "plot-*-compare-*.png", "plot-sweep-*.png")   # a sweep point's compare plots are plot-POINT-compare-*
 MAX_BYTES = 300 * 1024
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9._-]*$")
 RUN_LINE_RE = re.compile(r"^ {0,3}\**Run:?\**:?\s*\[[^\]]*\]\(([^)\s#]+)\)")     # not in a code block

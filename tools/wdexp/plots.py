@@ -45,6 +45,7 @@ The scripts stay in DIR/gnuplot/ to be edited and re-run (`cd DIR && gnuplot gnu
 """
 import csv
 import shutil
+import statistics
 import subprocess
 from pathlib import Path
 
@@ -274,7 +275,7 @@ class Drawer:
         for i, preset in enumerate(plan.options.presets):
             pts = [g for g in gs if g["preset"] == preset and g["probe"]["write_us"]["p99"] is not None]
             for j, (key, title) in enumerate((("file_Bps", "file dd"), ("smooth_Bps", "beside the probe"))):
-                rows = ["%r %r" % (g["probe"]["write_us"]["p99"] / 1000, sorted(g[key])[(len(g[key]) - 1) // 2] / 1e6)
+                rows = ["%r %r" % (g["probe"]["write_us"]["p99"] / 1000, statistics.median(g[key]) / 1e6)
                         for g in pts if g[key]]
                 if not rows:
                     continue
@@ -285,7 +286,7 @@ class Drawer:
                 if sweep and g["file_Bps"]:
                     labels.append("set label %s at %r,%r offset 1,0.5 font ',8'"
                                   % (q(point_tag(g["point"])), g["probe"]["write_us"]["p99"] / 1000,
-                                     sorted(g["file_Bps"])[(len(g["file_Bps"]) - 1) // 2] / 1e6))
+                                     statistics.median(g["file_Bps"]) / 1e6))
         if not parts:
             self.skip("plot-tradeoff", "no run had both a dd and the probe")
             return
@@ -407,7 +408,7 @@ class Drawer:
                                ["%s=%s" % (a, axis_value(g, a)) for a in others if a != "preset"]).strip()
                 vals = [v / 1e6 for v in g["file_Bps"]]
                 lines.setdefault(key or "file dd", []).append(
-                    (axis_value(g, name), sorted(vals)[(len(vals) - 1) // 2], min(vals), max(vals)))
+                    (axis_value(g, name), statistics.median(vals), min(vals), max(vals)))
             if not lines:
                 self.skip("plot-sweep-" + name, "no successful runs")
                 continue

@@ -11,6 +11,7 @@ test (no build, no guest):
     preset, a range whose end is not the run's, a p99 that is the run's maximum, a minimum and
     maximum swapped, and a row whose measure cannot be told are each reported; a loaded run's
     table (BUF+SCAN pairs, the load's columns) passes, and the other pair's figure is reported;
+    so does a separate layout's (each disk's writer), and the other disk's figure is reported;
   - in the book (README.md, docs/, labs/): every table that names a run names a folder of
     docs/experiments/ that holds a published run, and check_table() finds nothing in it; every
     published run is named by a table.
@@ -162,6 +163,36 @@ problems = [p for _, _, rows in publish.run_tables(swapped) for p in publish.che
 T.check("check_table reports the hog's rate of the other pair", len(problems) == 2 and
         all("hog.touched_per_s" in p for p in problems), expected="two problems naming hog.touched_per_s",
         got=problems)
+
+# A --layout separate run: each disk's writer has its columns in groups.csv (writer.DISK_Bps).
+separate = tmp / "build" / "separate"
+separate.mkdir(parents=True)
+with open(separate / "groups.csv", "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["preset", "trials", "failed", "suspect", "counted", "file_Bps", "writer.da1_Bps",
+                "writer.da1_Bps_min", "writer.da1_Bps_max", "writer.da2_Bps", "writer.da2_Bps_min", "writer.da2_Bps_max"])
+    w.writerow(["patched", 3, 0, 0, 3, 17900000, 10012345, 9012345, 10098765, 8931234, 8900000, 8990000])
+    w.writerow(["perdevice", 3, 0, 0, 3, 22100000, 31512345, 30912345, 31898765, 11031234, 10900000, 11090000])
+with open(separate / "results.csv", "w", newline="") as f:
+    csv.writer(f).writerows([["id", "preset", "trial", "point", "status"], ["patched-1", "patched", 1, "", "ok"],
+                             ["perdevice-1", "perdevice", 1, "", "ok"]])
+for name in ("summary.txt", "manifest.txt"):
+    (separate / name).write_text("%s\n" % name)
+publish.publish(separate, "separate", into)
+SEPARATE_TABLE = """\
+Run: [separate](experiments/separate/)
+
+| | patched | perdevice |
+|---|---|---|
+| the writer on `da1` MB/s (min-max) | 10.0 (9.0-10.1) | 31.5 (30.9-31.9) |
+| the writer on `da2` MB/s | 8.93 | 11.03 |
+"""
+problems = [p for _, _, rows in publish.run_tables(SEPARATE_TABLE) for p in publish.check_table(rows, into / "separate")]
+T.check("a separate layout's table (each disk's writer) passes", problems == [], expected=[], got=problems)
+crossed = SEPARATE_TABLE.replace("| 8.93 | 11.03 |", "| 10.0 | 31.5 |")
+problems = [p for _, _, rows in publish.run_tables(crossed) for p in publish.check_table(rows, into / "separate")]
+T.check("check_table reports the other disk's writer", len(problems) == 2 and
+        all("writer.da2_Bps" in p for p in problems), expected="two problems naming writer.da2_Bps", got=problems)
 
 named, published = [], set()
 for d in sorted((Path(ROOT) / "docs" / "experiments").iterdir()):

@@ -23,7 +23,7 @@ headed with an axis of the run (`vfs.perdevice.target_ms`). What a cell measures
 its row's first cell and its column header together (MEASURES, first match): "file dd MB/s",
 "raw", "of raw", "beside probe", "patched / stable42", "of the best", "at the drive", "host
 queue", "stat", "read", "fsync", "indirect-block", a wait message, "laundered", "paged out",
-"late", "idle", "trials", and the loaded run's "hog pages/s", "reader", "hit", "swapped out",
+"late", "idle", "trials", a separate layout's "writer on da1", and the loaded run's "hog pages/s", "reader", "hit", "swapped out",
 "reactivated", "whole run"... Every number in the cell (a range "69.2-70.0" is two) must be one of
 that measure's values for that preset and point, in the measure's unit (MB/s = 10^6 B/s, ms) at
 the precision printed: the statistic the label names in its place ("p50/p99": the first number
@@ -195,7 +195,12 @@ def clean(text):
 
 
 def measure_of(label):
-    """(fields, scale) of the first MEASURES entry the label matches, or None."""
+    """(fields, scale) of the first MEASURES entry the label matches, or None. A writer's rate
+    in --layout separate names its disk ("the writer on da1 MB/s"): groups.csv's writer.DISK_Bps."""
+    disk = re.search(r"\b(da\d+)\b", label)
+    if disk and re.search(r"writer", label, re.I):
+        return ["writer.%s_Bps%s" % (disk.group(1), k) for k in ("", "_min", "_max")], \
+            1e-6 if re.search(r"MB/s|\bMB\b", label) else 1
     for pattern, fields, scale in MEASURES:
         if re.search(pattern, label, re.I):
             if scale == "MB":

@@ -631,13 +631,16 @@ def group_row(plan, g, gs):
         for x in ("n", "total_s", "p50_ms", "p99_ms", "max_ms", "qahead"):
             row["syncio.%s.%s" % (k, x)] = (g["syncio"] or {}).get(k, {}).get(x)
     row.update(g["load"] or {})
+    for disk, bps in sorted(g["writers_Bps"].items()):      # --layout separate
+        row.update({"writer.%s_Bps" % disk: _med(bps), "writer.%s_Bps_min" % disk: min(bps),
+                    "writer.%s_Bps_max" % disk: max(bps)})
     return row
 
 
 def write_groups_csv(path, plan, gs):
     rows = [group_row(plan, g, gs) for g in gs]
-    header = list(rows[0]) if rows else []
-    series.write_csv(path, header, [[r[c] for c in header] for r in rows])
+    header = list(dict.fromkeys(c for r in rows for c in r))      # a failed group has no writers
+    series.write_csv(path, header, [[r.get(c) for c in header] for r in rows])
 
 
 def gather(plan):

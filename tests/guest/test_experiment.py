@@ -31,8 +31,8 @@ H. Host-side, no VM: --sweep's axes parsed into the plan (a sysctl, disk.<param>
    per value, each value in effect (the sysctl in the guest, the model's tags in its statistics),
    groups.csv with one row per point, a sweep plot per axis.
 5. EXPERIMENT=mixed makes two experiments on da1 scsi10k + da2 ide7200 (make -n), and --layout
-   separate runs a dd on each disk's own file system at once: each writer's B/s in results.csv
-   and in the table's writer block (test_disks checks that each disk gets its own preset).
+   separate runs a dd on each disk's own file system at once: each writer's B/s in results.csv,
+   in groups.csv (writer.DISK_Bps and its min and max) and in the table's writer block (test_disks checks that each disk gets its own preset).
 """
 # tests/run: timeout=600 about=65
 import json
@@ -417,6 +417,11 @@ writers = dict(w.split(":") for w in rows[0]["writers_Bps"].split()) if rows and
 T.check("--layout separate: a writer per data disk, each with its B/s, and no raw ceiling",
         st == 0 and sorted(writers) == ["da1", "da2"] and all(int(v) > 0 for v in writers.values())
         and rows[0]["raw_Bps"] == "", expected="da1, da2 > 0; no raw", got="%d %s %s" % (st, rows, err[-300:]))
+grp = read_csv(m / "groups.csv") if (m / "groups.csv").exists() else []
+T.check("--layout separate: groups.csv has each writer's median, min and max, the trial's B/s for one trial",
+        len(grp) == 1 and writers and all(float(grp[0].get("writer.%s_Bps%s" % (d, x)) or -1) == float(v)
+                                          for d, v in writers.items() for x in ("", "_min", "_max")),
+        expected=writers, got=grp)
 msum = (m / "summary.txt").read_text() if (m / "summary.txt").exists() else ""
 T.check("--layout separate: the table has the writers' block", "writer B/s" in msum and "da2 (min-max)" in msum,
         expected="writer B/s ... da2 (min-max)", got=msum[:600])

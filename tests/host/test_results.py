@@ -12,6 +12,8 @@ test (no build, no guest):
     maximum swapped, and a row whose measure cannot be told are each reported; a loaded run's
     table (BUF+SCAN pairs, the load's columns) passes, and the other pair's figure is reported;
     so does a separate layout's (each disk's writer), and the other disk's figure is reported;
+    a table of several runs (a `run` column) is read per run, and a row with another run's
+    figures is reported;
   - in the book (README.md, docs/, labs/): every table that names a run names a folder of
     docs/experiments/ that holds a published run, and check_table() finds nothing in it; every
     published run is named by a table.
@@ -193,6 +195,31 @@ crossed = SEPARATE_TABLE.replace("| 8.93 | 11.03 |", "| 10.0 | 31.5 |")
 problems = [p for _, _, rows in publish.run_tables(crossed) for p in publish.check_table(rows, into / "separate")]
 T.check("check_table reports the other disk's writer", len(problems) == 2 and
         all("writer.da2_Bps" in p for p in problems), expected="two problems naming writer.da2_Bps", got=problems)
+
+# A table of several runs: a `run` column links each row to its run.
+MULTI_TABLE = """\
+Run: [synthetic](experiments/synthetic/), [separate](experiments/separate/)
+
+| drive | patched MB/s | perdevice MB/s | run |
+|---|---|---|---|
+| the first | 51.6 | 68.5 | [synthetic](experiments/synthetic/) |
+| the second | 17.9 | 22.1 | [separate](experiments/separate/) |
+"""
+tables = publish.run_tables(MULTI_TABLE)
+T.check("a table with a run column is read as one table per run, the run column left out",
+        [(link, rows) for _, link, rows in tables] ==
+        [("experiments/synthetic/", [["drive", "patched MB/s", "perdevice MB/s"], ["the first", "51.6", "68.5"]]),
+         ("experiments/separate/", [["drive", "patched MB/s", "perdevice MB/s"], ["the second", "17.9", "22.1"]])],
+        expected="synthetic's row, separate's row", got=tables)
+problems = [p for _, link, rows in tables for p in publish.check_table(rows, into / Path(link).name)]
+T.check("a table of several runs that prints each row's run passes", problems == [], expected=[], got=problems)
+crossed = MULTI_TABLE.replace("| 17.9 | 22.1 |", "| 51.6 | 68.5 |")
+problems = [p for _, link, rows in publish.run_tables(crossed) for p in publish.check_table(rows, into / Path(link).name)]
+T.check("check_table reports a row that prints another run's figures", len(problems) == 2 and
+        all("the second" in p for p in problems), expected="two problems naming the second row", got=problems)
+unlinked = publish.run_tables(MULTI_TABLE.replace("[separate](experiments/separate/) |", "separate |"))
+T.check("a row whose run cell links nowhere is its own entry, with no link", [t[1] for t in unlinked] ==
+        ["experiments/synthetic/", ""], expected="synthetic, ''", got=[t[1] for t in unlinked])
 
 named, published = [], set()
 for d in sorted((Path(ROOT) / "docs" / "experiments").iterdir()):

@@ -12,7 +12,10 @@ docs/experiments/NAME/ (docs/experiments.md "Results in the tree"):
                                     stream). PublishError if src is not a gathered experiment or
                                     into/name exists. Returns the files copied.
   run_tables(text)                  the tables of a Markdown text that name a run:
-                                    [(line number, the run's link, rows of cells)]
+                                    [(line number, the run's link, rows of cells)]; a table
+                                    with a column headed `run` (a link in each row) gathers
+                                    rows of several runs: one entry per run, its rows under
+                                    the header, the run column left out
   check_table(rows, folder)         what in such a table is not its run's (the folder's
                                     groups.csv and results.csv): [problem]; [] if every figure is.
 
@@ -47,6 +50,7 @@ DEFAULT_PLOTS = ("plot-compare-*.png", "plot-*-compare-*.png", "plot-sweep-*.png
 MAX_BYTES = 300 * 1024
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9._-]*$")
 RUN_LINE_RE = re.compile(r"^ {0,3}\**Run:?\**:?\s*\[[^\]]*\]\(([^)\s#]+)\)")     # not in a code block
+LINK_RE = re.compile(r"\]\(([^)\s#]+)\)")
 NUMBER_RE = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 DESIGNS = list(PRESETS) + [d for d in load_designs() if d not in PRESETS]   # presets and BUF+SCAN pairs
 
@@ -166,11 +170,26 @@ def run_tables(text):
                 if not re.fullmatch(r"\|?[\s:|-]+\|?", lines[i].strip()):
                     rows.append(cells(lines[i]))
                 i += 1
-            out.append((start, run, rows))
+            out += by_run_column(start, run, rows)
             run = None
             continue
         i += 1
     return out
+
+
+def by_run_column(start, run, rows):
+    """A table's [(line, link, rows)]: one entry, or one per run its `run` column links to
+    (a row whose run cell links nowhere gets the link "")."""
+    header = rows[0] if rows else []
+    col = next((j for j, h in enumerate(header) if clean(h).strip().lower() == "run"), None)
+    if col is None:
+        return [(start, run, rows)]
+    drop = lambda r: r[:col] + r[col + 1:]
+    groups = {}
+    for row in rows[1:]:
+        m = LINK_RE.search(row[col]) if col < len(row) else None
+        groups.setdefault(m.group(1) if m else "", []).append(drop(row))
+    return [(start, link, [drop(header)] + body) for link, body in groups.items()]
 
 
 def read_csv(path):

@@ -37,8 +37,8 @@
 #   WERROR=1         compiler warnings are errors (CI sets it)
 #   INVARIANTS=0     build the kernel without its self-checks (after make clean)
 #   MEM=128 SMP=1    the guest's RAM in MB and CPUs
-#   DESIGN=patched   GRUB's default menu entry: a preset of kernel/kern/main.c (stable42,
-#                    patched, perdevice)
+#   DESIGN=patched   GRUB's default menu entry: a preset of kernel/kern/main.c's table
+#                    (@PRESETS@)
 #   ACCEL=tcg        QEMU accelerator: tcg or kvm
 #   ROOT=disk        make qemu's root: disk (da0, a copy of build/root.img) or md (the memory
 #                    disk md0, loaded by GRUB: it takes 48 MB of the guest's RAM)
@@ -63,7 +63,8 @@
 #                    and an ide7200, striped and one writer each; EXPERIMENT=loaded: the dd beside
 #                    a dirty anonymous and a clean file working set, swap on a third disk, the 2x2
 #                    of the buf_daemon and pageout designs (--load all; docs/experiments.md)
-#   PRESETS=stable42,patched,perdevice  TRIALS=3  SIZE=1536 (MiB per dd)  BS=32k (the file dd's)
+#   PRESETS=A,B      the presets to run, comma-separated (default: all the presets DESIGN lists)
+#   TRIALS=3  SIZE=1536 (MiB per dd)  BS=32k (the file dd's)
 #   SET='name=value ...'      sysctls set in the guest before the workload
 #   SWEEP='name=v1,v2 ...'    one run per value; several form a grid
 #   OUT=DIR          the output folder (default build/experiments/<date>-<time>-<name>: seed, quick, loaded)
@@ -172,8 +173,10 @@ qemu qemu-nox qemu-gdb:
 	$(MAKE) all
 	WDRAIN_NO_BUILD=1 tools/run $(QEMUMODE) $(QEMUOPTS)
 
+# The header's @PRESETS@ is the preset table's names, as tools/wdrun/presets.py reads them.
+PRESET_NAMES = python3 -c 'import sys; sys.path.insert(0, "tools"); from wdrun.presets import NAMES; print(", ".join(NAMES))'
 help:
-	@sed -n '/^#/!q; s/^# \{0,1\}//; p' $(firstword $(MAKEFILE_LIST))
+	@names=$$($(PRESET_NAMES)) && sed -n '/^#/!q; s/^# \{0,1\}//; s/@PRESETS@/'"$$names"'/; p' $(firstword $(MAKEFILE_LIST))
 
 clean:
 	rm -rf $(BUILD)

@@ -7,6 +7,9 @@ and checks that the help names, for each of them:
   - every .PHONY target, as `make TARGET`;
   - every variable the user may set: those assigned with `?=`, and those the makefiles use
     (`$(NAME)`, upper case) but never assign (WERROR, THROTTLE, the experiment's...), as `NAME=`.
+It also checks that the presets the help names come from the one table (kernel/kern/main.c's
+presets[], read by tools/wdrun/presets.py): every line that names two or more presets names
+them all, in the table's order, so a hand-written list cannot fall behind a new preset.
 It needs no build and no guest (about a second).
 """
 # tests/run: timeout=60
@@ -17,6 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wdtest import TestSet  # noqa: E402
+from wdrun.presets import NAMES  # noqa: E402  (wdtest put tools/ on the path)
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 INCLUDE_RE = re.compile(r"^-?include\s+([^\s$]+)\s*$", re.M)
@@ -42,6 +46,11 @@ r = subprocess.run(["make", "--no-print-directory", "help"], cwd=ROOT, env=env, 
 helptext = r.stdout
 T.check("make help prints the Makefile's header", r.returncode == 0 and helptext.startswith("wdrain top-level Makefile"),
         expected="status 0, 'wdrain top-level Makefile...'", got="%s: %s" % (r.returncode, (helptext or r.stderr)[:200]))
+
+lists = [ln.strip() for ln in helptext.split("\n") if sum(bool(re.search(r"\b%s\b" % n, ln)) for n in NAMES) >= 2]
+T.check("make help lists the presets from the table, all of them in its order (%s)" % ", ".join(NAMES),
+        lists and all(", ".join(NAMES) in ln for ln in lists) and "@PRESETS@" not in helptext,
+        expected="each list: %s" % ", ".join(NAMES), got=lists or "no list of presets")
 
 files = ["Makefile"] + INCLUDE_RE.findall(makefile_text("Makefile"))
 texts = {p: makefile_text(p) for p in files}

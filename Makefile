@@ -12,7 +12,7 @@
 #   make stress      the reliability tests at full size, about an hour (docs/reliability.md)
 #   make experiment  the seed's experiment, tables and plots (EXPERIMENT=quick: a small one;
 #                    EXPERIMENT=loaded: under memory pressure; its variables are below;
-#                    docs/experiments.md)
+#                    docs/harness.md; what the runs found: docs/experiments.md)
 #   make iso         build/wdrain.iso, which boots on its own (root on the memory disk md0)
 #   make deps        install the Debian packages (tools/install-deps); qemu and test do it first
 #   make test-host   the host unit tests (build/host/tests/)

@@ -18,7 +18,7 @@ H. Host-side, no VM: --sweep's axes parsed into the plan (a sysctl, disk.<param>
    host and drive queues are in results.csv (the host queue the one the samples' depth_ns and
    active_ns integrals give) and the table; the probe ran beside its own second
    dd, sampled too, and its CSV has latencies; every probe read went to the root disk (its read
-   count grew by at least the probes' number during that dd); every plot docs/experiments.md
+   count grew by at least the probes' number during that dd); every plot docs/harness.md
    lists for a run without a sweep is a PNG file (PER_PRESET for each preset, COMPARE for all);
    --gather of the folder writes the same table again, --replot the same plots; --publish copies
    its text outputs and comparison plots, and a table printed from them passes
@@ -48,7 +48,7 @@ from exptest import experiment, is_png, make_experiment, read_csv  # noqa: E402
 from wdexp import cli, publish, report, trust  # noqa: E402
 from wdexp.plan import PRESETS, SEED_BPS, Options, make_plan  # noqa: E402
 
-# The plots docs/experiments.md ("The plots") lists: plot-<preset>-<name>.png per preset and
+# The plots docs/harness.md ("The plots") lists: plot-<preset>-<name>.png per preset and
 # plot-compare-<name>.png for both.
 PER_PRESET = ("rate", "dirty", "running", "vm", "queue", "syncio", "perdevice", "blocked", "probe")
 COMPARE = ("rate", "dirty", "running", "free", "blocked", "syncio", "probe-stat", "probe-read", "probe-write")

@@ -1,6 +1,6 @@
 """test_results: every table of the book that names a published run prints that run's figures.
 
-docs/experiments.md "Results in the tree": a table quoting a run names it on the line before it,
+docs/harness.md "Results in the tree": a table quoting a run names it on the line before it,
 `Run: [NAME](experiments/NAME/)`, and `tools/experiment --publish DIR NAME` has put the run's
 summary.txt, results.csv, groups.csv, manifest.txt and plots in docs/experiments/NAME/. This
 test (no build, no guest):

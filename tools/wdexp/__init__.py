@@ -1,4 +1,4 @@
-"""wdexp: the experiment harness behind tools/experiment (docs/experiments.md).
+"""wdexp: the experiment harness behind tools/experiment (docs/harness.md).
 
 An experiment is a plan: a list of runs, each one boot of one preset (kernel/kern/main.c's table)
 at one point of the sweep grid, for one trial. The modules, in the order a run goes through

@@ -26,7 +26,7 @@ Run the seed's experiment (Dillon, Dec 2000): for each preset, N boots of a 128 
 write 1.5 GB with dd onto a fresh file system on a two-disk ccd stripe of modelled 10K RPM
 SCSI disks, after a raw dd to the stripe as the ceiling; with in-guest time series (sampler),
 a latency probe beside a second, identical dd (latprobe), a seed-style table, CSV/JSON and gnuplot PNGs in
-build/experiments/<date-time>-<name>/. docs/experiments.md explains the output."""
+build/experiments/<date-time>-<name>/. docs/harness.md explains the output."""
 
 EPILOG = """\
 other modes:
@@ -36,7 +36,7 @@ other modes:
   --publish DIR NAME  copy DIR's summary.txt, results.csv, groups.csv, manifest.txt and its
                       comparison and sweep plots (or those --plot names) into
                       docs/experiments/NAME/, for a table of the book to name
-                      (docs/experiments.md "Results in the tree")
+                      (docs/harness.md "Results in the tree")
 
 exit status: 0 if every run succeeded, 1 if one failed (the others' results are kept),
 2 for bad options. make experiment [EXPERIMENT=quick] [TRIALS=N ...] runs this."""

@@ -64,7 +64,7 @@ PROBE_MODES = ("separate", "same", "off")
 PROBE_MB = 32
 LOAD_PARTS = ("hog", "reader")
 LOAD_FILE = "/var/load/data"                # the reader's file (made with the root image)
-HOG_MB, READER_MB = 120, 32                 # docs/experiments.md "The loaded experiment": why
+HOG_MB, READER_MB = 120, 32                 # docs/harness.md "Sizes, and why every design must page"
 SWAP_MODEL = "scsi10k"                      # the swap disk's model when the data disks have one each
 AXES = ("preset", "mem", "openings")       # --sweep axes that are neither sysctls nor disk.<param>
 DISK_AXIS = "disk."                         # --sweep disk.<param>=...: a tools/diskmodel parameter

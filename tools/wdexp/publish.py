@@ -2,7 +2,7 @@
 
 A table in docs/ that quotes a run names it on a line of its own just before the table,
 `Run: [NAME](experiments/NAME/) ...`; the run's small text outputs are then committed in
-docs/experiments/NAME/ (docs/experiments.md "Results in the tree"):
+docs/experiments/NAME/ (docs/harness.md "Results in the tree"):
 
   publish(src, name, into, plots)   copy an output folder's summary.txt, results.csv, groups.csv,
                                     manifest.txt (the checkout's path made relative) and plots
@@ -59,7 +59,7 @@ PROBE = (("stat", "probe.stat_us"), ("read", "probe.read_us"), ("fsync|create\\+
 # (label pattern, fields of groups.csv or results.csv, scale) in the order they are tried; the
 # scale turns a field into the table's unit ("MB" = 10^6 when the label says MB/s).
 MEASURES = [
-    # the loaded experiment's columns (--load; docs/experiments.md "What each run reports"), first:
+    # the loaded experiment's columns (--load; docs/harness.md "What each run reports"), first:
     # "reader" and "disk reads" would match the probe's "read"
     (r"hog.*pages/s|touched", ["hog.touched_per_s"], 1),
     (r"hog.*slowest|slowest pass", ["hog.slowest_pass_s"], 1),

@@ -38,7 +38,7 @@ that dd, as CSV on /dev/ttyd1: docs/bufcache.md "Synchronous I/O"; not with --lo
 pressure leaves that tool's contiguous kmalloc no room); --no-samples leaves the sampler out. The probe has its own dd because
 its fsync every 50 ms changes the workload: wdfs's fsync writes every dirty metadata buffer of
 the file system and flushes the disks' caches, so beside it the seed's dd ran 7 times slower
-(docs/experiments.md, "The probe has its own dd").
+(docs/harness.md, "The probe has its own dd").
 """
 import json
 import os

@@ -1,7 +1,7 @@
 """trust: what says whether a run measured the modelled disks, or the host and the emulated CPU.
 
 A run's dd rate is only the disks' (and the kernel's) if nothing else held it back. Three
-things can, and each is measured while the run goes (docs/experiments.md, "Trials you can
+things can, and each is measured while the run goes (docs/harness.md, "Trials you can
 trust"):
 
   the disk model's late replies  a reply the host sent after the model's due time (its threads

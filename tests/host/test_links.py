@@ -5,6 +5,8 @@ Reads README.md and every Markdown file under docs/ and labs/ (no build, no gues
     of the repository (relative to the file it is in), and a link with `#anchor` names a heading
     of its target (GitHub's anchors: lower case, punctuation dropped, spaces made '-', the n-th
     repeat of a heading '-n'); `#anchor` alone is a heading of the same file;
+  - every image, `![alt](path)` (the chapters' plots, README's trade-off), names a PNG, JPEG,
+    GIF or SVG file that is there, not a folder or a page;
   - a chapter's section named in quotes after its file's name (`bufcache.md "The perdevice
     design"`, in the book, the code and the tests) is there: part of one of its headings, or
     the start of a bold lead (`**Why 50 ms.**`) or of a line;
@@ -24,6 +26,7 @@ from treetext import KEY_DEF_RE, KEY_USE_RE, ROOT, headings, markdown_files, pro
 
 INLINE_RE = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
 REFDEF_RE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)")
+IMAGE_RE = re.compile(r"\.(?:png|jpe?g|gif|svg)$", re.I)
 SCHEME_RE = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)
 # docs/bufcache.md "The perdevice design", vm.md, "Faults": a chapter and a section of it
 SECTION_RE = re.compile(r"((?:[\w.-]+/)*[\w.-]+\.md)\)?,? \"([^\"\n]{2,100}?)\"")
@@ -71,7 +74,7 @@ def has_section(chapter, name):
             or any(x.lstrip("-*# ").lower().startswith(name) for x in leads))
 
 
-links, broken = 0, []
+links, images, broken = 0, 0, []
 for rel, text in sorted(book.items()):
     for n, line in enumerate(prose(text), 1):
         for m in list(INLINE_RE.finditer(line)) + list(REFDEF_RE.finditer(line)):
@@ -80,11 +83,15 @@ for rel, text in sorted(book.items()):
                 continue
             links += 1
             why = resolve(rel, target)
+            if m.group(0).startswith("!"):
+                images += 1
+                if not why and not IMAGE_RE.search(target):
+                    why = "an image must be a .png, .jpg, .gif or .svg file"
             if why:
                 broken.append("%s:%d (%s): %s" % (rel, n, target, why))
-T.check("every relative link in README.md, docs/ and labs/ names a file and, with #anchor, a heading of it "
-        "(%d links)" % links, links > 50 and not broken, expected="none broken, more than 50 links",
-        got=broken or links)
+T.check("every relative link in README.md, docs/ and labs/ names a file and, with #anchor, a heading of it; "
+        "every image a picture file (%d links, %d of them images)" % (links, images), links > 50 and images > 0 and not broken,
+        expected="none broken, more than 50 links, images among them", got=broken or (links, images))
 
 files = list(text_files())
 sections, unknown = 0, []

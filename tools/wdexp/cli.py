@@ -37,6 +37,10 @@ other modes:
                       comparison and sweep plots (or those --plot names) into
                       docs/experiments/NAME/, for a table of the book to name
                       (docs/harness.md "Results in the tree")
+  --grid-plot PNG RUN...
+                      draw the grid of drives from published runs' folders: patched's
+                      file dd over stable42's against each run's drive (tags, write cache)
+                      (docs/experiments.md "Where the seed's result holds")
 
 exit status: 0 if every run succeeded, 1 if one failed (the others' results are kept),
 2 for bad options. make experiment [EXPERIMENT=quick] [TRIALS=N ...] runs this."""
@@ -116,6 +120,7 @@ def parser():
     x.add_argument("--replot", metavar="DIR", help=argparse.SUPPRESS)
     x.add_argument("--run-task", nargs=2, metavar=("DIR", "I"), help=argparse.SUPPRESS)
     x.add_argument("--publish", nargs=2, metavar=("DIR", "NAME"), help=argparse.SUPPRESS)
+    x.add_argument("--grid-plot", nargs="+", metavar="PNG RUN", help=argparse.SUPPRESS)
     return ap
 
 
@@ -342,6 +347,13 @@ def main(argv=None):
             for path in copied:
                 log("published %s (%d bytes)" % (path, path.stat().st_size))
             log("name the run above its table: Run: [%s](experiments/%s/)" % (name, name))
+            return 0
+        if ns.grid_plot:
+            if len(ns.grid_plot) < 2 or not ns.grid_plot[0].endswith(".png"):
+                ap.error("--grid-plot PNG RUN...: a .png to write, then one or more published runs' folders")
+            for name, tags, wc, ratio in plots.draw_grid(ns.grid_plot[1:], ns.grid_plot[0]):
+                log("%-10s %3d tags, write cache %-3s patched / stable42 %.3f" % (name, tags, "on" if wc else "off", ratio))
+            log("drew %s" % ns.grid_plot[0])
             return 0
         if ns.run_task:
             d, i = ns.run_task

@@ -40,10 +40,19 @@ Always plot-tradeoff.png: the trade-off, one point per preset (and sweep point):
 MB/s (median) and the dd's beside the probe against the probe's create+write+fsync p99, so the
 design that dominates is up and to the left; a preset's sweep points are joined into a curve.
 A plot whose counters this kernel does not have (yet) is skipped and listed as such.
+
+From published runs (tools/experiment --grid-plot PNG RUN...; docs/experiments.md "Where the
+seed's result holds"):
+  draw_grid(runs, png)                  the grid of drives in one figure: patched's file dd over
+                                        stable42's against the drive's tags (log scale), a line
+                                        without the write cache and one with it; each run's
+                                        drive read from its manifest.txt (grid_cell)
 The scripts stay in DIR/gnuplot/ to be edited and re-run (`cd DIR && gnuplot gnuplot/X.gp`);
 `tools/experiment --replot DIR` writes and runs them again.
 """
 import csv
+import json
+import re
 import shutil
 import statistics
 import subprocess
@@ -471,3 +480,83 @@ def draw_all(plan, gs):
         d.sweep(plan, gs)
     d.tradeoff(plan, gs)
     return d.drawn, d.skipped
+
+
+# -- the grid of drives, from published runs --
+DM_MODEL_C = wdrun.ROOT / "tools" / "diskmodel" / "dm_model.c"
+
+
+def preset_drive(preset):
+    """(tags, write cache on) of a disk-model preset, as tools/diskmodel/dm_model.c sets them."""
+    m = re.search(r"\bpreset_%s\s*\([^)]*\)\s*\{(.*?)\n\}" % re.escape(preset), DM_MODEL_C.read_text(), re.S)
+    tags = m and re.search(r"p->qdepth\s*=\s*(\d+);", m.group(1))
+    wc = m and re.search(r"p->wcache\s*=\s*(\d+);", m.group(1))
+    if not (tags and wc):
+        raise wdrun.ConfigError("%s: no preset_%s() setting p->qdepth and p->wcache" % (DM_MODEL_C, preset))
+    return int(tags.group(1)), wc.group(1) != "0"
+
+
+def manifest_options(folder):
+    """The options block of a run's manifest.txt: {name: value} (each value JSON)."""
+    path = Path(folder) / "manifest.txt"
+    if not path.is_file():
+        raise wdrun.ConfigError("%s: no manifest.txt (give a published run's folder)" % folder)
+    text = path.read_text()
+    block = re.search(r"^options:\n((?:  \S.*\n)+)", text, re.M)
+    if block is None:
+        raise wdrun.ConfigError("%s: no options block" % path)
+    return {k: json.loads(v) for k, v in re.findall(r"^  (\w+)\s+(.+)$", block.group(1), re.M)}
+
+
+def grid_cell(folder):
+    """(tags, write cache on, patched's file dd over stable42's) of one published run: the drive
+    is its --disk-model preset's, with the run's qdepth= and wcache= words over it."""
+    model = manifest_options(folder).get("disk_model")
+    if not model:
+        raise wdrun.ConfigError("%s: the run had no modelled drive (--throttle or none)" % folder)
+    words = model.split(",")
+    tags, wc = preset_drive(words[0])
+    for w in words[1:]:
+        key, _, value = w.partition("=")
+        if key == "qdepth":
+            tags = int(value)
+        elif key == "wcache":
+            wc = value == "on"
+    with open(Path(folder) / "groups.csv", newline="") as f:
+        ratios = [float(g["of_stable42"]) for g in csv.DictReader(f) if g["preset"] == "patched" and g["of_stable42"]]
+    if len(ratios) != 1:
+        raise wdrun.ConfigError("%s: needs one group of patched beside stable42 (found %d)" % (folder, len(ratios)))
+    return tags, wc, ratios[0]
+
+
+def draw_grid(runs, png):
+    """The grid's cells in one small figure; returns [(run, tags, wc, ratio)] in the plot's order."""
+    if shutil.which("gnuplot") is None:
+        raise wdrun.ConfigError("gnuplot not found: install Debian's gnuplot-nox (tools/install-deps does)")
+    cells = sorted(((Path(r).name,) + grid_cell(r) for r in runs), key=lambda c: (c[2], c[1]))
+    blocks, parts = [], []
+    for i, (wc, title) in enumerate(((False, "write cache off"), (True, "write cache on"))):   # labels above, below
+        rows = ["%d %r %s" % (tags, ratio, q(name)) for name, tags, w, ratio in cells if w == wc]
+        if rows:
+            blocks.append("$G%d << EOD\n%s\nEOD" % (i, "\n".join(rows)))
+            parts.append("$G%d using 1:2 with linespoints lw 2 pt 7 ps 1.3 lc %d title %s" % (i, i + 1, q(title)))
+            parts.append("$G%d using 1:2:3 with labels offset 0,%s font ',8' notitle" % (i, "-1" if wc else "1"))
+    tags = sorted({c[1] for c in cells})
+    script = "\n".join([
+        "set terminal pngcairo size 640,400 font 'sans,10' noenhanced", "set output %s" % q(Path(png).name),
+        "set title %s" % q("patched / stable42, the file dd (median of the trials), by the drive"), "set grid",
+        "set key bottom left", "set logscale x 2", "set xrange [%g:%g]" % (min(tags) / 1.4, max(tags) * 1.4),
+        "set xtics (%s)" % ", ".join("%s %d" % (q(t), t) for t in tags), "set xlabel %s" % q("the drive's tags (its queue depth)"),
+        "set ylabel %s" % q("patched / stable42"), "set yrange [0.6:1.2]", "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2",
+        ""] + blocks) + "\nplot " + ", \\\n     ".join(parts) + "\n"
+    out = Path(png).resolve()
+    gp = out.with_suffix(".gp")
+    gp.write_text(script)
+    try:
+        r = subprocess.run(["gnuplot", gp.name], cwd=out.parent, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    finally:
+        gp.unlink()
+    if r.returncode != 0 or not out.exists() or out.stat().st_size == 0:
+        out.unlink(missing_ok=True)
+        raise wdrun.ConfigError("gnuplot failed: " + r.stdout.strip()[-300:])
+    return cells

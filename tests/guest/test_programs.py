@@ -440,6 +440,101 @@ def grep_checks(g):
     usage(g, "grep -E", "grep -Z x", status=2)
 
 
+def grep_option_checks(g):
+    """grep's POSIX options beyond -Ecinv: -q -s -l -L -x -F -e -f -h -H, and pattern lists."""
+    g.sh("printf 'alpha\\nbeta\\ngamma\\nalphabet\\n' > /tmp/go1; printf 'x\\nbeta\\n' > /tmp/go2")
+    run(g, "grep -q: status only", "grep -q beta /tmp/go1; echo $?; grep -q zzz /tmp/go1; echo $?", out="0\n1\n")
+    run(g, "grep -q: a match wins over an unreadable file (POSIX)", "grep -q beta /nonexist /tmp/go1; echo $?",
+        out="grep: /nonexist: No such file or directory\n0\n")
+    run(g, "grep -s: no message, status 2", "grep -s beta /nonexist; echo $?", out="2\n")
+    run(g, "grep -l / -L: file names", "grep -l beta /tmp/go1 /tmp/go2; grep -L alpha /tmp/go1 /tmp/go2",
+        out="/tmp/go1\n/tmp/go2\n/tmp/go2\n")
+    run(g, "grep -x: whole lines (BRE, with and without anchors)", "grep -x 'alph.*' /tmp/go1; grep -x '^alpha$' /tmp/go1",
+        out="alpha\nalphabet\nalpha\n")
+    run(g, "grep -xE: alternation is grouped", "grep -xE 'alpha|beta' /tmp/go1", out="alpha\nbeta\n")
+    run(g, "grep -F: fixed strings, no metacharacters", "grep -F 'a.p' /tmp/go1; echo $?; grep -Fxi BETA /tmp/go1",
+        out="1\nbeta\n")
+    run(g, "grep -e -e: any pattern", "grep -e gamma -e beta /tmp/go1", out="beta\ngamma\n")
+    run(g, "grep -f: patterns from a file; an empty one matches nothing",
+        "printf 'gamma\\nbet\\n' > /tmp/gpat; grep -f /tmp/gpat /tmp/go1; : > /tmp/gpe; grep -f /tmp/gpe /tmp/go1; echo $?",
+        out="beta\ngamma\nalphabet\n1\n")
+    run(g, "grep: a pattern with a newline is two patterns", "grep \"$(printf 'x\\ngamma')\" /tmp/go1 /tmp/go2",
+        out="/tmp/go1:gamma\n/tmp/go2:x\n")
+    run(g, "grep -h / -H", "grep -h beta /tmp/go1 /tmp/go2; grep -H beta /tmp/go1", out="beta\nbeta\n/tmp/go1:beta\n")
+    run(g, "grep -f: a missing pattern file", "grep -f /nonexist x", status=2,
+        out="grep: /nonexist: No such file or directory\n")
+
+
+def file_tool_checks(g):
+    """which, cp -f/-i/-n/-p/-v, link, readlink, stat and ls -n."""
+    run(g, "which: first match, -a, -s, a path", "which ls sh; which -a ls; which -s nope; echo $?; which /bin/ls",
+        out="/bin/ls\n/bin/sh\n/bin/ls\n1\n/bin/ls\n")
+    run(g, "which: one missing program makes the status 1", "which nope ls; echo $?", out="/bin/ls\n1\n")
+    usage(g, "which", "which")
+    run(g, "which: not executable is not found", "echo x > /tmp/wx; PATH=/tmp /bin/which wx; echo $?; "
+        "chmod 755 /tmp/wx; PATH=/tmp:/bin /bin/which wx", out="1\n/tmp/wx\n")
+    g.sh("rm -f /tmp/cp*; echo hi > /tmp/cp1; chmod 4755 /tmp/cp1")
+    run(g, "cp: a new target loses the set-ID bits", "cp /tmp/cp1 /tmp/cp2; stat -f %Sp /tmp/cp2", out="-rwxr-xr-x\n")
+    run(g, "cp -p: mode (set-ID too) and times kept", "touch -t 200012151200 /tmp/cp1; "
+        "cp -p /tmp/cp1 /tmp/cp3; stat -f '%Sp %m' /tmp/cp3; stat -f %m /tmp/cp1",
+        regex=r"\A-rwsr-xr-x (\d+)\n\1\n\Z")
+    run(g, "cp: the same file is refused", "cp /tmp/cp1 /tmp/cp1", status=1,
+        out="cp: /tmp/cp1 and /tmp/cp1 are identical (not copied).\n")
+    run(g, "cp: an existing target keeps its mode", "chmod 600 /tmp/cp2; cp /tmp/cp1 /tmp/cp2; stat -f %Sp /tmp/cp2",
+        out="-rw-------\n")
+    run(g, "cp -n: never overwrite; -v says so", "echo new > /tmp/cpn; cp -nv /tmp/cpn /tmp/cp2; cat /tmp/cp2",
+        out="/tmp/cp2 not overwritten\nhi\n")
+    run(g, "cp -i: anything but y leaves the target", "echo n | cp -i /tmp/cpn /tmp/cp2; echo $?; cat /tmp/cp2",
+        out="overwrite /tmp/cp2? (y/n [n]) not overwritten\n1\nhi\n")
+    run(g, "cp -i: y overwrites", "echo y | cp -i /tmp/cpn /tmp/cp2; cat /tmp/cp2",
+        out="overwrite /tmp/cp2? (y/n [n]) new\n")
+    run(g, "cp: rewrites the target in place; cp -f replaces it (a hard link keeps the old file)",
+        "echo old > /tmp/cpt; rm -f /tmp/cpk; link /tmp/cpt /tmp/cpk; cp /tmp/cpn /tmp/cpt; cat /tmp/cpk; "
+        "echo old > /tmp/cpt; cp -f /tmp/cpn /tmp/cpt; cat /tmp/cpk /tmp/cpt", out="new\nold\nnew\n")
+    usage(g, "cp", "cp -x a b")
+    run(g, "link: a hard link, and an existing target refused",
+        "rm -f /tmp/ln2; link /tmp/cp1 /tmp/ln2; stat -f %l /tmp/cp1; link /tmp/cp1 /tmp/ln2", status=1,
+        out="2\nlink: /tmp/ln2: File exists\n")
+    usage(g, "link", "link /tmp/cp1")
+    run(g, "readlink: a link's target; not a link prints nothing, status 1",
+        "rm -f /tmp/rl*; ln -s /tmp/cp1 /tmp/rl1; readlink /tmp/rl1; readlink /tmp/cp1; echo $?; readlink -n /tmp/rl1; echo",
+        out="/tmp/cp1\n1\n/tmp/cp1\n")
+    run(g, "readlink -f: the canonical path through links, . and ..",
+        "cd /tmp && ln -s ../tmp/./rl1 rl2 && readlink -f rl2 && readlink -f /tmp/../bin/ls; readlink -f /nope; echo $?",
+        out="/tmp/cp1\n/bin/ls\n1\n")
+    run(g, "readlink -f: a loop is not resolved", "ln -s /tmp/rl3 /tmp/rl3; readlink -f /tmp/rl3; echo $?", out="1\n")
+    run(g, "ls -n: numeric owner and group", "chown 1000:20 /tmp/cp2; ls -n /tmp/cp2",
+        regex=r"\A-rw-------  1 1000  20  4 \w{3} [ \d]\d \d\d:\d\d /tmp/cp2\n\Z")
+    run(g, "stat: FreeBSD's default line", "stat /tmp/cp2",
+        regex=r'\A\d+ \d+ -rw------- 1 (\(1000\)|\w+) (\(20\)|\w+) 0 4 "\w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}" '
+              r'"[^"]+" "[^"]+" 8192 \d+ /tmp/cp2\n\Z')
+    run(g, "stat -f: fields and outputs", "stat -f '%N %z %Sp %p %Op %#Xp %u %g %HT %T|' /tmp/cp2 /tmp",
+        out="/tmp/cp2 4 -rw------- 100600 100600 0x8180 1000 20 Regular File |\n"
+            "/tmp 8192 drwxrwxrwt 41777 41777 0x43ff 0 0 Directory /|\n")
+    run(g, "stat -f: pieces of the mode, widths and flags", "stat -f '%-6i|%06z|%#Op|%SHp %SMp %SLp|%OMp %03OLp' /tmp/cp1",
+        regex=r"\A\d+ *\|000003\|0104755\|rws r-x r-x\|4 755\n\Z")
+    run(g, "stat -f: %Y and %SY, %T, -L", "stat -f '%Y|%SY|%HT' /tmp/rl1; stat -L -f %HT /tmp/rl1",
+        out="/tmp/cp1| -> /tmp/cp1|Symbolic Link\nRegular File\n")
+    run(g, "stat -f: a time as seconds and fractions; -t", "stat -f '%m %Fm %.3Fm' /tmp/cp3; stat -t %Y -f %Sm /tmp/cp3",
+        regex=r"\A(\d+) \1\.000000000 \1\.000\n\d{4}\n\Z")
+    run(g, "stat -s / -r: shell and raw forms", "stat -s /tmp/cp2; stat -r /tmp/cp2",
+        regex=r"\Ast_dev=\d+ st_ino=\d+ st_mode=0100600 st_nlink=1 st_uid=1000 st_gid=20 st_rdev=0 st_size=4 "
+              r"st_atime=\d+ st_mtime=\d+ st_ctime=\d+ st_blksize=8192 st_blocks=\d+\n"
+              r"\d+ \d+ 0100600 1 1000 20 0 4 \d+ \d+ \d+ 8192 \d+ /tmp/cp2\n\Z")
+    run(g, "stat -x: the verbose form", "stat -x /tmp/cp2", contains=['  File: "/tmp/cp2"', "FileType: Regular File",
+        "Mode: (0600/-rw-------)", "Uid: ( 1000/"])
+    run(g, "stat -l -F: ls -lF's line", "stat -lF /tmp/rl1 /bin/ls",
+        regex=r"\Alrwxr-xr-x 1 root wheel 8 .* /tmp/rl1@ -> /tmp/cp1\n-rwxr-xr-x 1 root wheel \d+ .* /bin/ls\*\n\Z")
+    run(g, "stat: a missing file, and -q", "stat /nope; echo $?; stat -q /nope; echo $?",
+        out="stat: /nope: stat: No such file or directory\n1\n1\n")
+    run(g, "stat -f: unknown and unsupported fields are bad formats", "stat -f %Q /tmp/cp1; stat -f %B /tmp/cp1; echo $?",
+        out="stat: %Q: bad format\nstat: %B: bad format\n1\n")
+    run(g, "stat: -l with -s refused", "stat -l -s /tmp/cp1", status=1, out="stat: can't use format 'l' with 's'\n")
+    run(g, "stat -n, %@ %n %t %%, standard input", "stat -n -f %z /tmp/cp2; echo; stat -f '%@%t%%' /tmp/cp2 < /dev/null; "
+        "stat -f %z < /tmp/cp2", out="4\n1\t%\n4\n")
+    usage(g, "stat", "stat -Z /tmp")
+
+
 def kill_sysctl_checks(g):
     """kill -- -PGID and its errno; sysctl's empty name and several assignments in any order."""
     run(g, "kill -- -PGID: a process group", "sh -c 'sleep 30 & sleep 30 & wait' & sleep 1; kill -- -$$; "
@@ -475,6 +570,8 @@ with Guest(mem=128, smp=1) as g:
     prompt_interrupt_and_editing(g)
     printf_checks(g)
     grep_checks(g)
+    grep_option_checks(g)
+    file_tool_checks(g)
     kill_sysctl_checks(g)
 
 T.done()

@@ -2,13 +2,14 @@
  * ls: list files and directories, one name a line (after FreeBSD's ls(1), bin/ls).
  *   -a  include names starting with '.'      -l  long format (mode, links, owner, group,
  *   -d  list directories themselves              size, modification time, name)
+ *   -n  -l with the owner and group as numbers (FreeBSD's -n)
  * Operands that are files are listed first, then each directory (headed "dir:" when there
  * are several operands). Owners and groups are named from /etc/passwd and /etc/group, or
  * printed as numbers. A symbolic link operand is followed unless -d or -l (FreeBSD's rule);
  * names found in a directory are never followed, and -l shows a link as "name -> target".
  * The mode shows the file type (- d l p c b), and s/S for set-user-ID or set-group-ID and t/T
  * for the sticky bit, capitalised when the execute bit under them is off (strmode(3)).
- * usage: ls [-adl1] [file ...]
+ * usage: ls [-adln1] [file ...]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@
 #include <pwd.h>
 #include <grp.h>
 
-static int aflag, dflag, lflag;
+static int aflag, dflag, lflag, nflag;
 
 struct entry {
 	char       *name;      /* as printed */
@@ -35,28 +36,11 @@ static int cmpentry(const void *a, const void *b)
 	return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
 }
 
-static void modestr(mode_t m, char *s)
-{
-	static const char types[] = "?pc?d?b?-?l";   /* indexed by (m & S_IFMT) >> 12 */
-	int t = (m & S_IFMT) >> 12;
-
-	s[0] = t < (int)sizeof types - 1 ? types[t] : '?';
-	for (int i = 0; i < 9; i++)
-		s[1 + i] = (m & (0400 >> i)) ? "rwx"[i % 3] : '-';
-	if (m & S_ISUID)
-		s[3] = (m & S_IXUSR) ? 's' : 'S';
-	if (m & S_ISGID)
-		s[6] = (m & S_IXGRP) ? 's' : 'S';
-	if (m & S_ISVTX)
-		s[9] = (m & S_IXOTH) ? 't' : 'T';
-	s[10] = 0;
-}
-
-/* The owner's and group's names, or their numbers. */
+/* The owner's and group's names, or their numbers (always with -n). */
 static void owner_names(const struct stat *st, char *user, char *group, size_t n)
 {
-	struct passwd *pw = getpwuid(st->st_uid);
-	struct group *gr = getgrgid(st->st_gid);
+	struct passwd *pw = nflag ? NULL : getpwuid(st->st_uid);
+	struct group *gr = nflag ? NULL : getgrgid(st->st_gid);
 
 	if (pw != NULL)
 		snprintf(user, n, "%s", pw->pw_name);
@@ -120,14 +104,15 @@ static void print(struct entry *e, int n, int total)
 		printf("total %lld\n", blocks);
 	for (int i = 0; i < n; i++) {
 		struct stat *st = &e[i].st;
-		char mode[11], date[32], target[PATH_MAX + 4];
+		char mode[12], date[32], target[PATH_MAX + 4];
 		struct tm tm;
 
 		if (!lflag) {
 			printf("%s\n", e[i].name);
 			continue;
 		}
-		modestr(st->st_mode, mode);
+		strmode(st->st_mode, mode);
+		mode[10] = 0;
 		owner_names(st, user, group, sizeof user);
 		link_target(&e[i], target, sizeof target);
 		gmtime_r(&st->st_mtime, &tm);
@@ -195,14 +180,15 @@ int main(int argc, char **argv)
 	char *dot[] = { ".", NULL };
 	char **ops;
 
-	while ((c = getopt(argc, argv, "adl1")) != -1) {
+	while ((c = getopt(argc, argv, "adln1")) != -1) {
 		switch (c) {
 		case 'a': aflag = 1; break;
 		case 'd': dflag = 1; break;
 		case 'l': lflag = 1; break;
+		case 'n': lflag = nflag = 1; break;
 		case '1': break;
 		default:
-			fprintf(stderr, "usage: ls [-adl1] [file ...]\n");
+			fprintf(stderr, "usage: ls [-adln1] [file ...]\n");
 			return 1;
 		}
 	}

@@ -30,6 +30,7 @@ long               labs(long x);
 
 void  qsort(void *base, size_t nmemb, size_t size, int (*cmp)(const void *, const void *));
 
+char *realpath(const char *path, char *resolved);   /* lib/realpath.c: resolved[PATH_MAX] */
 char *getenv(const char *name);
 int   setenv(const char *name, const char *value, int overwrite);
 int   unsetenv(const char *name);

@@ -3,6 +3,7 @@
 #define _STRING_H_
 
 #include <stddef.h>
+#include <sys/types.h>
 
 void  *memcpy(void *dst, const void *src, size_t n);
 void  *memmove(void *dst, const void *src, size_t n);
@@ -30,5 +31,6 @@ char  *strsep(char **sp, const char *delim);
 char  *strdup(const char *s);
 char  *strndup(const char *s, size_t n);
 char  *strerror(int errnum);   /* lib/errlist.c */
+void   strmode(mode_t mode, char *s);   /* lib/strmode.c: "drwxr-xr-x " into s[12] */
 
 #endif

@@ -1,4 +1,5 @@
-# tools/experiment.mk: `make experiment` (included by the top Makefile; docs/experiments.md).
+# tools/experiment.mk: `make experiment` (included by the top Makefile; the harness: docs/harness.md;
+# what the runs found: docs/experiments.md).
 #   make experiment                     the seed's experiment: every preset, 3 trials, 1.5 GB dd,
 #                                       128 MB, ccd0 over 2 modelled scsi10k disks (tools/experiment)
 #   make experiment EXPERIMENT=quick    1 trial of 64 MiB per preset (under 3 minutes)

@@ -95,8 +95,8 @@ static struct proc *pick_next(void)
  * summed over CPUs (each CPU adds its own idle_ns after each hlt). Finer than kern.cp_time's
  * ticks, which only see the CPU's state at each 10 ms interrupt: tools/experiment's sampler
  * reads it to tell a trial whose CPU was never idle (it measured the emulated CPU, not the
- * disks; docs/experiments.md). Another CPU's 64-bit counter may change between the two
- * halves of a 32-bit read, so each is read until two reads agree.
+ * disks; docs/harness.md "Trials you can trust"). Another CPU's 64-bit counter may change
+ * between the two halves of a 32-bit read, so each is read until two reads agree.
  */
 static int sysctl_cp_idle_ns(struct sysctl_req *req)
 {

@@ -68,7 +68,7 @@ def parser():
     w.add_argument("--setup", metavar="'CMD'", help="a guest shell command line run before the workload")
     w.add_argument("--load", metavar="LIST",
                    help="the loaded experiment: run %s (or all) beside the dds, with a swap disk "
-                        "(docs/experiments.md \"The loaded experiment\")" % ",".join(LOAD_PARTS))
+                        "(docs/harness.md \"The loaded experiment's runs\")" % ",".join(LOAD_PARTS))
     w.add_argument("--hog-mb", type=int, metavar="MB", help="--load hog: its dirty anonymous set (default %d)" % HOG_MB)
     w.add_argument("--reader-mb", type=int, metavar="MB", help="--load reader: its file (default %d)" % READER_MB)
     m = ap.add_argument_group("machine")

@@ -1,5 +1,5 @@
-"""load: the loaded experiment's processes beside the dds (--load; docs/experiments.md, "The
-loaded experiment").
+"""load: the loaded experiment's processes beside the dds (--load; docs/harness.md, "The
+loaded experiment's runs").
 
   start_line(opts)      the `load` phase's guest command line: a guard process (sleep) and, in
                         the background, the parts --load names, each working while the guard

@@ -21,7 +21,7 @@
                         file /var/probe/data (32 MiB that no one has read since boot); with
                         --load's reader, root-reader<MB>.img, which also has the reader's file
                         /var/load/data.
-The loaded experiment (--load, docs/experiments.md "The loaded experiment"):
+The loaded experiment (--load, docs/harness.md "The loaded experiment's runs"):
   LOAD_PARTS            hog (memhog -w: a dirty anonymous working set) and reader (reread: a
                         clean file working set on the root disk); a swap disk after the stripe's.
   swap_disk(opts)       the guest's name of that swap disk (None without --load).

@@ -89,7 +89,7 @@ PAGES = (("v_free_count", "free"), ("v_cache_count", "cache"), ("v_inactive_coun
 LOAD_RATES = {"hog": [("touched_per_s", "hog: pages touched/s")],
               "reader": [("reads_per_s", "reader: reads/s"), ("disk_reads_per_s", "reader: disk reads/s")]}
 XLABEL = "seconds since the file dd started"
-NO_SYNCIO = "synchronous I/O is not collected under --load (docs/experiments.md, \"The loaded experiment\")"
+NO_SYNCIO = "synchronous I/O is not collected under --load (docs/harness.md, \"What runs\")"
 
 
 def q(s):

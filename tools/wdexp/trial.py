@@ -25,7 +25,7 @@ With --layout separate there is no stripe and no raw dd: fs makes a file system 
 disk (/data1 on da1, /data2 on da2, ...), and file and smooth run one dd per disk at once (a
 `sh -c` the sampler watches), each writing --size MiB; the summaries of each writer are kept
 (result "writers", by disk) beside their sum over the slowest one's time.
-With --load (docs/experiments.md "The loaded experiment") the run has a swap disk after the
+With --load (docs/harness.md "The loaded experiment's runs") the run has a swap disk after the
 data disks (swap=<disk> on the kernel command line) and two more phases: `load`, after fs, starts
 the parts (load.py) in the background and waits until each has said #ready on COM2; `unload`,
 at the end, stops them; their records become <part>-<id>.csv and the run's "load" figures per dd.

@@ -1,6 +1,6 @@
 /*
  * latprobe: time small interactive actions while something else loads the machine (the
- * smoothness probe of tools/experiment; docs/experiments.md).
+ * smoothness probe of tools/experiment; docs/harness.md "The instruments in the guest").
  *
  *   latprobe [-i ms] [-o file] [-l label] [-n count] [-p pid] [-r file] [-s path] [-w dir]
  *

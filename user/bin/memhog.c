@@ -12,14 +12,14 @@
  * Prints one line per pass with the time it took; exit 0 if every page checked out, 1 if
  * a page was wrong (naming it), 2 for a usage error.
  *
- * -w pid: the dirty working set of tools/experiment's loaded workload (docs/experiments.md,
- * "The loaded experiment"). After the fill (every page written once) it reports "#ready", then
+ * -w pid: the dirty working set of tools/experiment's loaded workload (docs/harness.md, "The
+ * loaded experiment's runs"). After the fill (every page written once) it reports "#ready", then
  * re-dirties its pages while process pid runs: pass after pass of MB's page count of touches,
- * each at a page chosen at random (rand_r), so the set is a working set with no fixed order
- * for the pageout daemon's LRU-like aging to be beaten by. A touch checks the page's first
- * word against what the last touch of that page wrote (each page's count of writes is kept
- * in a small array of its own) and writes the next value, so a page lost or misplaced by the
- * pager is an error. Its records go to -o (default stdout) as libutil line records (label -l):
+ * each at a page chosen at random (rand_r), so the set is a working set with no fixed order for
+ * the pageout daemon's LRU-like aging to be beaten by. A touch checks the page's first word
+ * against what the last touch of that page wrote (each page's count of writes is kept in a small
+ * array of its own) and writes the next value, so a page lost or misplaced by the pager is an
+ * error. Its records go to -o (default stdout) as libutil line records (label -l):
  *   "#start pages=N interval_ms=N", "#ready fill_us=N", then every -i ms (default 1000) a CSV
  *   line t_us,touched,passes,slowest_pass_us: CLOCK_MONOTONIC, the touches and whole passes
  *   since #ready, and the longest pass that ended in that interval (0 if none ended). When pid

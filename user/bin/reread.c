@@ -1,7 +1,7 @@
 /*
  * reread: re-read a file at random 4 KB offsets while another process runs, counting the reads
  * that had to go to the disk (the clean file working set of tools/experiment's loaded workload;
- * docs/experiments.md, "The loaded experiment").
+ * docs/harness.md, "The loaded experiment's runs").
  *
  *   reread -w pid [-i ms] [-o file] [-l label] file
  *

@@ -1,6 +1,6 @@
 /*
  * sampler: run a command and sample kernel counters beside it, as CSV (the in-guest time
- * series of tools/experiment; docs/experiments.md).
+ * series of tools/experiment; docs/harness.md "The instruments in the guest").
  *
  *   sampler [-i ms] [-o file] [-l label] [-s name[,name...]]... [-w wmesg[,wmesg...]]
  *           [-c comm[,comm...]] command [arg ...]

@@ -2,7 +2,8 @@
 
 `make test-slurm` runs it (and CI, after `make test`); it is not in `make test` because it
 installs Debian's slurm-wlm and munge (as root, if missing) and starts daemons, which a
-student's `make test` should not do to their machine (docs/harness.md, "Slurm").
+student's `make test` should not do to their machine (docs/harness.md, "Sweeps, parallel runs,
+Slurm").
 
 The cluster lives in a private folder: a munge key and munged on its own socket, slurm.conf
 with this host as controller and only node, slurmctld and slurmd on free ports, all as root,

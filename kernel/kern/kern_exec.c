@@ -14,6 +14,11 @@
  * the set-group-ID bit its group the effective gid, and the saved IDs then follow the effective
  * ones. For a script it is the interpreter's bits that count, as in FreeBSD, whose image activator
  * starts over with the interpreter.
+ *
+ * Busy text, as FreeBSD 4: a file that is being written - open for writing, or mapped writable
+ * and shared - cannot be executed (exec_check_permissions: v_writecount, ETXTBSY), and a file a
+ * process runs cannot be written (vn_writechk, vfs/vfs_vnops.c): the image's mappings count in
+ * the vnode's v_textcount (MAP_ENTRY_VN_TEXT) until the process exits or execs again.
  */
 #include "kern/types.h"
 #include "kern/klib.h"
@@ -169,7 +174,8 @@ static int load_segment(struct vmspace *vm, struct vnode *vp, const struct elf_p
 			return ENOEXEC;
 		vm_object_reference(obj);
 		error = vm_map_insert(vm, obj, ph->p_offset & ~PAGE_MASK, va, fpages, prot, VM_PROT_ALL,
-		                      VM_INHERIT_COPY, MAP_ENTRY_COW | MAP_ENTRY_NEEDS_COPY);
+		                      VM_INHERIT_COPY,
+		                      MAP_ENTRY_COW | MAP_ENTRY_NEEDS_COPY | MAP_ENTRY_VN_TEXT);
 		if (error) {
 			vm_object_deallocate(obj);
 			return error;
@@ -334,6 +340,8 @@ static int exec_open(const char *path, struct vnode **vpp, struct stat *st)
 		error = EACCES;
 	if (error == 0)
 		error = VOP_ACCESS(vp, VEXEC);
+	if (error == 0 && __atomic_load_n(&vp->v_writecount, __ATOMIC_RELAXED) > 0)
+		error = ETXTBSY;
 	if (error) {
 		vrele(vp);
 		return error;

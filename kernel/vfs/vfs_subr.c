@@ -469,6 +469,11 @@ int VOP_TRUNCATE(struct vnode *vp, off_t length)
 	return VOP_CALL_OR(vp, vop_truncate, EINVAL, vp, length);
 }
 
+int VOP_CLEARSETID(struct vnode *vp)
+{
+	return VOP_CALL_OR(vp, vop_clearsetid, 0, vp);
+}
+
 int VOP_SETTIMES(struct vnode *vp, time_t atime, time_t mtime, int vaflags)
 {
 	return VOP_CALL_OR(vp, vop_settimes, ENOTSUP, vp, atime, mtime, vaflags);

@@ -133,6 +133,16 @@ int vn_closevnode(struct vnode *vp, int fflag)
 	return error;
 }
 
+/*
+ * vn_writechk (FreeBSD 4's, vfs_vnops.c 1.87.2.13): a file that a process is running (its
+ * image is mapped: FreeBSD's VTEXT, here v_textcount) cannot be opened for writing, truncated
+ * or found writable by access(2): ETXTBSY, for root too. exec(2) refuses the converse.
+ */
+int vn_writechk(struct vnode *vp)
+{
+	return __atomic_load_n(&vp->v_textcount, __ATOMIC_RELAXED) > 0 ? ETXTBSY : 0;
+}
+
 /* vn_close: the last reference to an open vnode file went away; its flock(2) lock goes too. */
 int vn_close(struct file *fp)
 {

@@ -215,6 +215,8 @@ void vrele(struct vnode *vp)
 	}
 	vp->v_iflag |= VI_DOINGINACT;
 	spin_unlock(&vnode_lock);
+	/* open files and map entries hold references: with none, nothing may count it */
+	KASSERT(vp->v_writecount == 0 && vp->v_textcount == 0, "vrele: writers or text without references");
 
 	vop_inactive_call(vp);
 

@@ -225,7 +225,9 @@ static int open_create(const char *path, int oflags, int mode, struct vnode **vp
  * The checks open(2) makes on the vnode it found (FreeBSD 4's vn_open): a symbolic link
  * (O_NOFOLLOW) is EMLINK; an existing file must not be a running program if it is to be
  * written (vn_writechk: ETXTBSY), and must grant read and/or write permission as asked (O_TRUNC
- * asks for write); then VOP_OPEN, a FIFO's wait for its other end, O_TRUNC.
+ * asks for write); then the file counts the new writer (vn_writer_begin, which tests for text
+ * again under its lock: an exec may have begun since), VOP_OPEN, a FIFO's wait for its other
+ * end, O_TRUNC.
  */
 static int open_vnode(struct vnode *vp, int oflags, int fflag, bool created)
 {
@@ -250,20 +252,22 @@ static int open_vnode(struct vnode *vp, int oflags, int fflag, bool created)
 		if (error != 0)
 			return error;
 	}
+	if ((fflag & FWRITE) && (error = vn_writer_begin(vp)) != 0)
+		return error;
 	error = VOP_OPEN(vp, fflag);
 	if (error != 0)
-		return error;
+		goto unwrite;
 	if (vp->v_type == VFIFO)
 		error = fifo_open(vp, fflag);           /* undoes itself when it fails */
 	else if ((oflags & O_TRUNC) && (fflag & FWRITE) && vp->v_type == VREG)
 		error = VOP_TRUNCATE(vp, 0);
-	if (error != 0) {
-		VOP_CLOSE(vp, fflag);
-		return error;
-	}
+	if (error == 0)
+		return 0;
+	VOP_CLOSE(vp, fflag);
+unwrite:
 	if (fflag & FWRITE)
-		__atomic_add_fetch(&vp->v_writecount, 1, __ATOMIC_RELAXED);
-	return 0;
+		vn_writer_end(vp);
+	return error;
 }
 
 /* Forget descriptor fd of the current process and drop its file (an open that failed late). */
@@ -1025,8 +1029,8 @@ static int copyin_length(register_t ulen, off_t *lenp)
 }
 
 /*
- * ftruncate(fd, off_t *length): EINVAL unless fd is open for writing on a regular file;
- * ETXTBSY for a running program (vn_writechk).
+ * ftruncate(fd, off_t *length): EINVAL unless fd is open for writing on a regular file (which
+ * makes it a writer of the file: no process runs it, see vn_writer_begin).
  */
 int sys_ftruncate(register_t *args, register_t *rv)
 {
@@ -1047,7 +1051,7 @@ int sys_ftruncate(register_t *args, register_t *rv)
 		error = EISDIR;
 	else if (fp->f_vnode->v_type != VREG)
 		error = EINVAL;
-	else if ((error = vn_writechk(fp->f_vnode)) == 0)
+	else
 		error = VOP_TRUNCATE(fp->f_vnode, length);
 	fdrop(fp);
 	return error;
@@ -1056,7 +1060,7 @@ int sys_ftruncate(register_t *args, register_t *rv)
 /*
  * truncate(path, off_t *length): FreeBSD 4's truncate(): EINVAL for a negative length, EISDIR
  * for a directory, ETXTBSY for a running program (vn_writechk), then write permission (EACCES,
- * EROFS); EINVAL for what is not a regular file.
+ * EROFS); EINVAL for what is not a regular file. It is a writer of the file while it truncates.
  */
 int sys_truncate(register_t *args, register_t *rv)
 {
@@ -1076,8 +1080,10 @@ int sys_truncate(register_t *args, register_t *rv)
 		error = VOP_ACCESS(vp, VWRITE);
 	if (error == 0 && vp->v_type != VREG)
 		error = EINVAL;
-	if (error == 0)
+	if (error == 0 && (error = vn_writer_begin(vp)) == 0) {
 		error = VOP_TRUNCATE(vp, length);
+		vn_writer_end(vp);
+	}
 	vrele(vp);
 	return error;
 }

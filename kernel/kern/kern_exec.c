@@ -14,6 +14,12 @@
  * the set-group-ID bit its group the effective gid, and the saved IDs then follow the effective
  * ones. For a script it is the interpreter's bits that count, as in FreeBSD, whose image activator
  * starts over with the interpreter.
+ *
+ * Busy text, as FreeBSD 4: a file that is being written - open for writing, or mapped writable
+ * and shared - cannot be executed (exec_check_permissions: v_writecount, ETXTBSY), and a file a
+ * process runs cannot be written (vn_writechk): the exec counts the file in its v_textcount
+ * while it loads it (vn_text_begin, vfs/vfs_vnops.c), then the image's mappings do
+ * (MAP_ENTRY_VN_TEXT) until the process exits or execs again.
  */
 #include "kern/types.h"
 #include "kern/klib.h"
@@ -32,6 +38,7 @@
 #include "vm/vm_object.h"
 #include "vm/vm_fault.h"
 #include "vfs/vnode.h"
+#include "vfs/vfs.h"
 #include <sys/errno.h>
 #include <sys/stat.h>
 
@@ -169,7 +176,8 @@ static int load_segment(struct vmspace *vm, struct vnode *vp, const struct elf_p
 			return ENOEXEC;
 		vm_object_reference(obj);
 		error = vm_map_insert(vm, obj, ph->p_offset & ~PAGE_MASK, va, fpages, prot, VM_PROT_ALL,
-		                      VM_INHERIT_COPY, MAP_ENTRY_COW | MAP_ENTRY_NEEDS_COPY);
+		                      VM_INHERIT_COPY,
+		                      MAP_ENTRY_COW | MAP_ENTRY_NEEDS_COPY | MAP_ENTRY_VN_TEXT);
 		if (error) {
 			vm_object_deallocate(obj);
 			return error;
@@ -322,7 +330,11 @@ static int shell_script(struct vnode *vp, const char *path, struct exec_args *ea
 	return error;
 }
 
-/* The vnode of the program at path, if it may be executed (see the top); *st its attributes. */
+/*
+ * The vnode of the program (or script) at path, if it may be executed (see the top), counted
+ * as text while the exec reads it (vn_text_begin: ETXTBSY if it has writers; exec_close ends
+ * that); *st its attributes.
+ */
 static int exec_open(const char *path, struct vnode **vpp, struct stat *st)
 {
 	struct vnode *vp;
@@ -334,12 +346,21 @@ static int exec_open(const char *path, struct vnode **vpp, struct stat *st)
 		error = EACCES;
 	if (error == 0)
 		error = VOP_ACCESS(vp, VEXEC);
+	if (error == 0)
+		error = vn_text_begin(vp);
 	if (error) {
 		vrele(vp);
 		return error;
 	}
 	*vpp = vp;
 	return 0;
+}
+
+/* Done with exec_open's vnode: its image's map entries (if any) keep it text from now on. */
+static void exec_close(struct vnode *vp)
+{
+	vn_text_end(vp);
+	vrele(vp);
 }
 
 /* The set-ID bits of the program exec'd (attributes st) take effect; see the top of the file. */
@@ -373,12 +394,12 @@ static int kern_execve(const char *path, struct exec_args *ea)
 		return error;
 	char *interp = kmalloc(PATH_MAX, M_WAITOK);
 	if (interp == NULL) {
-		vrele(vp);
+		exec_close(vp);
 		return ENOMEM;
 	}
 	error = shell_script(vp, path, ea, interp);
 	if (error == 0) {
-		vrele(vp);
+		exec_close(vp);
 		error = exec_open(interp, &vp, &st);
 		if (error) {
 			kfree(interp);
@@ -386,7 +407,7 @@ static int kern_execve(const char *path, struct exec_args *ea)
 		}
 	} else if (error != -1) {
 		kfree(interp);
-		vrele(vp);
+		exec_close(vp);
 		return error;
 	}
 	kfree(interp);
@@ -395,7 +416,7 @@ static int kern_execve(const char *path, struct exec_args *ea)
 	uint32_t entry, sp;
 	if ((error = load_elf(vm, vp, &entry)) == 0)
 		error = build_stack(vm, ea, &sp);
-	vrele(vp);
+	exec_close(vp);
 	if (error) {
 		vmspace_free(vm);
 		return error;

@@ -18,6 +18,12 @@
  *                             new kmalloc'd buffer (kfree it): EFAULT, ENAMETOOLONG, ENOMEM.
  *   vn_read/vn_write/vn_stat/vn_ioctl/vn_close - the struct file operations of DTYPE_VNODE files.
  *   vn_closevnode(vp, fflag) - what vn_close does to the vnode: undo open(2)'s work, vrele.
+ *   vn_writechk(vp)         - ETXTBSY if vp is a running program's image (v_textcount), which
+ *                             nobody may open for writing or truncate; else 0.
+ *   vn_writer_begin(vp)/vn_writer_end(vp) - count a writer of vp (v_writecount: an open for
+ *                             writing, a truncation), unless it is text (ETXTBSY); and uncount.
+ *   vn_text_begin(vp)/vn_text_end(vp) - count vp as text (an exec loading it), unless it has
+ *                             writers (ETXTBSY); and uncount (vfs_vnops.c, "Busy text").
  *   fflags_from_open(oflags)/oflags_from_fflags(fflag) - open(2) flags <-> f_flag (FREAD/FWRITE).
  *   buf_flush_aged(age)     - start writes of the dirty buffers dirty for at least `age` ticks.
  *   syncer_start()          - start the "syncer" kernel thread (vfsinit calls it).
@@ -59,6 +65,11 @@ int  vn_stat(struct vnode *vp, struct stat *st);
 int  vn_ioctl(struct file *fp, u_long cmd, void *data);
 int  vn_close(struct file *fp);
 int  vn_closevnode(struct vnode *vp, int fflag);
+int  vn_writechk(struct vnode *vp);
+int  vn_writer_begin(struct vnode *vp);
+void vn_writer_end(struct vnode *vp);
+int  vn_text_begin(struct vnode *vp);
+void vn_text_end(struct vnode *vp);
 
 int  fflags_from_open(int oflags);
 int  oflags_from_fflags(int fflag);

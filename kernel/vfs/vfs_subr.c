@@ -215,6 +215,8 @@ void vrele(struct vnode *vp)
 	}
 	vp->v_iflag |= VI_DOINGINACT;
 	spin_unlock(&vnode_lock);
+	/* open files and map entries hold references: with none, nothing may count it */
+	KASSERT(vp->v_writecount == 0 && vp->v_textcount == 0, "vrele: writers or text without references");
 
 	vop_inactive_call(vp);
 
@@ -467,6 +469,11 @@ int VOP_TRUNCATE(struct vnode *vp, off_t length)
 	if (vp->v_type == VDIR)
 		return EISDIR;
 	return VOP_CALL_OR(vp, vop_truncate, EINVAL, vp, length);
+}
+
+int VOP_CLEARSETID(struct vnode *vp)
+{
+	return VOP_CALL_OR(vp, vop_clearsetid, 0, vp);
 }
 
 int VOP_SETTIMES(struct vnode *vp, time_t atime, time_t mtime, int vaflags)

@@ -223,8 +223,11 @@ static int open_create(const char *path, int oflags, int mode, struct vnode **vp
 
 /*
  * The checks open(2) makes on the vnode it found (FreeBSD 4's vn_open): a symbolic link
- * (O_NOFOLLOW) is EMLINK; an existing file must grant read and/or write permission as asked
- * (O_TRUNC asks for write); then VOP_OPEN, a FIFO's wait for its other end, O_TRUNC.
+ * (O_NOFOLLOW) is EMLINK; an existing file must not be a running program if it is to be
+ * written (vn_writechk: ETXTBSY), and must grant read and/or write permission as asked (O_TRUNC
+ * asks for write); then the file counts the new writer (vn_writer_begin, which tests for text
+ * again under its lock: an exec may have begun since), VOP_OPEN, a FIFO's wait for its other
+ * end, O_TRUNC.
  */
 static int open_vnode(struct vnode *vp, int oflags, int fflag, bool created)
 {
@@ -238,6 +241,9 @@ static int open_vnode(struct vnode *vp, int oflags, int fflag, bool created)
 		if ((fflag & FWRITE) || (oflags & O_TRUNC)) {
 			if (vp->v_type == VDIR)
 				return EISDIR;
+			error = vn_writechk(vp);
+			if (error != 0)
+				return error;
 			mode |= VWRITE;
 		}
 		if (fflag & FREAD)
@@ -246,20 +252,22 @@ static int open_vnode(struct vnode *vp, int oflags, int fflag, bool created)
 		if (error != 0)
 			return error;
 	}
+	if ((fflag & FWRITE) && (error = vn_writer_begin(vp)) != 0)
+		return error;
 	error = VOP_OPEN(vp, fflag);
 	if (error != 0)
-		return error;
+		goto unwrite;
 	if (vp->v_type == VFIFO)
 		error = fifo_open(vp, fflag);           /* undoes itself when it fails */
 	else if ((oflags & O_TRUNC) && (fflag & FWRITE) && vp->v_type == VREG)
 		error = VOP_TRUNCATE(vp, 0);
-	if (error != 0) {
-		VOP_CLOSE(vp, fflag);
-		return error;
-	}
+	if (error == 0)
+		return 0;
+	VOP_CLOSE(vp, fflag);
+unwrite:
 	if (fflag & FWRITE)
-		__atomic_add_fetch(&vp->v_writecount, 1, __ATOMIC_RELAXED);
-	return 0;
+		vn_writer_end(vp);
+	return error;
 }
 
 /* Forget descriptor fd of the current process and drop its file (an open that failed late). */
@@ -483,6 +491,7 @@ int sys_lstat(register_t *args, register_t *rv)
  * access(path, mode): may the process's REAL user and group read, write, execute/search path
  * (R_OK, W_OK, X_OK; F_OK: does it exist)? FreeBSD 4's access() swaps the effective IDs for the
  * real ones during the lookup and VOP_ACCESS, so set-user-ID programs can ask for their user.
+ * W_OK on a running program is ETXTBSY, as FreeBSD 4's vn_writechk makes it.
  */
 int sys_access(register_t *args, register_t *rv)
 {
@@ -504,7 +513,9 @@ int sys_access(register_t *args, register_t *rv)
 	spin_unlock(&proc_lock);
 	error = namei_user(args[0], FOLLOW, &vp);
 	if (error == 0) {
-		if (vmode != 0)
+		if (vmode & VWRITE)
+			error = vn_writechk(vp);
+		if (error == 0 && vmode != 0)
 			error = VOP_ACCESS(vp, vmode);
 		vrele(vp);
 	}
@@ -578,7 +589,20 @@ int sys_fchmod(register_t *args, register_t *rv)
 	return error;
 }
 
-/* chown(path, uid, gid) and lchown: -1 leaves the owner or the group as it is. */
+/*
+ * chown's work on the file found: -1 leaves the owner or the group as it is, and both -1 leave
+ * the file alone - no permission asked, no change time set, not even EROFS - as FreeBSD 4's
+ * ufs_setattr calls ufs_chown only when one of them is given (ufs_vnops.c 1.131.2.8, as
+ * DragonFly's copy keeps it).
+ */
+static int chown_vnode(struct vnode *vp, uid_t uid, gid_t gid)
+{
+	if (uid == (uid_t)-1 && gid == (gid_t)-1)
+		return 0;
+	return VOP_CHOWN(vp, uid, gid);
+}
+
+/* chown(path, uid, gid) and lchown */
 static int chown_common(register_t upath, int flags, register_t uid, register_t gid)
 {
 	struct vnode *vp;
@@ -587,7 +611,7 @@ static int chown_common(register_t upath, int flags, register_t uid, register_t 
 	error = namei_user(upath, flags, &vp);
 	if (error != 0)
 		return error;
-	error = VOP_CHOWN(vp, (uid_t)uid, (gid_t)gid);
+	error = chown_vnode(vp, (uid_t)uid, (gid_t)gid);
 	vrele(vp);
 	return error;
 }
@@ -615,7 +639,7 @@ int sys_fchown(register_t *args, register_t *rv)
 	error = getvnode((int)args[0], &fp);
 	if (error != 0)
 		return error;
-	error = VOP_CHOWN(fp->f_vnode, (uid_t)args[1], (gid_t)args[2]);
+	error = chown_vnode(fp->f_vnode, (uid_t)args[1], (gid_t)args[2]);
 	fdrop(fp);
 	return error;
 }
@@ -652,11 +676,8 @@ int sys_mkdir(register_t *args, register_t *rv)
 	return error;
 }
 
-/*
- * Make a special file `path` of mode `mode` (type bits included) with VOP_MKNOD, after
- * create_check; a type the caller does not allow (typeok false) is EINVAL after that.
- */
-static int make_node(register_t upath, int mode, bool typeok)
+/* Make a special file `path` of mode `mode` (type bits included) with VOP_MKNOD, after create_check. */
+static int make_node(register_t upath, int mode)
 {
 	char name[MAXNAMLEN + 1];
 	struct vnode *dvp, *vp;
@@ -666,8 +687,6 @@ static int make_node(register_t upath, int mode, bool typeok)
 	if (error != 0)
 		return error;
 	error = create_check(dvp, name);
-	if (error == 0 && !typeok)
-		error = EINVAL;
 	if (error == 0)
 		error = VOP_MKNOD(dvp, name, mode, &vp);
 	if (error == 0)
@@ -680,24 +699,31 @@ static int make_node(register_t upath, int mode, bool typeok)
 int sys_mkfifo(register_t *args, register_t *rv)
 {
 	*rv = 0;
-	return make_node(args[0], S_IFIFO | (((int)args[1] & ALLPERMS) & ~cmask()), true);
+	return make_node(args[0], S_IFIFO | (((int)args[1] & ALLPERMS) & ~cmask()));
 }
 
 /*
- * mknod(path, mode, dev): FreeBSD 4's order - root only (EPERM), EEXIST, then the type: a
- * character or block device is the file system's to make (wdfs cannot: EOPNOTSUPP, devices
- * live in devfs), anything else is EINVAL (mkfifo(2) makes FIFOs). dev is not used.
+ * mknod(path, mode, dev), as FreeBSD's kern_mknodat has it since FreeBSD 8 (sys/kern/
+ * vfs_syscalls.c, read at freebsd-src 79b84ce54b) and POSIX asks: a FIFO with dev 0 is
+ * mkfifo(2), for anyone; a character or block device needs root first (EPERM before the path
+ * is looked up), then EEXIST, then the file system makes it (wdfs cannot: EOPNOTSUPP, devices
+ * live in devfs; dev is not used); any other type, or a FIFO with a dev, is EINVAL at once.
+ * FreeBSD 4's mknod (vfs_syscalls.c 1.151.2.18) asked for root first whatever the type and
+ * made no FIFOs: EPERM for a user, EINVAL for root.
  */
 int sys_mknod(register_t *args, register_t *rv)
 {
 	int mode = (int)args[1], error;
 
 	*rv = 0;
+	if (S_ISFIFO(mode) && args[2] == 0)
+		return sys_mkfifo(args, rv);
+	if (!S_ISCHR(mode) && !S_ISBLK(mode))
+		return EINVAL;
 	error = suser(cred_cur());
 	if (error != 0)
 		return error;
-	return make_node(args[0], (mode & S_IFMT) | ((mode & ALLPERMS) & ~cmask()),
-	                 S_ISCHR(mode) || S_ISBLK(mode));
+	return make_node(args[0], (mode & S_IFMT) | ((mode & ALLPERMS) & ~cmask()));
 }
 
 /* Is `name` in dvp a directory something is mounted on (or the root of a mount)? */
@@ -1002,7 +1028,10 @@ static int copyin_length(register_t ulen, off_t *lenp)
 	return error;
 }
 
-/* ftruncate(fd, off_t *length): EINVAL unless fd is open for writing on a regular file. */
+/*
+ * ftruncate(fd, off_t *length): EINVAL unless fd is open for writing on a regular file (which
+ * makes it a writer of the file: no process runs it, see vn_writer_begin).
+ */
 int sys_ftruncate(register_t *args, register_t *rv)
 {
 	struct file *fp;
@@ -1030,7 +1059,8 @@ int sys_ftruncate(register_t *args, register_t *rv)
 
 /*
  * truncate(path, off_t *length): FreeBSD 4's truncate(): EINVAL for a negative length, EISDIR
- * for a directory, then write permission (EACCES, EROFS); EINVAL for what is not a regular file.
+ * for a directory, ETXTBSY for a running program (vn_writechk), then write permission (EACCES,
+ * EROFS); EINVAL for what is not a regular file. It is a writer of the file while it truncates.
  */
 int sys_truncate(register_t *args, register_t *rv)
 {
@@ -1045,11 +1075,15 @@ int sys_truncate(register_t *args, register_t *rv)
 	error = namei_user(args[0], FOLLOW, &vp);
 	if (error != 0)
 		return error;
-	error = vp->v_type == VDIR ? EISDIR : VOP_ACCESS(vp, VWRITE);
+	error = vp->v_type == VDIR ? EISDIR : vn_writechk(vp);
+	if (error == 0)
+		error = VOP_ACCESS(vp, VWRITE);
 	if (error == 0 && vp->v_type != VREG)
 		error = EINVAL;
-	if (error == 0)
+	if (error == 0 && (error = vn_writer_begin(vp)) == 0) {
 		error = VOP_TRUNCATE(vp, length);
+		vn_writer_end(vp);
+	}
 	vrele(vp);
 	return error;
 }

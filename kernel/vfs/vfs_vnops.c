@@ -125,12 +125,62 @@ int vn_closevnode(struct vnode *vp, int fflag)
 	int error;
 
 	if (fflag & FWRITE)
-		__atomic_sub_fetch(&vp->v_writecount, 1, __ATOMIC_RELAXED);
+		vn_writer_end(vp);
 	if (vp->v_type == VFIFO)
 		fifo_close(vp, fflag);
 	error = VOP_CLOSE(vp, fflag);
 	vrele(vp);
 	return error;
+}
+
+/*
+ * Busy text (FreeBSD 4's vn_writechk, vfs_vnops.c 1.87.2.13, and exec_check_permissions): a
+ * file that a process runs (v_textcount, FreeBSD's VTEXT) cannot be opened for writing,
+ * truncated or found writable by access(2), and a file with writers (v_writecount) cannot be
+ * run: ETXTBSY, for root too. So a vnode is never text and written at once. FreeBSD tested
+ * under the vnode's lock; here vn_textlock makes each test and its count one step, so that an
+ * open for writing and an exec on two CPUs cannot both pass. A map entry adds to a count that
+ * is already above zero (vm_map.c: a mapping is made from an open file, or from another
+ * entry), so it needs no test; a count may drop anywhere.
+ */
+static struct spinlock vn_textlock = { .name = "vntext" };
+
+static int count_unless(int *count, int *other)
+{
+	int error = 0;
+
+	spin_lock(&vn_textlock);
+	if (__atomic_load_n(other, __ATOMIC_RELAXED) > 0)
+		error = ETXTBSY;
+	else
+		__atomic_add_fetch(count, 1, __ATOMIC_RELAXED);
+	spin_unlock(&vn_textlock);
+	return error;
+}
+
+int vn_writechk(struct vnode *vp)
+{
+	return __atomic_load_n(&vp->v_textcount, __ATOMIC_RELAXED) > 0 ? ETXTBSY : 0;
+}
+
+int vn_writer_begin(struct vnode *vp)
+{
+	return count_unless(&vp->v_writecount, &vp->v_textcount);
+}
+
+void vn_writer_end(struct vnode *vp)
+{
+	__atomic_sub_fetch(&vp->v_writecount, 1, __ATOMIC_RELAXED);
+}
+
+int vn_text_begin(struct vnode *vp)
+{
+	return count_unless(&vp->v_textcount, &vp->v_writecount);
+}
+
+void vn_text_end(struct vnode *vp)
+{
+	__atomic_sub_fetch(&vp->v_textcount, 1, __ATOMIC_RELAXED);
 }
 
 /* vn_close: the last reference to an open vnode file went away; its flock(2) lock goes too. */

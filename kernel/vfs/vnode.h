@@ -88,7 +88,10 @@ struct vnode {
 	struct vnode       *v_freenext, *v_freeprev; /* free list (vnode_lock) */
 	struct vnode       *v_mntnext;      /* per-mount list (vnode_lock) */
 	struct vm_object   *v_object;       /* (the VM issue) */
-	int                 v_writecount;   /* open files with FWRITE on it (atomic) */
+	int                 v_writecount;   /* writers: open files with FWRITE on it and writable
+	                                       shared mappings of it (atomic) */
+	int                 v_textcount;    /* mappings of it as a program's image (atomic): while
+	                                       any, writing it is ETXTBSY */
 	struct pipe        *v_fifo;         /* VFIFO while open: the pipe behind it (sys_pipe.c) */
 	int                 v_flockers;     /* flock(2): shared holders, or -1 if held exclusive
 	                                       (kern_lockf.c's lock) */
@@ -125,6 +128,10 @@ struct vop_vector {
 	int (*vop_chmod)(struct vnode *vp, mode_t mode);
 	int (*vop_chown)(struct vnode *vp, uid_t uid, gid_t gid);
 	int (*vop_truncate)(struct vnode *vp, off_t length);
+	/* clearsetid: a process has mapped vp writable and shared, so it may change the contents
+	 * without write(2): unless it is root, the set-user-ID and set-group-ID bits go, as a
+	 * write by it would take them. NULL: the file system keeps no set-ID files (0). */
+	int (*vop_clearsetid)(struct vnode *vp);
 	/* settimes: set the access and modification times (seconds); the change time becomes now.
 	 * vaflags VA_UTIMES_NULL: the caller asked for "now" (vn_utimes_check). */
 	int (*vop_settimes)(struct vnode *vp, time_t atime, time_t mtime, int vaflags);
@@ -168,6 +175,7 @@ int VOP_ACCESS(struct vnode *vp, int mode);
 int VOP_CHMOD(struct vnode *vp, mode_t mode);
 int VOP_CHOWN(struct vnode *vp, uid_t uid, gid_t gid);
 int VOP_TRUNCATE(struct vnode *vp, off_t length);
+int VOP_CLEARSETID(struct vnode *vp);
 int VOP_SETTIMES(struct vnode *vp, time_t atime, time_t mtime, int vaflags);
 int VOP_FSYNC(struct vnode *vp, int waitfor);
 int VOP_OPEN(struct vnode *vp, int fflag);

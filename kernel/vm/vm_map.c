@@ -10,6 +10,7 @@
 #include "arch/memlayout.h"
 #include "kern/kmalloc.h"
 #include "kern/klib.h"
+#include "vfs/vnode.h"
 #include <sys/errno.h>
 
 struct vmspace *vmspace_alloc(void)
@@ -26,8 +27,27 @@ static vm_pindex_t entry_pages(struct vm_map_entry *e)
 	return (e->end - e->start) >> PAGE_SHIFT;
 }
 
+/*
+ * Add delta (1 or -1) to the counts of the file that e holds (MAP_ENTRY_VN_COUNTS, vm_map.h),
+ * with a reference on the vnode of its own: the entry's object may be a shadow by now.
+ */
+static void entry_vnode_count(struct vm_map_entry *e, int delta)
+{
+	if (!(e->eflags & MAP_ENTRY_VN_COUNTS))
+		return;
+	if (delta > 0)
+		vref(e->vnode);
+	if (e->eflags & MAP_ENTRY_VN_WRITECNT)
+		__atomic_add_fetch(&e->vnode->v_writecount, delta, __ATOMIC_RELAXED);
+	if (e->eflags & MAP_ENTRY_VN_TEXT)
+		__atomic_add_fetch(&e->vnode->v_textcount, delta, __ATOMIC_RELAXED);
+	if (delta < 0)
+		vrele(e->vnode);
+}
+
 static void entry_free(struct vm_map_entry *e)
 {
+	entry_vnode_count(e, -1);
 	vm_object_deallocate(e->object);
 	kfree(e);
 }
@@ -68,6 +88,11 @@ int vm_map_insert(struct vmspace *vm, vm_object_t obj, vm_ooffset_t offset, vadd
 	n->max_protection = maxprot;
 	n->inheritance = inherit;
 	n->eflags = eflags;
+	if (eflags & MAP_ENTRY_VN_COUNTS) {
+		KASSERT(obj != NULL && obj->type == OBJT_VNODE, "vm_map_insert: counts of no file");
+		n->vnode = obj->handle;
+		entry_vnode_count(n, 1);
+	}
 	TAILQ_FOREACH(e, &vm->vm_entries, link)
 		if (e->start >= end)
 			break;
@@ -109,6 +134,7 @@ static void entry_split(struct vmspace *vm, struct vm_map_entry *e, vaddr_t va)
 	n->offset = e->offset + (va - e->start);
 	e->end = va;
 	vm_object_reference(n->object);
+	entry_vnode_count(n, 1);
 	TAILQ_INSERT_AFTER(&vm->vm_entries, e, n, link);
 }
 
@@ -204,7 +230,14 @@ struct vmspace *vmspace_fork(struct vmspace *vm)
 		}
 		vm_object_reference(e->object);
 		vm_map_insert(n, e->object, e->offset, e->start, e->end, e->protection,
-		              e->max_protection, e->inheritance, eflags);
+		              e->max_protection, e->inheritance, eflags & ~MAP_ENTRY_VN_COUNTS);
+		if (eflags & MAP_ENTRY_VN_COUNTS) {
+			/* e->object may be a shadow by now: the child counts e's file itself */
+			struct vm_map_entry *c = vm_map_lookup_entry(n, e->start);
+			c->eflags |= eflags & MAP_ENTRY_VN_COUNTS;
+			c->vnode = e->vnode;
+			entry_vnode_count(c, 1);
+		}
 	}
 	return n;
 }

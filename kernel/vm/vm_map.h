@@ -18,7 +18,12 @@
  *   vmspace_alloc() / vmspace_free(vm)
  *   vmspace_fork(vm)                       - the child's address space (never NULL)
  *   vm_map_insert(vm, obj, off, start, end, prot, maxprot, inherit, eflags) - 0 or ENOMEM (the
- *                                            range is not free); takes over a reference on obj
+ *                                            range is not free); takes over a reference on obj.
+ *                                            With MAP_ENTRY_VN_WRITECNT or _VN_TEXT (obj a vnode
+ *                                            object) the entry, and each piece and fork copy of
+ *                                            it, counts in the vnode's v_writecount or
+ *                                            v_textcount until it is unmapped (as FreeBSD's
+ *                                            MAP_ENTRY_VN_WRITECNT and MAP_ENTRY_VN_EXEC do)
  *   vm_map_findspace(vm, len, &addr)      - a free range of len bytes at or above VM_MMAP_BASE
  *   vm_map_lookup_entry(vm, va)           - the entry containing va, or NULL
  *   vm_map_delete(vm, start, end)         - unmap [start, end) (entries clipped as needed)
@@ -39,6 +44,7 @@
 
 struct pmap;
 struct proc;
+struct vnode;
 
 /* inheritance */
 #define VM_INHERIT_SHARE 0
@@ -48,6 +54,9 @@ struct proc;
 /* eflags */
 #define MAP_ENTRY_COW        0x01     /* private: writes go to a copy */
 #define MAP_ENTRY_NEEDS_COPY 0x02     /* ... and the copy (a shadow object) is not made yet */
+#define MAP_ENTRY_VN_WRITECNT 0x04    /* a writable shared file mapping: a writer of the file */
+#define MAP_ENTRY_VN_TEXT    0x08     /* a program image's mapping: the file is busy text */
+#define MAP_ENTRY_VN_COUNTS  (MAP_ENTRY_VN_WRITECNT | MAP_ENTRY_VN_TEXT)
 
 #define VM_MMAP_BASE 0x40000000       /* mmap regions from here up; the heap stays below */
 
@@ -60,6 +69,8 @@ struct vm_map_entry {
 	vm_prot_t    max_protection;
 	uint8_t      inheritance;
 	uint8_t      eflags;
+	struct vnode *vnode;             /* MAP_ENTRY_VN_COUNTS: the file counted (object may be a
+	                                    shadow of its object by now) */
 };
 
 struct vmspace {

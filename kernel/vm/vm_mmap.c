@@ -6,7 +6,9 @@
  *                               offset must be page-aligned. A shared file mapping writes the
  *                               file (its pages are the file's object's pages); a private one
  *                               is copy-on-write over it; shared anonymous memory is shared
- *                               with children across fork.
+ *                               with children across fork. A shared mapping of a descriptor
+ *                               open for writing is a writer of the file until it is unmapped,
+ *                               and takes a non-root mapper's set-ID bits (file_object).
  *     EINVAL  bad flags or prot, len 0, unaligned offset or MAP_FIXED address, a range outside
  *             user space; EBADF  not an open descriptor; ENODEV  not a regular file;
  *     EACCES  the file is not open for reading, or PROT_WRITE|MAP_SHARED on a file not open
@@ -42,7 +44,15 @@ static int user_range(vaddr_t addr, size_t len, vaddr_t *start, vaddr_t *end)
 	return 0;
 }
 
-/* The object, maximum protection and inheritance of a file mapping; a reference on the object. */
+/*
+ * The object and maximum protection of a file mapping; a reference on the object. A shared
+ * mapping that may be made writable (the descriptor is open for writing) lets its process change
+ * the file without write(2), so it takes the set-ID bits as a write would (VOP_CLEARSETID: Linux
+ * leaves them, its filemap_page_mkwrite in mm/filemap.c only updates the times; FreeBSD 4's
+ * vm_mmap.c 1.108.2.6 has no such check either), and counts as a writer of the file while it
+ * lasts (MAP_ENTRY_VN_WRITECNT, as FreeBSD's vm_mmap_vnode does since FreeBSD 10), so that
+ * `mount -u -r` refuses to leave its stores stranded and exec(2) of the file is ETXTBSY.
+ */
 static int file_object(const struct mmap_args *a, vm_object_t *objp, vm_prot_t *maxprot)
 {
 	struct file *fp;
@@ -60,6 +70,10 @@ static int file_object(const struct mmap_args *a, vm_object_t *objp, vm_prot_t *
 		*maxprot = VM_PROT_ALL;
 		if ((a->flags & MAP_SHARED) && !(fp->f_flag & FWRITE))
 			*maxprot &= ~VM_PROT_WRITE;
+		if ((a->flags & MAP_SHARED) && (*maxprot & VM_PROT_WRITE))
+			error = VOP_CLEARSETID(vp);
+	}
+	if (!error) {
 		*objp = vp->v_object;
 		vm_object_reference(*objp);
 	}
@@ -105,9 +119,11 @@ int sys_mmap(register_t *args, register_t *rv)
 	}
 	end = start + size;
 	bool shared = (a.flags & MAP_SHARED) != 0;
+	bool writer = shared && !(a.flags & MAP_ANON) && (maxprot & VM_PROT_WRITE);
 	int error = vm_map_insert(vm, obj, (a.flags & MAP_ANON) ? 0 : a.pos, start, end, a.prot, maxprot,
 	                          shared ? VM_INHERIT_SHARE : VM_INHERIT_COPY,
-	                          shared ? 0 : MAP_ENTRY_COW | (obj ? MAP_ENTRY_NEEDS_COPY : 0));
+	                          shared ? (writer ? MAP_ENTRY_VN_WRITECNT : 0) :
+	                                   MAP_ENTRY_COW | (obj ? MAP_ENTRY_NEEDS_COPY : 0));
 	if (error) {
 		vm_object_deallocate(obj);
 		return error;

@@ -42,6 +42,7 @@ static const struct ucase {
 	{ "mount_errors", t_mount_errors },     { "mount_update", t_mount_update },
 	{ "creds", t_creds },                   { "perm_access", t_perm_access },
 	{ "perm_sticky", t_perm_sticky },       { "setuid", t_setuid },
+	{ "setuid_rewrite", t_setuid_rewrite }, { "text_busy", t_text_busy },
 	{ "umask", t_umask },                   { "symlink", t_symlink },
 	{ "symlink_loop", t_symlink_loop },     { "fifo", t_fifo },
 	{ "truncate", t_truncate },             { "flock", t_flock },
@@ -170,6 +171,22 @@ int ut_mkfile(const char *path, const char *text)
 		return -1;
 	}
 	return close(fd);
+}
+
+int ut_copyfile(const char *from, const char *to)
+{
+	static char buf[16384];
+	int in = open(from, O_RDONLY), out = in < 0 ? -1 : open(to, O_CREAT | O_WRONLY | O_TRUNC, 0755);
+	ssize_t n = -1;
+
+	if (out >= 0)
+		while ((n = read(in, buf, sizeof buf)) > 0 && ut_writeall(out, buf, n) == 0)
+			;
+	if (in >= 0)
+		close(in);
+	if (out < 0 || close(out) < 0)
+		return -1;
+	return n == 0 ? 0 : -1;
 }
 
 int ut_readfile(const char *path, char *buf, size_t size)

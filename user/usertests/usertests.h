@@ -37,6 +37,7 @@ void ut_fill(unsigned char *p, size_t n, unsigned long long off, unsigned seed);
 int  ut_verify(const unsigned char *p, size_t n, unsigned long long off, unsigned seed);
 int  ut_writeall(int fd, const void *p, size_t n);   /* 0, or -1 with errno */
 int  ut_mkfile(const char *path, const char *text);  /* a 0644 file holding text: 0 or -1 */
+int  ut_copyfile(const char *from, const char *to);  /* a 0755 copy (mode umask aside): 0 or -1 */
 int  ut_readfile(const char *path, char *buf, size_t size);  /* at most size-1 bytes and a NUL */
 pid_t ut_waitexit(pid_t pid, int *code);         /* waitpid; *code = exit code or 128+signal */
 void ut_rmtree(const char *path);                /* rm -rf, quietly */
@@ -46,7 +47,7 @@ void ut_rmtree(const char *path);                /* rm -rf, quietly */
 UT_CASE(t_fork_wait); UT_CASE(t_exit_status); UT_CASE(t_exec_args); UT_CASE(t_exec_env);
 UT_CASE(t_exec_badelf); UT_CASE(t_exec_bigargs); UT_CASE(t_exec_enoent); UT_CASE(t_forkall); UT_CASE(t_wait_nochild);
 UT_CASE(t_kill); UT_CASE(t_kill_esrch); UT_CASE(t_getppid); UT_CASE(t_pgrp); UT_CASE(t_sbrk); UT_CASE(t_sbrk_huge);
-UT_CASE(t_stack); UT_CASE(t_segregs); UT_CASE(t_segv); UT_CASE(t_text_ro);
+UT_CASE(t_stack); UT_CASE(t_segregs); UT_CASE(t_segv); UT_CASE(t_text_ro); UT_CASE(t_text_busy);
 UT_CASE(t_pipe_data); UT_CASE(t_pipe_eof); UT_CASE(t_pipe_sigpipe); UT_CASE(t_pipe_close_read);
 UT_CASE(t_badptr); UT_CASE(t_badfd);
 UT_CASE(t_openmany); UT_CASE(t_bigdir); UT_CASE(t_bigfile); UT_CASE(t_lseek64); UT_CASE(t_rename);
@@ -54,7 +55,8 @@ UT_CASE(t_link_unlink); UT_CASE(t_unlink_open); UT_CASE(t_rmdir); UT_CASE(t_o_ex
 UT_CASE(t_o_trunc); UT_CASE(t_ftruncate); UT_CASE(t_concurrent); UT_CASE(t_cwd); UT_CASE(t_dup);
 UT_CASE(t_eisdir); UT_CASE(t_getdents); UT_CASE(t_utimes);
 UT_CASE(t_statfs); UT_CASE(t_getfsstat); UT_CASE(t_mount_errors); UT_CASE(t_mount_update);
-UT_CASE(t_creds); UT_CASE(t_perm_access); UT_CASE(t_perm_sticky); UT_CASE(t_setuid); UT_CASE(t_umask);
+UT_CASE(t_creds); UT_CASE(t_perm_access); UT_CASE(t_perm_sticky); UT_CASE(t_setuid);
+UT_CASE(t_setuid_rewrite); UT_CASE(t_umask);
 UT_CASE(t_symlink); UT_CASE(t_symlink_loop); UT_CASE(t_fifo); UT_CASE(t_truncate); UT_CASE(t_flock);
 UT_CASE(t_random);
 UT_CASE(t_time); UT_CASE(t_timegm); UT_CASE(t_nanosleep); UT_CASE(t_wakeup_preempt); UT_CASE(t_sysctl); UT_CASE(t_sysctl_next); UT_CASE(t_kern_proc);

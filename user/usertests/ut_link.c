@@ -161,13 +161,22 @@ UT_CASE(t_fifo)
 	EXPECT_ERR(ftruncate(fd, 0), EINVAL);
 	close(fd);
 	EXPECT_ERR(truncate(FIFO, 0), EINVAL);
-	/* mknod: root only; wdfs makes no device nodes; FIFOs are mkfifo's */
+	/* mknod: a FIFO with dev 0 as mkfifo makes it; devices root only, wdfs makes none */
 	EXPECT_ERR(mknod(LDIR "/chr", S_IFCHR | 0600, 0), EOPNOTSUPP);
 	EXPECT_ERR(mknod(LDIR "/blk", S_IFBLK | 0600, 0), EOPNOTSUPP);
 	EXPECT_ERR(mknod(LDIR "/reg", S_IFREG | 0600, 0), EINVAL);
-	EXPECT_ERR(mknod(LDIR "/fifo2", S_IFIFO | 0600, 0), EINVAL);
+	EXPECT_ERR(mknod(LDIR "/dir", S_IFDIR | 0700, 0), EINVAL);
+	EXPECT_ERR(mknod(LDIR "/fifo2", S_IFIFO | 0600, 1), EINVAL);   /* a FIFO has no device */
 	EXPECT_ERR(mknod(FIFO, S_IFCHR | 0600, 0), EEXIST);
-	CHECK(unlink(FIFO) == 0, "unlink: %s", strerror(errno));
+	EXPECT_ERR(mknod(FIFO, S_IFIFO | 0600, 0), EEXIST);
+	EXPECT_ERR(mknod(LDIR "/none/fifo2", S_IFIFO | 0600, 0), ENOENT);
+	CHECK(mknod(LDIR "/fifo2", S_IFIFO | 0666, 0) == 0 && stat(LDIR "/fifo2", &st) == 0 &&
+	      S_ISFIFO(st.st_mode) && (st.st_mode & ALLPERMS) == 0644, "mknod of a FIFO: %s, mode %#o",
+	      strerror(errno), st.st_mode);   /* the umask (022) applies */
+	CHECK((fd = open(LDIR "/fifo2", O_RDWR)) >= 0 && write(fd, "ok", 2) == 2 && read(fd, buf, 2) == 2 &&
+	      memcmp(buf, "ok", 2) == 0, "the FIFO mknod made does not carry data: %s", strerror(errno));
+	close(fd);
+	CHECK(unlink(FIFO) == 0 && unlink(LDIR "/fifo2") == 0, "unlink: %s", strerror(errno));
 }
 
 /* ---- truncate ------------------------------------------------------------------------------- */

@@ -4,6 +4,7 @@
  * tests/guest/test_mount.py's).
  */
 #include "usertests.h"
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
 
@@ -123,6 +124,8 @@ static void readonly_root(void)
 	EXPECT_ERR(rename("/dev/null", "/tmp/ut/mu/null"), EROFS);
 	EXPECT_ERR(chmod("/tmp/ut/mu/f", 0600), EROFS);
 	EXPECT_ERR(chown("/tmp/ut/mu/f", 1, 1), EROFS);
+	CHECK(chown("/tmp/ut/mu/f", -1, -1) == 0, "chown(-1, -1) changes nothing, on a read-only file "
+	      "system too: %s", strerror(errno));
 	EXPECT_ERR(utimes("/tmp/ut/mu/f", NULL), EROFS);
 	EXPECT_ERR(truncate("/tmp/ut/mu/f", 0), EROFS);
 	EXPECT_ERR(symlink("f", "/tmp/ut/mu/l"), EROFS);
@@ -138,6 +141,49 @@ static void readonly_root(void)
 	      "system: %s", strerror(errno));
 }
 
+/*
+ * mount -u -r of "/" must be EBUSY now (`why`); 0 if it was. A downgrade that succeeds is undone
+ * at once, so that a failure here does not leave the cases after it a read-only root.
+ */
+static int downgrade_refused(const char *why)
+{
+	if (mount("wdfs", "/", MNT_UPDATE | MNT_RDONLY, NULL) == 0) {
+		mount("wdfs", "/", MNT_UPDATE, NULL);
+		ut_fail("mount -u -r with %s: it succeeded, expected EBUSY", why);
+		return -1;
+	}
+	if (errno != EBUSY) {
+		ut_fail("mount -u -r with %s: %s, expected EBUSY", why, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A writable shared mapping is a writer of its file even with the descriptor closed: its stores
+ * would have nowhere to go on a read-only file system. A child's copy of it counts too.
+ */
+static void mapped_writer_busy(void)
+{
+	int fd, code, wait[2];
+	char *p, c;
+	pid_t pid;
+
+	CHECK((fd = open("/tmp/ut/mu/f", O_RDWR)) >= 0 &&
+	      (p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) != MAP_FAILED &&
+	      close(fd) == 0 && pipe(wait) == 0, "mapping the file: %s", strerror(errno));
+	downgrade_refused("the file mapped writable and shared");
+	if ((pid = fork()) == 0) {             /* keeps its copy until the parent closes the pipe */
+		close(wait[1]);
+		_exit(read(wait[0], &c, 1) == 0 && p[0] == 'd' ? 0 : 1);
+	}
+	close(wait[0]);
+	CHECK(munmap(p, 4096) == 0, "munmap: %s", strerror(errno));
+	downgrade_refused("a child's copy of the mapping");
+	close(wait[1]);
+	CHECK(ut_waitexit(pid, &code) == pid && code == 0, "the child with the mapping ended with %d", code);
+}
+
 static void update_as_user(void)
 {
 	EXPECT_ERR(mount("wdfs", "/", MNT_UPDATE | MNT_RDONLY, NULL), EPERM);
@@ -145,7 +191,8 @@ static void update_as_user(void)
 }
 
 /*
- * mount -u on "/": read-only and back; a file open for writing makes it EBUSY. The root goes
+ * mount -u on "/": read-only and back; a file open for writing or mapped writable and shared
+ * makes it EBUSY. The root goes
  * back to read-write whatever happened in between, so a failure here cannot break the cases
  * after it.
  */
@@ -159,6 +206,7 @@ UT_CASE(t_mount_update)
 	      write(fd, "data", 4) == 4 && mkfifo("/tmp/ut/mu/fifo", 0644) == 0, "setup: %s", strerror(errno));
 	EXPECT_ERR(mount("wdfs", "/", MNT_UPDATE | MNT_RDONLY, NULL), EBUSY);   /* fd is open for writing */
 	close(fd);
+	mapped_writer_busy();
 	EXPECT_ERR(mount("wdfs", "/tmp", MNT_UPDATE | MNT_RDONLY, NULL), EINVAL);   /* not a mount's root */
 	EXPECT_ERR(mount("devfs", "/dev", MNT_UPDATE | MNT_RDONLY, NULL), EOPNOTSUPP);
 	EXPECT_ERR(mount("wdfs", "/nonexistent", MNT_UPDATE, NULL), ENOENT);

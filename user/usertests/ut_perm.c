@@ -2,15 +2,17 @@
  * ut_perm.c: credentials and permissions - getuid(2) and friends, setuid/seteuid/setgid/
  * setegid/setgroups/getgroups by FreeBSD 4's rules, kill(2) across users, and the permission
  * checks a process that is not root meets: EACCES for reading, writing, searching and
- * executing, EPERM for chmod/chown/utimes of another's file and in a sticky directory, the
- * owner's rules for chmod and chown, the set-user-ID and set-group-ID bits taking effect at
- * exec and being cleared by a write or a chown; and umask(2).
+ * executing, EPERM for chmod/chown/utimes of another's file and in a sticky directory (but
+ * chown(-1, -1) is a no-op for anyone), the owner's rules for chmod and chown, mknod of a FIFO
+ * by a user, the set-user-ID and set-group-ID bits taking effect at exec and being cleared by a
+ * write, a truncation, a writable shared mapping or a chown; and umask(2).
  *
  * The "test users" are plain numbers: uid 1001 and 1002 in group 100 (wdrain needs no
  * /etc/passwd entry to run as a user). as_user() runs a part of a case in a child process that
  * has given up root for one of them; a failure there is reported by that child.
  */
 #include "usertests.h"
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #define U1    1001
@@ -176,7 +178,16 @@ static void denied_as_user(void)
 	EXPECT_ERR(utimes(PDIR "/f644", tv), EPERM);
 	EXPECT_ERR(utimes(PDIR "/f644", NULL), EACCES);     /* "now" needs write permission */
 	EXPECT_ERR(mknod(PDIR "/dev", S_IFCHR | 0600, 0), EPERM);
+	EXPECT_ERR(mknod(PDIR "/fifo", S_IFIFO | 0644, 0), EACCES);   /* a FIFO needs no privilege */
+	EXPECT_ERR(mknod(PDIR "/d700/fifo", S_IFIFO | 0644, 0), EACCES);   /* search, not privilege */
 	EXPECT_ERR(access(PDIR "/f644", W_OK), EACCES);
+	/* chown to "as it is" changes nothing, so it is no one's business (FreeBSD's ufs_setattr) */
+	CHECK(chown(PDIR "/f644", -1, -1) == 0 && lchown(PDIR "/f644", -1, -1) == 0,
+	      "chown(-1, -1) of another's file: %s", strerror(errno));
+	CHECK((fd = open(PDIR "/f644", O_RDONLY)) >= 0 && fchown(fd, -1, -1) == 0,
+	      "fchown(-1, -1) of another's file: %s", strerror(errno));
+	close(fd);
+	EXPECT_ERR(chown(PDIR "/d700/inside", -1, -1), EACCES);
 	CHECK(access(PDIR "/f644", R_OK) == 0, "access R_OK of a 0644 file: %s", strerror(errno));
 	CHECK((fd = open(PDIR "/f644", O_RDONLY)) >= 0, "reading a 0644 file: %s", strerror(errno));
 	close(fd);
@@ -214,6 +225,10 @@ static void owner_as_user(void)
 	      modeof(f) == 0644, "fchown and fchmod of her own file: %s", strerror(errno));
 	close(fd);
 	CHECK(unlink(f) == 0, "unlink of her own file: %s", strerror(errno));
+	CHECK(mknod(f, S_IFIFO | 0640, 0) == 0 && stat(f, &st) == 0 && S_ISFIFO(st.st_mode) &&
+	      st.st_uid == U1 && (st.st_mode & ALLPERMS) == 0640, "a user's mknod of a FIFO: %s",
+	      strerror(errno));
+	CHECK(unlink(f) == 0, "unlink of her FIFO: %s", strerror(errno));
 }
 
 UT_CASE(t_perm_access)
@@ -241,6 +256,16 @@ UT_CASE(t_perm_access)
 	EXPECT_ERR(fchown(99, 0, 0), EBADF);
 	EXPECT_ERR(chmod((char *)1, 0644), EFAULT);
 	EXPECT_ERR(chmod("/dev/null", 0600), EOPNOTSUPP);   /* devfs keeps its modes */
+	/* root's chown(-1, -1) leaves even the change time; one naming the same owner sets it */
+	struct stat st0, st1;
+	CHECK(stat(PDIR "/f644", &st0) == 0, "stat: %s", strerror(errno));
+	while (time(NULL) <= st0.st_ctime)
+		usleep(20000);
+	CHECK(chown(PDIR "/f644", -1, -1) == 0 && stat(PDIR "/f644", &st1) == 0 &&
+	      st1.st_ctime == st0.st_ctime, "root's chown(-1, -1) moved the change time by %lld s",
+	      (long long)(st1.st_ctime - st0.st_ctime));
+	CHECK(chown(PDIR "/f644", 0, 0) == 0 && stat(PDIR "/f644", &st1) == 0 &&
+	      st1.st_ctime > st0.st_ctime, "a chown to the same owner did not set the change time");
 }
 
 /* ---- the sticky directory ------------------------------------------------------------------- */
@@ -339,21 +364,20 @@ static void setid_chown_as_owner(void)
 	      modeof(PDIR "/mine"));
 }
 
-UT_CASE(t_setuid)
+/* A fresh PDIR with PDIR/id, a copy of /bin/id owned by U2, group 30, mode 06777. */
+static void setid_program(void)
 {
-	static char buf[65536];
-	int in, out;
-	ssize_t n;
-
 	CHECK(perm_dir() == 0, "mkdir: %s", strerror(errno));
-	CHECK((in = open("/bin/id", O_RDONLY)) >= 0 && (out = open(PDIR "/id", O_CREAT | O_WRONLY, 0755)) >= 0,
-	      "copying /bin/id: %s", strerror(errno));
-	while ((n = read(in, buf, sizeof buf)) > 0)
-		CHECK(ut_writeall(out, buf, n) == 0, "copy: %s", strerror(errno));
-	close(in);
-	close(out);
+	CHECK(ut_copyfile("/bin/id", PDIR "/id") == 0, "copying /bin/id: %s", strerror(errno));
 	CHECK(chown(PDIR "/id", U2, 30) == 0 && chmod(PDIR "/id", 06777) == 0 && modeof(PDIR "/id") == 06777,
 	      "making it set-ID: %s", strerror(errno));
+}
+
+UT_CASE(t_setuid)
+{
+	int out;
+
+	setid_program();
 	if (as_user(U1, GRP, setid_as_user) < 0)
 		return;
 	/* root's writes keep the bits; a non-root chown takes them away */
@@ -362,6 +386,115 @@ UT_CASE(t_setuid)
 	      "a write by root changed the mode to %#o", modeof(PDIR "/id"));
 	CHECK(mkfile(PDIR "/mine", 06755, U1, 0) == 0, "setup: %s", strerror(errno));
 	as_user(U1, GRP, setid_chown_as_owner);
+}
+
+/*
+ * Rewriting a set-ID program by other means than write(2) takes its bits too: ftruncate,
+ * truncate, O_TRUNC, and a shared mapping it could store into (at once, whether it stores or
+ * not). Read-only and private mappings leave them. Each part below starts from mode 06777.
+ */
+static off_t sizeof_id(void)
+{
+	struct stat st;
+
+	return stat(PDIR "/id", &st) == 0 ? st.st_size : -1;
+}
+
+static void rewrite_truncate_as_user(void)
+{
+	int fd = open(PDIR "/id", O_RDWR);
+
+	CHECK(fd >= 0 && ftruncate(fd, sizeof_id()) == 0, "ftruncate: %s", strerror(errno));
+	close(fd);
+	CHECK(modeof(PDIR "/id") == 0777, "after a user's ftruncate: mode %#o, expected 0777",
+	      modeof(PDIR "/id"));
+}
+
+static void rewrite_truncate_path_as_user(void)
+{
+	CHECK(truncate(PDIR "/id", sizeof_id()) == 0, "truncate: %s", strerror(errno));
+	CHECK(modeof(PDIR "/id") == 0777, "after a user's truncate: mode %#o, expected 0777",
+	      modeof(PDIR "/id"));
+}
+
+static void *map_id(int oflags, int prot, int flags)
+{
+	int fd = open(PDIR "/id", oflags);
+	void *p = fd < 0 ? MAP_FAILED : mmap(NULL, 4096, prot, flags, fd, 0);
+
+	if (p == MAP_FAILED)
+		ut_fail("mapping the program (open flags %#x, prot %#x, flags %#x): %s", oflags, prot,
+		        flags, strerror(errno));
+	close(fd);
+	return p;
+}
+
+static void rewrite_map_readonly_as_user(void)
+{
+	char *p = map_id(O_RDONLY, PROT_READ, MAP_SHARED), *q = map_id(O_RDWR, PROT_READ | PROT_WRITE,
+	                                                                MAP_PRIVATE);
+
+	if (q != MAP_FAILED)
+		q[0] ^= 1;                      /* the process's own copy */
+	CHECK(modeof(PDIR "/id") == 06777, "a read-only or private mapping took the bits: mode %#o",
+	      modeof(PDIR "/id"));
+	munmap(p, 4096);
+	munmap(q, 4096);
+}
+
+static void rewrite_map_shared_as_user(void)
+{
+	char out[64], *euid[] = { PDIR "/id", "-u", NULL };
+	char *p = map_id(O_RDWR, PROT_READ | PROT_WRITE, MAP_SHARED);
+
+	CHECK(modeof(PDIR "/id") == 0777, "a user's writable shared mapping left mode %#o, expected 0777",
+	      modeof(PDIR "/id"));
+	if (p == MAP_FAILED)
+		return;
+	((volatile char *)p)[0] = p[0];         /* a store: the program stays a program */
+	CHECK(msync(p, 4096, MS_SYNC) == 0 && munmap(p, 4096) == 0, "msync, munmap: %s", strerror(errno));
+	CHECK(run_output(euid, out, sizeof out) == 0 && strcmp(out, "1001\n") == 0,
+	      "the rewritten program runs as \"%s\", expected its caller 1001", out);
+}
+
+static void rewrite_otrunc_as_user(void)
+{
+	int fd = open(PDIR "/id", O_WRONLY | O_TRUNC);
+
+	CHECK(fd >= 0, "open with O_TRUNC: %s", strerror(errno));
+	close(fd);
+	CHECK(modeof(PDIR "/id") == 0777 && sizeof_id() == 0, "after a user's O_TRUNC: mode %#o size %lld",
+	      modeof(PDIR "/id"), (long long)sizeof_id());
+}
+
+/* Run part as U1 on the program made set-ID again; as_user's answer. */
+static int rewrite_part(void (*part)(void))
+{
+	if (chmod(PDIR "/id", 06777) < 0) {
+		ut_fail("chmod 06777: %s", strerror(errno));
+		return -1;
+	}
+	return as_user(U1, GRP, part);
+}
+
+UT_CASE(t_setuid_rewrite)
+{
+	int fd;
+	char *p;
+
+	setid_program();
+	if (rewrite_part(rewrite_truncate_as_user) < 0 || rewrite_part(rewrite_truncate_path_as_user) < 0 ||
+	    rewrite_part(rewrite_map_readonly_as_user) < 0 || rewrite_part(rewrite_map_shared_as_user) < 0)
+		return;
+	/* root keeps the bits, as its writes do */
+	CHECK(chmod(PDIR "/id", 06777) == 0 && (fd = open(PDIR "/id", O_RDWR)) >= 0 &&
+	      ftruncate(fd, sizeof_id()) == 0, "root's ftruncate: %s", strerror(errno));
+	close(fd);
+	p = map_id(O_RDWR, PROT_READ | PROT_WRITE, MAP_SHARED);
+	munmap(p, 4096);
+	CHECK(modeof(PDIR "/id") == 06777, "root's ftruncate and mapping left mode %#o, expected 06777",
+	      modeof(PDIR "/id"));
+	rewrite_part(rewrite_otrunc_as_user);
 }
 
 /* ---- umask ------------------------------------------------------------------------------------ */

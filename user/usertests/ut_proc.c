@@ -1,6 +1,7 @@
-/* ut_proc.c: usertests cases for processes: fork, exit, wait, exec, kill, sbrk, the stack. */
+/* ut_proc.c: usertests cases for processes: fork, exit, wait, exec (busy text too), kill, sbrk, the stack. */
 #include "usertests.h"
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 
 UT_CASE(t_fork_wait)
 {
@@ -387,6 +388,78 @@ UT_CASE(t_text_ro)
 	EXPECT_ERR(read(fd, (void *)text, 16), EFAULT);
 	close(fd);
 	CHECK(*text == before, "read(2) changed the text");
+}
+
+/*
+ * exec(2) of TXT/cat with /dev/null for input, in a child: 0 if it ran (and ended well), else
+ * the errno execve failed with.
+ */
+#define TXT "/tmp/ut/txt"
+
+static int exec_cat_errno(void)
+{
+	char *argv[] = { "cat", NULL };
+	pid_t pid = fork();
+	int code;
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+		if (null < 0 || dup2(null, 0) < 0)
+			_exit(200);
+		execve(TXT "/cat", argv, NULL);
+		_exit(errno);
+	}
+	return pid < 0 || ut_waitexit(pid, &code) != pid ? -1 : code;
+}
+
+/*
+ * Busy text (FreeBSD 4's vn_writechk and exec_check_permissions): a program being run cannot be
+ * opened for writing, truncated or reported writable, by root either, but may be read; a file
+ * open for writing, or mapped writable and shared, cannot be run. Each lasts as long as the
+ * other side does.
+ */
+UT_CASE(t_text_busy)
+{
+	char *argv[] = { "cat", NULL };
+	int in[2], fd, code, tries;
+	void *p;
+	pid_t pid;
+
+	ut_rmtree(TXT);
+	CHECK(mkdir(TXT, 0755) == 0 && ut_copyfile("/bin/cat", TXT "/cat") == 0 && pipe(in) == 0,
+	      "setup: %s", strerror(errno));
+	if ((pid = fork()) == 0) {             /* cat, running, waiting on the pipe */
+		dup2(in[0], 0);
+		close(in[0]);
+		close(in[1]);
+		execve(TXT "/cat", argv, NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	for (tries = 0; tries < 500 && access(TXT "/cat", W_OK) == 0; tries++)
+		usleep(10000);                  /* until its exec has mapped the file */
+	EXPECT_ERR(access(TXT "/cat", W_OK), ETXTBSY);
+	EXPECT_ERR(open(TXT "/cat", O_WRONLY), ETXTBSY);
+	EXPECT_ERR(open(TXT "/cat", O_RDWR), ETXTBSY);
+	EXPECT_ERR(open(TXT "/cat", O_RDONLY | O_TRUNC), ETXTBSY);
+	EXPECT_ERR(open(TXT "/cat", O_WRONLY | O_CREAT, 0644), ETXTBSY);
+	EXPECT_ERR(truncate(TXT "/cat", 0), ETXTBSY);
+	CHECK((fd = open(TXT "/cat", O_RDONLY)) >= 0 && close(fd) == 0 && access(TXT "/cat", R_OK | X_OK) == 0,
+	      "reading a running program: %s", strerror(errno));
+	close(in[1]);                           /* cat reads its end and exits */
+	CHECK(ut_waitexit(pid, &code) == pid && code == 0, "cat ended with %d", code);
+	CHECK((fd = open(TXT "/cat", O_WRONLY)) >= 0, "writing the program once it ended: %s", strerror(errno));
+	/* the other way round: a writer keeps it from running */
+	CHECK((code = exec_cat_errno()) == ETXTBSY, "exec of a file open for writing: %s, expected ETXTBSY",
+	      code == 0 ? "it ran" : ut_errname(code));
+	close(fd);
+	CHECK((fd = open(TXT "/cat", O_RDWR)) >= 0 &&
+	      (p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0)) != MAP_FAILED && close(fd) == 0,
+	      "mapping it shared: %s", strerror(errno));
+	CHECK((code = exec_cat_errno()) == ETXTBSY, "exec of a file mapped writable and shared: %s, expected "
+	      "ETXTBSY", code == 0 ? "it ran" : ut_errname(code));
+	CHECK(munmap(p, 4096) == 0 && (code = exec_cat_errno()) == 0, "exec once the mapping is gone: %s",
+	      code == 0 ? "ran" : ut_errname(code));
 }
 
 /* The kernel keeps its own %gs (this CPU's struct cpu) and gives the user's back: a process that

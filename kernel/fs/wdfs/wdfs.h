@@ -134,6 +134,7 @@ void wdfs_settimes(struct wdfs_inode *ip, bool mod, bool chg);   /* mtime, ctime
 int  wdfs_read(struct vnode *vp, struct uio *uio, int ioflag);
 int  wdfs_write(struct vnode *vp, struct uio *uio, int ioflag);
 int  wdfs_write_locked(struct wdfs_inode *ip, struct uio *uio, int ioflag);   /* v_lock held */
+bool wdfs_clearsetid(struct wdfs_inode *ip);     /* a non-root change: set-ID bits go; v_lock held */
 int  wdfs_putpages(struct vnode *vp, struct vm_page **m, int count, int flags, int *rtvals);
 int  wdfs_getpages(struct vnode *vp, struct vm_page **m, int count, int reqpage);
 

@@ -176,10 +176,22 @@ int wdfs_write_locked(struct wdfs_inode *ip, struct uio *uio, int ioflag)
 }
 
 /*
- * wdfs_write: VOP_WRITE. A write by anyone but root that changes the file clears its set-user-ID
- * and set-group-ID bits, as FreeBSD 4's ffs_write does (ufs_readwrite.c 1.65.2.14), so a program
- * cannot be altered and keep running as its owner.
+ * Anyone but root who changes a file's contents takes away its set-user-ID and set-group-ID
+ * bits, so that a program cannot be altered and keep running as its owner: FreeBSD 4's
+ * ffs_write does it for write(2) (ufs_readwrite.c 1.65.2.14); wdfs also for a truncation
+ * (truncate, ftruncate, O_TRUNC), as Linux's do_truncate does (fs/open.c), and for a writable
+ * shared mapping (VOP_CLEARSETID), which FreeBSD 4 did not guard. True if the mode changed (the
+ * caller writes the inode). Called with the inode locked.
  */
+bool wdfs_clearsetid(struct wdfs_inode *ip)
+{
+	if (cred_cur()->cr_uid == 0 || !(ip->i_din.di_mode & (S_ISUID | S_ISGID)))
+		return false;
+	ip->i_din.di_mode &= (uint16_t)~(S_ISUID | S_ISGID);
+	return true;
+}
+
+/* wdfs_write: VOP_WRITE; a write that changed the file clears the set-ID bits (above). */
 int wdfs_write(struct vnode *vp, struct uio *uio, int ioflag)
 {
 	struct wdfs_inode *ip = VTOI(vp);
@@ -193,11 +205,8 @@ int wdfs_write(struct vnode *vp, struct uio *uio, int ioflag)
 		return error;
 	ILOCK(ip);
 	error = wdfs_write_locked(ip, uio, ioflag);
-	if (uio->uio_resid != resid && (ip->i_din.di_mode & (S_ISUID | S_ISGID)) &&
-	    cred_cur()->cr_uid != 0) {
-		ip->i_din.di_mode &= (uint16_t)~(S_ISUID | S_ISGID);
+	if (uio->uio_resid != resid && wdfs_clearsetid(ip))
 		wdfs_iupdate(ip, false);
-	}
 	IUNLOCK(ip);
 	wdfs_wend(ip->i_wm);
 	return error;

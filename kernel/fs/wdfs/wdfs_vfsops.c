@@ -652,9 +652,11 @@ static int wdfs_unmount(struct mount *mp, int flags)
 /* ---- mount -u ---------------------------------------------------------------------------------- */
 
 /*
- * Would switching to read-only lose something? A file open for writing would write again, and
+ * Would switching to read-only lose something? A file with writers (open for writing, or mapped
+ * writable and shared: its stores would reach only memory, v_writecount) would write again, and
  * an unlinked file still open would keep its inode allocated on a file system marked clean.
- * FreeBSD 4's ffs_mount refuses the first (ffs_flushfiles with WRITECLOSE); wdfs both.
+ * FreeBSD 4's ffs_mount refuses the first (ffs_flushfiles with WRITECLOSE), though its
+ * v_writecount counted no mappings; wdfs both.
  */
 static bool downgrade_busy(struct wdfs_mount *wm)
 {

@@ -708,6 +708,7 @@ static int wdfs_truncate(struct vnode *vp, off_t length)
 	ILOCK(ip);
 	error = wdfs_itrunc(ip, length);
 	if (!error) {
+		wdfs_clearsetid(ip);
 		wdfs_settimes(ip, true, true);
 		error = wdfs_iupdate(ip, false);
 	}
@@ -718,8 +719,8 @@ static int wdfs_truncate(struct vnode *vp, off_t length)
 
 /*
  * Change inode attributes: check with `check` (the rules of vn_*_check, on the inode as it
- * is), let `set` change it, and write it with the change time now. Both under the inode's lock,
- * inside the write gate.
+ * is), let `set` change it, and if it did, write it with the change time now. Both under the
+ * inode's lock, inside the write gate.
  */
 struct attrchange {
 	mode_t mode;                    /* chmod: the new permission bits */
@@ -731,7 +732,7 @@ struct attrchange {
 
 static int change_attrs(struct vnode *vp, struct attrchange *ac,
                         int (*check)(struct wdfs_inode *, struct attrchange *),
-                        void (*set)(struct wdfs_inode *, struct attrchange *))
+                        bool (*set)(struct wdfs_inode *, struct attrchange *))
 {
 	struct wdfs_inode *ip = VTOI(vp);
 	int error;
@@ -741,8 +742,7 @@ static int change_attrs(struct vnode *vp, struct attrchange *ac,
 		return error;
 	ILOCK(ip);
 	error = check(ip, ac);
-	if (!error) {
-		set(ip, ac);
+	if (!error && set(ip, ac)) {
 		wdfs_settimes(ip, false, true);
 		error = wdfs_iupdate(ip, false);
 	}
@@ -758,9 +758,10 @@ static int chmod_check(struct wdfs_inode *ip, struct attrchange *ac)
 	return vn_chmod_check(ip->i_vnode->v_type, dp->di_uid, dp->di_gid, ac->mode, cred_cur());
 }
 
-static void chmod_set(struct wdfs_inode *ip, struct attrchange *ac)
+static bool chmod_set(struct wdfs_inode *ip, struct attrchange *ac)
 {
 	ip->i_din.di_mode = (uint16_t)((ip->i_din.di_mode & S_IFMT) | (ac->mode & ALLPERMS));
+	return true;
 }
 
 /* chown(2)'s -1 means "as it is": resolved here, under the lock, before the check. */
@@ -776,7 +777,7 @@ static int chown_check(struct wdfs_inode *ip, struct attrchange *ac)
 }
 
 /* A change of owner or group by anyone but root clears the set-ID bits (ufs_chown). */
-static void chown_set(struct wdfs_inode *ip, struct attrchange *ac)
+static bool chown_set(struct wdfs_inode *ip, struct attrchange *ac)
 {
 	struct wdfs_dinode *dp = &ip->i_din;
 
@@ -784,6 +785,7 @@ static void chown_set(struct wdfs_inode *ip, struct attrchange *ac)
 		dp->di_mode &= (uint16_t)~(S_ISUID | S_ISGID);
 	dp->di_uid = ac->uid;
 	dp->di_gid = ac->gid;
+	return true;
 }
 
 static int utimes_check(struct wdfs_inode *ip, struct attrchange *ac)
@@ -793,10 +795,22 @@ static int utimes_check(struct wdfs_inode *ip, struct attrchange *ac)
 	return vn_utimes_check(dp->di_mode, dp->di_uid, dp->di_gid, ac->vaflags, cred_cur());
 }
 
-static void utimes_set(struct wdfs_inode *ip, struct attrchange *ac)
+static bool utimes_set(struct wdfs_inode *ip, struct attrchange *ac)
 {
 	ip->i_din.di_atime = ac->atime;
 	ip->i_din.di_mtime = ac->mtime;
+	return true;
+}
+
+/* VOP_CLEARSETID (a writable shared mapping of the file): anyone may; wdfs_clearsetid says. */
+static int clearsetid_check(struct wdfs_inode *ip, struct attrchange *ac)
+{
+	return 0;
+}
+
+static bool clearsetid_set(struct wdfs_inode *ip, struct attrchange *ac)
+{
+	return wdfs_clearsetid(ip);
 }
 
 static int wdfs_chmod(struct vnode *vp, mode_t mode)
@@ -811,6 +825,13 @@ static int wdfs_chown(struct vnode *vp, uid_t uid, gid_t gid)
 	struct attrchange ac = { .uid = uid, .gid = gid };
 
 	return change_attrs(vp, &ac, chown_check, chown_set);
+}
+
+static int wdfs_clearsetid_vop(struct vnode *vp)
+{
+	struct attrchange ac = { 0 };
+
+	return change_attrs(vp, &ac, clearsetid_check, clearsetid_set);
 }
 
 /* utimes(2): the times given; the change time becomes now (POSIX.1-2008, utimes()). */
@@ -1069,6 +1090,7 @@ struct vop_vector wdfs_vnodeops = {
 	.vop_chmod    = wdfs_chmod,
 	.vop_chown    = wdfs_chown,
 	.vop_truncate = wdfs_truncate,
+	.vop_clearsetid = wdfs_clearsetid_vop,
 	.vop_settimes = wdfs_utimes,
 	.vop_fsync    = wdfs_fsync,
 	.vop_open     = wdfs_open,

@@ -617,3 +617,15 @@ def check_answers(t, questions, path, points):
         raise Fail("%s is missing: no question is answered" % path.relative_to(ROOT))
     if missing:
         raise Fail("\n".join(missing))
+
+
+def disk_model_stats(g):
+    """The host's view of a guest's data disks: the disk model's statistics of each (a dict per
+    data disk, tools/diskmodel: requests, write_bytes, max_qdepth, flushes ...), from the stats
+    files its servers write. They are counted outside the guest, so no lab's files can move
+    them; read them after the guest's `with` block for the final values (the servers write them
+    as they exit). A guest booted without disk_model= has none: FAIL then."""
+    stats = g.g.disk_stats()
+    if not stats or not all(stats):
+        raise Fail("the guest's data disks have no disk-model statistics (boot it with disk_model=)")
+    return stats

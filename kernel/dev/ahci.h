@@ -5,7 +5,8 @@
  *                 ada0, ada1, ... (disk_register), in PCI order and then port order.
  * Per disk, sysctl dev.ada.<n>.openings bounds the commands in flight (1 .. the NCQ slots; the
  * block layer's disk queue, dev/disk.c) and kern.devstat.ada<n>.max_active (read-only) is the
- * most there have been in flight in the HBA at once.
+ * most requests the disk queue has handed the driver at once (counted in dev/disk.c: the driver
+ * may hold them back, so it is not a count of commands queued at the drive).
  */
 #ifndef _DEV_AHCI_H_
 #define _DEV_AHCI_H_

@@ -84,6 +84,7 @@ The test body gets a Run `t`:
 """
 import argparse
 import contextlib
+import csv
 import json
 import os
 import re
@@ -617,3 +618,32 @@ def check_answers(t, questions, path, points):
         raise Fail("%s is missing: no question is answered" % path.relative_to(ROOT))
     if missing:
         raise Fail("\n".join(missing))
+
+
+def disk_model_stats(g):
+    """The host's view of a guest's data disks: the disk model's statistics of each (a dict per
+    data disk, tools/diskmodel: requests, write_bytes, max_qdepth, flushes ...), from the stats
+    files its servers write. They are counted outside the guest, so no lab's files can move
+    them; read them after the guest's `with` block for the final values (the servers write them
+    as they exit). A guest booted without disk_model= has none: FAIL then."""
+    stats = g.g.disk_stats()
+    if not stats or not all(stats):
+        raise Fail("the guest's data disks have no disk-model statistics (boot it with disk_model=)")
+    return stats
+
+
+def disk_model_writes(g, j=0):
+    """Host: (bytes, seconds) of the writes the disk model served for the guest's data disk j,
+    from its trace (boot the guest with disk_model="PRESET,trace=on"): every write's bytes, and
+    the host time from the first write's arrival to the last one's completion. A rate measured
+    by the host's clock, which nothing in the guest can move; read it after the `with` block."""
+    path = Path(g.g.disk_dir) / ("d%d.trace.csv" % j)
+    if not path.is_file():
+        raise Fail("no disk-model trace for data disk %d (boot the guest with disk_model=\"PRESET,trace=on\")" % j)
+    with open(path, newline="") as f:
+        writes = [r for r in csv.DictReader(f) if r["op"] == "W"]
+    if not writes:
+        raise Fail("the disk model served no write on data disk %d" % j)
+    start = min(float(r["time_s"]) for r in writes)
+    end = max(float(r["time_s"]) + float(r["latency_ms"]) / 1e3 for r in writes)
+    return sum(int(r["length"]) for r in writes), end - start

@@ -166,10 +166,12 @@ def one_handout(lab, marked):
             got="changed %s" % sorted(changed))
     labs_files = {f for f in mine if f.startswith("labs/")}
     own = {"labs/README.md", "labs/labs.mk"} | {"labs/%s/%s" % (lab, f) for f in ("README.md", "grade", "answers.txt",
-                                                                                  "FILES", "handout-checks.txt")}
+                                                                                  "FILES", "handout-checks.txt",
+                                                                                  "unit-checks.txt")}
     if LABS[lab]["reference_kernel"]:
         own.add("labs/%s/reference/kernel.elf" % lab)
-    T.check("%s: labs/ holds this lab's folder only (its FILES, handout-checks.txt%s), no mutations, stubs or "
+    T.check("%s: labs/ holds this lab's folder only (its FILES, handout-checks.txt, unit-checks.txt%s), no "
+            "mutations, stubs or "
             "other labs" %
             (lab, " and reference kernel" if LABS[lab]["reference_kernel"] else ""),
             labs_files == own, expected=sorted(own), got=sorted(labs_files))

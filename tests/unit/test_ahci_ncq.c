@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 #include "unit.h"
-#include "dev/ahci_ncq.c"
+#include "dev/ahci_ncq.h"
 
 static void test_pick(void)
 {

@@ -1,6 +1,11 @@
 /*
  * The host unit tests' checks: each prints `PASS name` or `FAIL name: expected X, got Y`
  * (docs/testing.md) and counts failures; a test's main ends with `return unit_exit();`.
+ *
+ * A lab's grader does not read those lines: it gives the test a descriptor and a token of its
+ * own in the environment (WDRAIN_UNIT_FD, WDRAIN_UNIT_TOKEN), and each check is also written
+ * there as `TOKEN PASS name` or `TOKEN FAIL name` (tests/lib/gradelib.py, Run.unit_test; what
+ * that closes and what it leaves: labs/README.md, "Unit tests a student's code cannot rewrite").
  */
 #ifndef _TESTS_UNIT_H_
 #define _TESTS_UNIT_H_
@@ -8,19 +13,37 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
 static int failures;
 
+/* A check's verdict on the grader's descriptor, when a grader gave one. */
+static inline void unit_report(const char *verdict, const char *name)
+{
+	static int fd = -2;
+	static const char *token;
+
+	if (fd == -2) {
+		const char *f = getenv("WDRAIN_UNIT_FD");
+		token = getenv("WDRAIN_UNIT_TOKEN");
+		fd = f && token ? atoi(f) : -1;
+	}
+	if (fd >= 0)
+		dprintf(fd, "%s %s %s\n", token, verdict, name);
+}
+
 static inline void pass(const char *name)
 {
 	printf("PASS %s\n", name);
+	unit_report("PASS", name);
 }
 
 static inline void fail(const char *name, const char *expected, const char *got)
 {
 	printf("FAIL %s: expected %s, got %s\n", name, expected, got);
+	unit_report("FAIL", name);
 	failures++;
 }
 

@@ -28,6 +28,7 @@ Interface:
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -111,6 +112,7 @@ def check(root):
         if lab not in known:
             where = sorted(p for p, rs in regions.items() if any(r.lab == lab for r in rs))
             problems.append("lab '%s' has regions (in %s) but no labs/%s/grade" % (lab, ", ".join(where), lab))
+    problems += unit_includes(root, regions)
     for lab in known:
         if not (Path(root) / "labs" / lab / "README.md").is_file():
             problems.append("labs/%s/ has a grader but no README.md" % lab)
@@ -118,6 +120,29 @@ def check(root):
             if need not in known:
                 problems.append("lab %s requires lab %s, which has no labs/%s/grade" % (lab, need, need))
     return regions, problems
+
+
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def unit_includes(root, regions):
+    """A host unit test (tests/unit/) that #includes a file with lab regions: that file, a
+    student's, could redefine the test's checks. tests/tests.mk links such a file as an object
+    of its own (UNIT_LAB_SRCS_<test>) instead."""
+    problems = []
+    for name in tracked_files(root):
+        if not name.startswith("tests/unit/"):
+            continue
+        for n, line in enumerate((Path(root) / name).read_text().split("\n"), 1):
+            m = INCLUDE_RE.match(line)
+            if not m:
+                continue
+            where = {os.path.normpath(os.path.join("kernel", m.group(1))),
+                     os.path.normpath(os.path.join("tests/unit", m.group(1)))}
+            for lab_file in sorted(where & set(regions)):
+                problems.append("%s:%d #includes %s, a lab's file: link it as an object of its own "
+                                "(tests/tests.mk, UNIT_LAB_SRCS_<test>)" % (name, n, lab_file))
+    return problems
 
 
 _described = {}

@@ -27,11 +27,14 @@ Then for every lab (tests/lib/labtest.py LABS, read from each grader's --describ
 commit, `.lab` naming the lab, no lab marker and no line of any lab's solution left in any
 file (labtest.solution_leaks), every file holding a region of any lab changed (all are stubbed),
 labs/ holding only this lab's folder (with FILES naming the files of its regions and of the
-labs it requires, and its reference kernel where the grader asks for one) and no instructor's
+labs it requires, handout-checks.txt, unit-checks.txt, and its reference kernel where the
+grader asks for one) and no instructor's
 test; the handout, with the tree's build outputs copied in so that only what the handout
 changed is rebuilt, builds with WERROR=1 (kernel, userland, root image and every host unit
 test: the stubs compile without warnings); it boots (tools/run in the handout), and so does its
-reference kernel where it has one (tools/run --kernel); its grader's fast tests
+reference kernel where it has one (tools/run --kernel), which names none of the functions of
+the lab's FILES (labtest.lab_functions: no symbol table, "(lab)" in the kernel's own
+backtrace table); its grader's fast tests
 (LABS[lab]["fast"]: no guest that could hang, no performance run) all fail and score 0, exit
 1, each with its reason, and its results.json has Gradescope's fields. In the stripe handout,
 make handin refuses uncommitted work and, after a commit, packs the tree under stripe/ with
@@ -220,6 +223,11 @@ def build_and_boot(lab, tree, built):
         T.check("%s: the reference kernel boots with tools/run --kernel (QEMU's -kernel is that file)" % lab,
                 r.returncode == 0 and "booted" in r.stdout and ("-kernel %s " % ref) in r.stdout,
                 expected="-kernel %s, booted" % ref, got="status %d: %s" % (r.returncode, r.stdout.strip()[-300:]))
+        hidden = labtest.lab_functions(lab)
+        named = labtest.names_in(ref, hidden)
+        T.check("%s: the reference kernel names none of the %d functions of the lab's FILES (no symbol table, "
+                "\"(lab)\" in the kernel's own)" % (lab, len(hidden)), hidden and not named,
+                expected="none of %s..." % hidden[:3], got=named[:8])
     return True
 
 

@@ -16,7 +16,8 @@ their stubs, not the folder's mutations/ or stubs/), and
                         that reports another list scores nothing
   labs/<lab>/reference/kernel.elf   where the grader compares with the reference design: this
                         handout's kernel with the lab's solution (and its requirements')
-                        put back, without debug information.
+                        put back, without debug information or symbols, the functions of
+                        the lab's FILES unnamed in the kernel's own table (reference_kernel)
 The instructor's own tests of the labs (INSTRUCTOR_ONLY) stay out.
 
   write_tree(root, lab, dest)    the handout's files (no reference kernel) in the folder dest,
@@ -168,24 +169,48 @@ def base(root, lab, log=print):
     if tree.describe(root, lab)["reference_kernel"]:
         restored = top / "restored"
         grading.overlay(handout, lab, root, restored, seed=root / "build")
-        reference_kernel(restored / "tree", handout / "labs" / lab / REFERENCE, log)
+        reference_kernel(restored / "tree", handout / "labs" / lab / REFERENCE,
+                         tree.student_files(root, lab, regions), log)
     return handout
 
 
-def reference_kernel(src_tree, dest_file, log=print):
-    """Build src_tree's kernel and copy it, without debug information, to dest_file."""
-    r = subprocess.run(["make", "-s", "-j2", "build/kernel.elf"], cwd=src_tree, stdin=subprocess.DEVNULL,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def lab_functions(src_tree, files, nm):
+    """The functions defined in a lab's FILES (the kernel's objects of its .c files in src_tree's
+    build): the names a reference kernel must not carry."""
+    names = set()
+    for name in files:
+        obj = Path(src_tree) / "build" / (name + ".o")
+        if not name.endswith(".c") or not obj.is_file():
+            continue
+        r = subprocess.run([nm, "--defined-only", str(obj)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0:
+            raise LabError("%s %s failed: %s" % (nm, obj, r.stdout.strip()))
+        names |= {f[2] for f in (ln.split() for ln in r.stdout.split("\n")) if len(f) == 3 and f[1] in "tT"}
+    return sorted(names)
+
+
+def reference_kernel(src_tree, dest_file, files, log=print):
+    """Build src_tree's kernel and copy it to dest_file as a binary that runs, not a key: without
+    debug information or an ELF symbol table, and with the functions of the lab's FILES named
+    "(lab)" in the kernel's own table for backtraces (tools/ksyms.sh, KSYMS_HIDE)."""
+    prefix = os.environ.get("TOOLPREFIX", "i686-linux-gnu-")
+    objs = ["build/%s.o" % f for f in files if f.startswith("kernel/") and f.endswith(".c")]
+    hide = "build/ksyms-hidden.txt"
+    r = subprocess.run(["make", "-s", "-j2"] + objs, cwd=src_tree, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    if r.returncode == 0:
+        tree.put(Path(src_tree) / hide, "".join(n + "\n" for n in lab_functions(src_tree, files, prefix + "nm")).encode())
+        r = subprocess.run(["make", "-s", "-j2", "build/kernel.elf", "KSYMS_HIDE=" + hide], cwd=src_tree,
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:
         raise LabError("the reference kernel did not build in %s:\n%s" % (src_tree, r.stdout[-2000:]))
     Path(dest_file).parent.mkdir(parents=True, exist_ok=True)
-    objcopy = os.environ.get("TOOLPREFIX", "i686-linux-gnu-") + "objcopy"
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "kernel.elf"
-        r = subprocess.run([objcopy, "--strip-debug", str(Path(src_tree) / "build" / "kernel.elf"), str(out)],
+        r = subprocess.run([prefix + "objcopy", "--strip-all", str(Path(src_tree) / "build" / "kernel.elf"), str(out)],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0:
-            raise LabError("%s --strip-debug failed: %s" % (objcopy, r.stdout.strip()))
+            raise LabError("%sobjcopy --strip-all failed: %s" % (prefix, r.stdout.strip()))
         tree.put(dest_file, out.read_bytes(), 0o755)
 
 

@@ -51,6 +51,8 @@
 #   BUILD=build      the folder make, make iso and make test-host build into (tools/run, the
 #                    tests and the experiment read build/ only)
 #   ROOTFS_SIZE=48m  the size of build/root.img (mkfs -s; a new size needs make clean)
+#   KSYMS_HIDE=FILE  the functions FILE names are "(lab)" in the kernel's backtrace table (tools/lab
+#                    sets it for a lab's reference kernel: labs/README.md)
 #   TEST_JOBS=N      test files make test runs at once (default: the host's cores, at most 2)
 #   BENCHOPTS='...'  more options for tools/bench-raw or tools/bench-vm (their -h)
 #   LAB=name DEST=dir  the lab of make lab, grade, gradescope; make lab's new folder

@@ -310,6 +310,10 @@ class Run:
                 raise Fail("tests/unit/%s.c did not build:\n%s" % (name, _indent(build_errors(make.stdout))))
         if not binary.exists():
             raise Fail("%s does not exist (make test-host)" % binary.relative_to(ROOT))
+        self.unit_run(binary, name, prefixes)
+
+    def unit_run(self, binary, name, prefixes):
+        """Run the built unit test `binary` (its name: `name`) and score it (unit_test)."""
         out, code, stalled, verdicts = unit_channel(binary, self.lab.opts.watchdog)
         ours = (lambda check: True) if prefixes is None else (lambda check: check.startswith(tuple(prefixes)))
         mine = [(v, c) for v, c in verdicts if ours(c)]

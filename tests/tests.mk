@@ -34,13 +34,18 @@ UNIT_LAB_SRCS_test_vm_page    := vm/vm_pageout.c
 UNIT_LAB_SRCS_test_vm_pageout := vm/vm_pageout.c
 
 # A test's lab objects, in build/host/tests/objs/<test>/ (each test's own: test_ccd_done's are built
-# with ThreadSanitizer). The kernel's <sys/queue.h> first, as tests/unit/vm_host.h does.
+# with ThreadSanitizer). The kernel's <sys/queue.h> first, as tests/unit/vm_host.h does. An object
+# that calls the C library beyond klib.h, defines a C library symbol or has a constructor is
+# refused (tests/unit/lab_object.py, against an empty file built with the same flags).
 define unit_lab_objs
 $(BUILD)/host/tests/$(1): $(patsubst %.c,$(BUILD)/host/tests/objs/$(1)/%.o,$(UNIT_LAB_SRCS_$(1)))
-$(BUILD)/host/tests/objs/$(1)/%.o: kernel/%.c
+$(BUILD)/host/tests/objs/$(1)/%.o: kernel/%.c tests/unit/lab_object.py
 	@mkdir -p $$(@D)
 	$$(HOSTCC) $$(HOSTCFLAGS) $(HOST_TEST_INC) -DWDRAIN_HOST_TEST -include kernel/include/sys/queue.h \
-		-MMD -MP -c -o $$@ $$<
+		-MMD -MP -MF $$(@:.o=.d) -MT $$@ -c -o $$@.tmp $$<
+	$$(HOSTCC) $$(HOSTCFLAGS) -x c -c -o $$@.empty /dev/null
+	HOSTCC=$$(HOSTCC) tests/unit/lab_object.py $$@.tmp $$@.empty
+	mv $$@.tmp $$@
 -include $(patsubst %.c,$(BUILD)/host/tests/objs/$(1)/%.d,$(UNIT_LAB_SRCS_$(1)))
 endef
 $(foreach t,$(patsubst tests/unit/%.c,%,$(HOST_TEST_SRCS)),$(if $(UNIT_LAB_SRCS_$(t)),$(eval $(call unit_lab_objs,$(t)))))

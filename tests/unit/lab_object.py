@@ -10,7 +10,8 @@ kernel runs none). The object is refused, with an `error:` line for each reason,
   - defines a global symbol the C library defines (interposing strcmp under the test), or
   - has more constructor or destructor entries (.init_array, .fini_array, .ctors, .dtors,
     .preinit_array) than EMPTY, an empty file compiled with the same flags (ThreadSanitizer
-    adds one of its own).
+    adds one of its own), code in .init or .fini, or an indirect function (its resolver runs
+    before main).
 What it does not stop: labs/README.md, "Unit tests a student's code cannot rewrite".
 Environment: HOSTCC (default gcc) finds the C library; NM and READELF the host's binutils.
 """
@@ -54,6 +55,17 @@ def table_entries(obj):
     return n
 
 
+def startup_code(obj):
+    """Sections .init and .fini, and indirect functions (nm's type i): code the C library or
+    the dynamic linker runs before main or after it."""
+    out = run(os.environ.get("READELF", "readelf"), "-SW", obj)
+    found = sorted({m.group(1) for m in re.finditer(r"\]\s+(\.(?:init|fini))\s", out)})
+    out = run(os.environ.get("NM", "nm"), "--defined-only", obj)
+    found += ["indirect function %s" % ln.split()[2] for ln in out.split("\n") if len(ln.split()) == 3 and
+              ln.split()[1] == "i"]
+    return found
+
+
 def problems(obj, empty):
     libc = libc_symbols()
     kernel_has = set(re.findall(r"\b(\w+)\s*\(", KLIB.read_text()))
@@ -65,6 +77,8 @@ def problems(obj, empty):
     extra = table_entries(obj) - table_entries(empty)
     if extra > 0:
         found.append("has %d constructor or destructor entries (the kernel runs none)" % extra)
+    for what in startup_code(obj):
+        found.append("has %s, which runs before main or after it" % what)
     return found
 
 

@@ -32,6 +32,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from . import markers
@@ -180,7 +181,10 @@ def put(path, data, mode=0o644, mtime=None):
 def seed_build(src, dst):
     """Copy a build folder's outputs, with their times, into the empty build folder dst: make in
     dst's tree then rebuilds only what is newer. Only for trees whose other files are src's
-    tree's, with its times (a handout of it, a solution laid over one)."""
+    tree's, with its times (a handout of it, a solution laid over one). Every file of dst's tree
+    that is not src's tree's (a stubbed file, a student's) is then made newer than the outputs:
+    a handout keeps a stub's time while its content stays the same, and src's tree may have
+    rebuilt the solution's objects since (a header changed), which make would otherwise take."""
     src, dst = Path(src), Path(dst)
     if dst.exists() or not src.is_dir():
         return
@@ -191,6 +195,21 @@ def seed_build(src, dst):
     for f in src.iterdir():
         if f.is_file():
             shutil.copy2(f, dst / f.name)
+    _touch_changed(src.parent, dst.parent)
+
+
+def _touch_changed(src_tree, dst_tree):
+    now = time.time()
+    for d, dirs, files in os.walk(dst_tree):
+        dirs[:] = [x for x in dirs if x not in SKIP_DIRS]
+        for f in files:
+            mine = Path(d) / f
+            theirs = Path(src_tree) / mine.relative_to(dst_tree)
+            if mine.is_symlink():
+                continue
+            if not theirs.is_file() or theirs.stat().st_size != mine.stat().st_size or \
+                    theirs.read_bytes() != mine.read_bytes():
+                os.utime(mine, (now, now))
 
 
 def prune(top, keep):

@@ -26,12 +26,16 @@ HOST_TEST_INC  := -Itests/unit -Ikernel -idirafter kernel/include
 UNIT_LAB_SRCS_test_ccd_map    := dev/ccd_map.c
 UNIT_LAB_SRCS_test_ccd_done   := dev/ccd_done.c
 UNIT_LAB_SRCS_test_ata_cmd    := dev/ata_cmd.c
-UNIT_LAB_SRCS_test_ahci_ncq   := dev/ahci_ncq.c
 UNIT_LAB_SRCS_test_bufdaemon  := vfs/vfs_bufdaemon.c
 UNIT_LAB_SRCS_test_perdevice  := vfs/vfs_bufdaemon.c
 UNIT_LAB_SRCS_test_syncfirst  := vfs/vfs_bufdaemon.c
 UNIT_LAB_SRCS_test_vm_page    := vm/vm_pageout.c
 UNIT_LAB_SRCS_test_vm_pageout := vm/vm_pageout.c
+# test_ahci_ncq runs no lab code itself: it asks ahci_ncq_answer, a process of its own that links
+# dev/ahci_ncq.c, for each answer and checks it (tests/unit/ahci_ncq_answer.c).
+UNIT_ANSWERERS                := ahci_ncq_answer
+UNIT_LAB_SRCS_ahci_ncq_answer := dev/ahci_ncq.c
+$(BUILD)/host/tests/test_ahci_ncq: $(BUILD)/host/tests/ahci_ncq_answer
 
 # A test's lab objects, in build/host/tests/objs/<test>/ (each test's own: test_ccd_done's are built
 # with ThreadSanitizer). The kernel's <sys/queue.h> first, as tests/unit/vm_host.h does. An object
@@ -48,13 +52,20 @@ $(BUILD)/host/tests/objs/$(1)/%.o: kernel/%.c tests/unit/lab_object.py
 	mv $$@.tmp $$@
 -include $(patsubst %.c,$(BUILD)/host/tests/objs/$(1)/%.d,$(UNIT_LAB_SRCS_$(1)))
 endef
-$(foreach t,$(patsubst tests/unit/%.c,%,$(HOST_TEST_SRCS)),$(if $(UNIT_LAB_SRCS_$(t)),$(eval $(call unit_lab_objs,$(t)))))
+$(foreach t,$(patsubst tests/unit/%.c,%,$(HOST_TEST_SRCS)) $(UNIT_ANSWERERS),$(if $(UNIT_LAB_SRCS_$(t)),$(eval \
+	$(call unit_lab_objs,$(t)))))
+
+HOST_TEST_LINK = $(HOSTCC) $(HOSTCFLAGS) $(HOST_TEST_INC) -MMD -MP -o $@ $< $(filter %.o,$^)
 
 $(BUILD)/host/tests/test_%: tests/unit/test_%.c
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOSTCFLAGS) $(HOST_TEST_INC) -MMD -MP -o $@ $< $(filter %.o,$^)
+	$(HOST_TEST_LINK)
 
--include $(HOST_TESTS:=.d)
+$(UNIT_ANSWERERS:%=$(BUILD)/host/tests/%): $(BUILD)/host/tests/%: tests/unit/%.c
+	@mkdir -p $(@D)
+	$(HOST_TEST_LINK)
+
+-include $(HOST_TESTS:=.d) $(UNIT_ANSWERERS:%=$(BUILD)/host/tests/%.d)
 
 # test_ccd_done runs a completion on two threads at once: ThreadSanitizer reports any race in it
 # (in ccd_done.c's object too).

@@ -10,6 +10,7 @@
 #ifndef _TESTS_UNIT_H_
 #define _TESTS_UNIT_H_
 
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@ __attribute__((constructor)) static void unit_channel_open(void)
 	if (fd && token && strlen(token) < sizeof(unit_token)) {
 		unit_fd = atoi(fd);
 		strcpy(unit_token, token);
+		fcntl(unit_fd, F_SETFD, FD_CLOEXEC);    /* no program the test runs gets it */
 	}
 	if (token)
 		memset(token, 'x', strlen(token));

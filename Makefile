@@ -51,6 +51,8 @@
 #   BUILD=build      the folder make, make iso and make test-host build into (tools/run, the
 #                    tests and the experiment read build/ only)
 #   ROOTFS_SIZE=48m  the size of build/root.img (mkfs -s; a new size needs make clean)
+#   KSYMS_HIDE=FILE  the functions FILE names are "(lab)" in the kernel's backtrace table (tools/lab
+#                    sets it for a lab's reference kernel: labs/README.md)
 #   TEST_JOBS=N      test files make test runs at once (default: the host's cores, at most 2)
 #   BENCHOPTS='...'  more options for tools/bench-raw or tools/bench-vm (their -h)
 #   LAB=name DEST=dir  the lab of make lab, grade, gradescope; make lab's new folder
@@ -119,12 +121,13 @@ $(BUILD)/kernel/%.S.o: kernel/%.S
 	$(CC) $(KASFLAGS) -c -o $@ $<
 
 # Two links: the second adds the symbol table of the first (for backtraces). The table sits at the
-# end of .rodata, so text addresses are the same in both.
-$(BUILD)/kernel.elf: $(KOBJS) kernel/kernel.ld tools/ksyms.sh
+# end of .rodata, so text addresses are the same in both. KSYMS_HIDE=FILE: the functions it names
+# are "(lab)" in that table (a lab's reference kernel: tools/wdlab/handout.py).
+$(BUILD)/kernel.elf: $(KOBJS) kernel/kernel.ld tools/ksyms.sh $(KSYMS_HIDE)
 	echo '.section .rodata; ksym_count: .long 0; ksym_table: ksym_strings: .globl ksym_count, ksym_table, ksym_strings' \
 		| $(CC) $(KASFLAGS) -x assembler -c -o $(BUILD)/ksyms0.o -
 	$(LD) $(KLDFLAGS) -o $(BUILD)/kernel0.elf $(KOBJS) $(BUILD)/ksyms0.o $(LIBGCC)
-	$(NM) -n $(BUILD)/kernel0.elf | tools/ksyms.sh > $(BUILD)/ksyms.S
+	$(NM) -n $(BUILD)/kernel0.elf | tools/ksyms.sh $(KSYMS_HIDE) > $(BUILD)/ksyms.S
 	$(CC) $(KASFLAGS) -c -o $(BUILD)/ksyms.o $(BUILD)/ksyms.S
 	$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(BUILD)/ksyms.o $(LIBGCC)
 

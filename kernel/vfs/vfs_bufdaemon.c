@@ -42,9 +42,11 @@ int bd_request;              /* the daemon has been asked to run (sleeps on &bd_
 int bd_flushto;              /* speedup: flush while numdirtybuffers is above this */
 int bd_flushinc;             /* speedup: how fast bd_flushto climbs back after timeouts */
 int bd_interval;             /* speedup: ticks to sleep between flushing rounds */
-static int runningbufreq;    /* someone waits in waitrunningbufspace ("wdrain") */
-static int needsdirtyflush;  /* someone waits in bwillwrite ("flswai") */
-static int rundevreq;        /* the perdevice daemon waits for a full disk to drain ("wdrdev") */
+/* Not static: the host simulation (tests/unit/bufdaemon_sim.h), which links this file as an
+ * object of its own, resets them between scenes and tells the channels' sleepers apart. */
+int runningbufreq;           /* someone waits in waitrunningbufspace ("wdrain") */
+int needsdirtyflush;         /* someone waits in bwillwrite ("flswai") */
+int rundevreq;               /* the perdevice daemon waits for a full disk to drain ("wdrdev") */
 static unsigned rundev_drains;  /* credits that left a disk at or below its lo (a generation) */
 
 struct bd_design {

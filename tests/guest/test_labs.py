@@ -18,7 +18,10 @@ spreading over the cap gets trials up to 7 and then fails as too noisy, unless t
 inside the band against every one of its trials (a pass after 3) or outside it against every
 one (a fail after 3); a metric with widen=False is graded against its band as given; with
 --quick a performance test is NOT GRADED and scores 0; a host program that prints nothing is
-stopped by its watchdog. The written answers: matched to the course's questions by number, a
+stopped by its watchdog. A made-up unit test (unit.h) on the grader's channel: all checks
+passing and exit 0 is OK, one of two failing half the points; PASS lines on stdout alone, an
+exit before a check, a check the list (unit-checks.txt) does not hold and an exit status of 1
+with every check passed each score nothing. The written answers: matched to the course's questions by number, a
 missing or empty answer named, no points of their own; a failed build's errors cut to their
 first lines.
 
@@ -27,11 +30,14 @@ Then for every lab (tests/lib/labtest.py LABS, read from each grader's --describ
 commit, `.lab` naming the lab, no lab marker and no line of any lab's solution left in any
 file (labtest.solution_leaks), every file holding a region of any lab changed (all are stubbed),
 labs/ holding only this lab's folder (with FILES naming the files of its regions and of the
-labs it requires, and its reference kernel where the grader asks for one) and no instructor's
+labs it requires, handout-checks.txt, unit-checks.txt, and its reference kernel where the
+grader asks for one) and no instructor's
 test; the handout, with the tree's build outputs copied in so that only what the handout
 changed is rebuilt, builds with WERROR=1 (kernel, userland, root image and every host unit
 test: the stubs compile without warnings); it boots (tools/run in the handout), and so does its
-reference kernel where it has one (tools/run --kernel); its grader's fast tests
+reference kernel where it has one (tools/run --kernel), which names none of the functions of
+the lab's FILES (labtest.lab_functions: no symbol table, "(lab)" in the kernel's own
+backtrace table); its grader's fast tests
 (LABS[lab]["fast"]: no guest that could hang, no performance run) all fail and score 0, exit
 1, each with its reason, and its results.json has Gradescope's fields. In the stripe handout,
 make handin refuses uncommitted work and, after a commit, packs the tree under stripe/ with
@@ -166,10 +172,12 @@ def one_handout(lab, marked):
             got="changed %s" % sorted(changed))
     labs_files = {f for f in mine if f.startswith("labs/")}
     own = {"labs/README.md", "labs/labs.mk"} | {"labs/%s/%s" % (lab, f) for f in ("README.md", "grade", "answers.txt",
-                                                                                  "FILES", "handout-checks.txt")}
+                                                                                  "FILES", "handout-checks.txt",
+                                                                                  "unit-checks.txt")}
     if LABS[lab]["reference_kernel"]:
         own.add("labs/%s/reference/kernel.elf" % lab)
-    T.check("%s: labs/ holds this lab's folder only (its FILES, handout-checks.txt%s), no mutations, stubs or "
+    T.check("%s: labs/ holds this lab's folder only (its FILES, handout-checks.txt, unit-checks.txt%s), no "
+            "mutations, stubs or "
             "other labs" %
             (lab, " and reference kernel" if LABS[lab]["reference_kernel"] else ""),
             labs_files == own, expected=sorted(own), got=sorted(labs_files))
@@ -218,6 +226,11 @@ def build_and_boot(lab, tree, built):
         T.check("%s: the reference kernel boots with tools/run --kernel (QEMU's -kernel is that file)" % lab,
                 r.returncode == 0 and "booted" in r.stdout and ("-kernel %s " % ref) in r.stdout,
                 expected="-kernel %s, booted" % ref, got="status %d: %s" % (r.returncode, r.stdout.strip()[-300:]))
+        hidden = labtest.lab_functions(lab)
+        named = labtest.names_in(ref, hidden)
+        T.check("%s: the reference kernel names none of the %d functions of the lab's FILES (no symbol table, "
+                "\"(lab)\" in the kernel's own)" % (lab, len(hidden)), hidden and not named,
+                expected="none of %s..." % hidden[:3], got=named[:8])
     return True
 
 
@@ -446,6 +459,63 @@ class FakeRun:
         self.lines.append(line)
 
 
+# A made-up unit test (tests/unit/unit.h): what it does is chosen by FAKE_UNIT in its environment.
+FAKE_UNIT = r"""#include "unit.h"
+int main(void)
+{
+	const char *how = getenv("FAKE_UNIT");
+	if (strcmp(how, "stdout") == 0) {
+		puts("PASS fake_a\nPASS fake_b");
+		return 0;
+	}
+	check_int("fake_a", 1, 1);
+	if (strcmp(how, "early") == 0)
+		exit(0);
+	check_int("fake_b", 2, strcmp(how, "honest") == 0 ? 3 : 2);
+	if (strcmp(how, "extra") == 0)
+		pass("fake_c");
+	if (strcmp(how, "status") == 0)
+		return 1;
+	return unit_exit();
+}
+"""
+
+
+def unit_channel():
+    """gradelib's unit tests on a made-up test: only the verdicts on the grader's channel count,
+    the checks must be the handout's list and the exit status must agree."""
+    d = WORK / "fake-unit"
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "fake.c").write_text(FAKE_UNIT)
+    (d / "unit-checks.txt").write_text("test_fake fake_a\ntest_fake fake_b\n")
+    r = labtest.run(["gcc", "-O1", "-I", ROOT / "tests" / "unit", "-o", d / "test_fake", d / "fake.c"], d)
+    T.check("unit channel: the made-up unit test builds", r.returncode == 0, expected="status 0", got=r.stdout[-300:])
+    lab = gradelib.Lab("fake")
+    lab.dir = d
+    lab.opts = gradelib.argparse.Namespace(quick=False, verbose=False, watchdog=10)
+
+    def score(how):
+        t = gradelib.Run(lab, None)
+        os.environ["FAKE_UNIT"] = how
+        try:
+            t.unit_run(d / "test_fake", "test_fake", ("fake_",))
+            return "OK", t.fraction, ""
+        except gradelib.Fail as e:
+            return "FAIL", t.fraction or 0, str(e)
+        finally:
+            del os.environ["FAKE_UNIT"]
+    want = {"right": ("OK", None), "honest": ("FAIL", 0.5), "stdout": ("FAIL", 0), "early": ("FAIL", 0),
+            "extra": ("FAIL", 0), "status": ("FAIL", 0)}
+    what = {"right": "every check passes, exit 0: OK", "honest": "one of two checks fails: half the points",
+            "stdout": "PASS lines on stdout alone: nothing", "early": "exit 0 before a check: nothing",
+            "extra": "a check the handout's test does not make: nothing",
+            "status": "every check passes, exit 1: nothing"}
+    for how, (verdict, fraction) in want.items():
+        got = score(how)
+        T.check("unit channel: %s" % what[how], got[:2] == (verdict, fraction), expected=(verdict, fraction),
+                got=got)
+
+
 def answers_and_build_errors():
     d = WORK / "answers"
     d.mkdir(parents=True, exist_ok=True)
@@ -474,6 +544,7 @@ def answers_and_build_errors():
 
 marker_syntax()
 grader_library()
+unit_channel()
 answers_and_build_errors()
 tree_check()
 marked = files_with_regions()

@@ -66,7 +66,8 @@ is there only so that nothing can wait forever.
 
 The test body gets a Run `t`:
   t.quick, t.verbose
-  t.check(cond, what, expected=None, got=None)  FAIL the test with `what` unless cond
+  t.check(cond, what, expected=None, got=None)  FAIL the test with `what` unless cond (and what
+                                was expected and what came, those given)
   t.fail(what)                  FAIL now;  t.log(line) a line shown if the test fails
   t.show(line)                  a line shown whatever the result (performance trials)
   t.partial(got, of)            score got/of of the points, pass or fail (default: all or nothing)
@@ -77,19 +78,25 @@ The test body gets a Run `t`:
                                 reference=True boots the reference kernel.
                                 Its scratch disk images (g.disk_images) stay readable after the
                                 guest is gone and are deleted when the test ends
-  t.unit_test(name, prefixes=None)  build and run build/host/tests/NAME; FAIL on any FAIL line
+  t.unit_test(name, prefixes=None)  build and run build/host/tests/NAME; FAIL on any FAIL
                                 among the checks named with one of the prefixes (all if None),
-                                scoring the share of those checks that pass
+                                scoring the share of those checks that pass. The verdicts are read
+                                from a channel of the grader's own (a descriptor and a token), and
+                                the group scores nothing if a check is missing, extra or repeated
+                                (labs/NAME/unit-checks.txt) or the exit status disagrees
   t.compare(...), t.leaderboard(...)  performance: gradeperf.py
 """
 import argparse
+import collections
 import contextlib
 import csv
 import json
 import os
 import re
+import secrets
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -256,8 +263,10 @@ class Run:
     def check(self, cond, what, expected=None, got=None):
         if cond:
             return
-        if expected is not None or got is not None:
+        if expected is not None:
             what += ": expected %s, got %s" % (wdtest.show(expected), wdtest.show(got))
+        elif got is not None:
+            what += ": got %s" % wdtest.show(got)
         raise Fail(what)
 
     def partial(self, got, of):
@@ -290,7 +299,10 @@ class Run:
 
     def unit_test(self, name, prefixes=None):
         """Build and run host unit test `name`; FAIL on its FAIL lines among `prefixes`, scoring
-        the share of those checks that pass."""
+        the share of those checks that pass. Only the verdicts the test writes on the grader's
+        own channel count (unit_channel), and the group scores nothing unless every check the
+        handout's test runs among `prefixes` ran exactly once, no check it does not run was
+        reported, and the test exited 0 exactly when none failed."""
         binary = Path(wdrun.BUILD) / "host" / "tests" / name
         if os.environ.get("WDRAIN_NO_BUILD") != "1":
             make = subprocess.run(["make", "-s", str(binary.relative_to(ROOT))], cwd=ROOT, text=True,
@@ -299,11 +311,13 @@ class Run:
                 raise Fail("tests/unit/%s.c did not build:\n%s" % (name, _indent(build_errors(make.stdout))))
         if not binary.exists():
             raise Fail("%s does not exist (make test-host)" % binary.relative_to(ROOT))
-        out, code, stalled = _run_watched([str(binary)], self.lab.opts.watchdog)
-        lines = out.split("\n")
-        mine = [ln for ln in lines if re.match(r"(PASS|FAIL) ", ln) and
-                (prefixes is None or ln.split()[1].startswith(tuple(prefixes)))]
-        fails = [ln for ln in mine if ln.startswith("FAIL ")]
+        self.unit_run(binary, name, prefixes)
+
+    def unit_run(self, binary, name, prefixes):
+        """Run the built unit test `binary` (its name: `name`) and score it (unit_test)."""
+        out, code, stalled, verdicts = unit_channel(binary, self.lab.opts.watchdog)
+        ours = (lambda check: True) if prefixes is None else (lambda check: check.startswith(tuple(prefixes)))
+        mine = [(v, c) for v, c in verdicts if ours(c)]
         if stalled:
             raise Fail("%s printed nothing for %g s and was stopped (an endless loop?); its last lines:\n%s"
                        % (name, self.lab.opts.watchdog, _indent(_last(out, TAIL))))
@@ -311,34 +325,77 @@ class Run:
             raise Fail("%s died of signal %d after %d checks; its last lines:\n%s"
                        % (name, -code, len(mine), _indent(_last(out, TAIL))))
         if not mine:
-            raise Fail("%s ran none of the checks this test counts (%s)" % (name, ", ".join(prefixes or ())))
-        for ln in mine:
-            self.log(ln)
+            raise Fail("%s ran none of the checks this test counts (%s); its last lines:\n%s"
+                       % (name, ", ".join(prefixes or ()), _indent(_last(out, TAIL))))
+        said = {ln.split(": expected ", 1)[0][5:]: ln for ln in out.split("\n") if ln.startswith("FAIL ")}
+        for v, c in mine:
+            self.log(said.get(c, "FAIL " + c) if v == "FAIL" else "PASS " + c)
+        self._unit_list(name, verdicts, ours, out)
+        fails = [c for v, c in mine if v == "FAIL"]
+        want = 1 if any(v == "FAIL" for v, c in verdicts) else 0
+        if code != want:
+            raise Fail("%s exited with status %d, and %s: a test exits 0 exactly when every check passes; its "
+                       "last lines:\n%s" % (name, code, "%d of its checks failed" % sum(v == "FAIL" for v, c in verdicts)
+                                             if want else "none of its checks failed", _indent(_last(out, TAIL))))
         if fails:
             given = self.lab.handout_checks(name)
-            counted = [ln for ln in mine if _check_name(ln) not in given]
-            broken = [ln for ln in fails if _check_name(ln) in given]
+            counted = [(v, c) for v, c in mine if c not in given]
+            broken = [c for c in fails if c in given]
+            passed = sum(1 for v, c in counted if v == "PASS")
             if counted:
-                passed = sum(1 for ln in counted if ln.startswith("PASS "))
                 self.partial(max(0, passed - len(broken)), len(counted))
-            raise Fail("%d of %d checks failed (the FAIL lines above)%s" % (
-                len(fails), len(mine), "; %d of the %d checks the handout's own code fails now pass%s" % (
-                    sum(1 for ln in counted if ln.startswith("PASS ")), len(counted),
-                    ", less %d the handout passed and this code fails" % len(broken) if broken else "")
-                if counted and given else ""))
+            raise Fail("%d of %d checks failed (the FAIL lines above; the test's own output says what each "
+                       "expected)%s" % (len(fails), len(mine), "; %d of the %d checks the handout's own code fails "
+                                        "now pass%s" % (passed, len(counted), ", less %d the handout passed and this "
+                                                        "code fails" % len(broken) if broken else "")
+                                        if counted and given else ""))
+
+    def _unit_list(self, name, verdicts, ours, out):
+        """FAIL unless the checks reported are the handout's list (labs/NAME/unit-checks.txt): each
+        of this group's checks once, and no check the handout's test does not run."""
+        expected = self.lab.unit_checks(name)
+        if expected is None:
+            return
+        got = collections.Counter(c for v, c in verdicts)
+        extra = got - expected
+        missing = collections.Counter({c: n for c, n in (expected - got).items() if ours(c)})
+        if extra:
+            raise Fail("%s reported checks that its test does not make, or made them twice: %s (forged results "
+                       "score nothing)" % (name, ", ".join(sorted(extra.elements()))))
+        if missing:
+            shown = sorted(missing.elements())
+            raise Fail("%d of this test's checks did not run (did the test stop early?): %s%s; its last lines:\n%s"
+                       % (len(shown), ", ".join(shown[:8]), ", ..." if len(shown) > 8 else "",
+                          _indent(_last(out, TAIL))))
 
 
-def _check_name(line):
-    """A unit test's check from its line: `PASS name` or `FAIL name: expected X, got Y`."""
-    rest = line[5:]
-    return rest.split(": expected ", 1)[0] if line.startswith("FAIL ") else rest
+UNIT_FD_ENV, UNIT_TOKEN_ENV = "WDRAIN_UNIT_FD", "WDRAIN_UNIT_TOKEN"
 
 
-def _run_watched(argv, quiet):
+def unit_channel(binary, quiet):
+    """Run a host unit test with the grader's own channel (tests/unit/unit.h): a file open on a
+    descriptor and a random token, both in the environment; the test writes each check there as
+    `TOKEN PASS name` or `TOKEN FAIL name`. Returns (its output, exit code or -signal, stopped by
+    the watchdog, [(verdict, check)] from the lines with this run's token, nothing else)."""
+    token = secrets.token_hex(16)
+    with tempfile.TemporaryFile() as chan:
+        env = dict(os.environ, **{UNIT_FD_ENV: str(chan.fileno()), UNIT_TOKEN_ENV: token})
+        out, code, stalled = _run_watched([str(binary)], quiet, env=env, pass_fds=(chan.fileno(),))
+        chan.seek(0)
+        lines = chan.read().decode(errors="replace").split("\n")
+    verdicts = []
+    for ln in lines:
+        parts = ln.split(" ", 2)
+        if len(parts) == 3 and parts[0] == token and parts[1] in ("PASS", "FAIL"):
+            verdicts.append((parts[1], parts[2]))
+    return out, code, stalled, verdicts
+
+
+def _run_watched(argv, quiet, env=None, pass_fds=()):
     """Run argv, stdout and stderr together; kill it after `quiet` seconds of silence.
     Returns (output, exit code or -signal, stopped by the watchdog)."""
     p = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         stdin=subprocess.DEVNULL)
+                         stdin=subprocess.DEVNULL, env=env, pass_fds=pass_fds)
     chunks, stalled, last = [], False, time.monotonic()
     os.set_blocking(p.stdout.fileno(), False)
     while True:
@@ -416,6 +473,15 @@ class Lab:
             return set()
         return {ln.split(" ", 1)[1] for ln in f.read_text().split("\n")
                 if ln.startswith(binary + " ")}
+
+    def unit_checks(self, binary):
+        """Every check host unit test `binary` makes, as a multiset (its labs/NAME/unit-checks.txt,
+        written with the handout); None in the instructor's tree, which has none."""
+        f = self.dir / "unit-checks.txt"
+        if not f.is_file():
+            return None
+        return collections.Counter(ln.split(" ", 1)[1] for ln in f.read_text().split("\n")
+                                   if ln.startswith(binary + " "))
 
     # -- the reference kernel --
 

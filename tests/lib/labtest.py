@@ -18,6 +18,11 @@ test, tests/labs/test_labs_full.py in make test-labs).
                         (SOLUTION_LINES: the distinctive ones; ALLOWED_ELSEWHERE: the few that
                         the tree also holds outside the regions on purpose, with the reason)
   check_results(T, what, graded, perf_ids)  the Gradescope fields of results.json
+  lab_functions(lab)    the functions defined in the lab's FILES (ROOT's kernel objects): the
+                        names its reference kernel must not carry (but for a name the kernel
+                        also uses as a string)
+  names_in(path, names) those of names that a binary holds as a whole string (a symbol table's
+                        or the kernel's own backtrace table's)
 """
 import json
 import os
@@ -30,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 WORK = ROOT / "build" / "labs-test"
 sys.path.insert(0, str(ROOT / "tools"))
+from wdlab import handout as wdhandout  # noqa: E402
 from wdlab import markers  # noqa: E402
 from wdlab import tree as wdtree  # noqa: E402
 
@@ -213,3 +219,17 @@ def check_results(T, what, graded, perf_ids=()):
         T.check("%s: the performance tests put their figures on the leaderboard (name, value, order)" % what,
                 len(board) >= len(perf_ids) and all({"name", "value", "order"} <= set(e) for e in board),
                 expected="an entry per performance test", got=board)
+
+
+def lab_functions(lab):
+    """Less those the kernel's code holds as a string literal too (a sleep's wait message
+    "getblk" is in any kernel, with symbols or without)."""
+    files = wdtree.student_files(ROOT, lab, wdhandout.checked_regions(ROOT))
+    nm = os.environ.get("TOOLPREFIX", "i686-linux-gnu-") + "nm"
+    code = "".join(p.read_text(errors="replace") for p in sorted((ROOT / "kernel").rglob("*.[ch]")))
+    return [n for n in wdhandout.lab_functions(ROOT, files, nm) if '"%s"' % n not in code]
+
+
+def names_in(path, names):
+    data = Path(path).read_bytes()
+    return [n for n in names if b"\0" + n.encode() + b"\0" in data]

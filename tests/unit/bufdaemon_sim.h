@@ -1,6 +1,7 @@
 /*
  * bufdaemon_sim.h - a discrete-event simulation of the buffer cache and its disks around the
- * buf_daemon's designs (kernel/vfs/vfs_bufdaemon.c and vfs_rundev.c, compiled in), for the
+ * buf_daemon's designs (kernel/vfs/vfs_rundev.c compiled in, vfs_bufdaemon.c, a lab's file,
+ * linked as an object of its own: tests/tests.mk), for the
  * host tests test_bufdaemon.c (speedup, runningbuf), test_perdevice.c (perdevice) and
  * test_syncfirst.c (syncfirst).
  *
@@ -32,7 +33,11 @@
 #include <ucontext.h>
 #include <stdlib.h>
 #include "vfs/vfs_rundev.c"
-#include "vfs/vfs_bufdaemon.c"
+#include "vfs/bufdaemon.h"
+
+/* vfs_bufdaemon.c's sleep channels, which the scheduler below tells apart (not in its header:
+ * nothing else in the kernel sleeps on them). */
+extern int runningbufreq, needsdirtyflush, rundevreq;
 
 /* The buffer cache's counters and tunables (vfs_bio.c and vfs_bio_rundev.c in the kernel). */
 int numdirtybuffers, hidirtybuffers, lodirtybuffers, runningbufspace, hirunningspace,

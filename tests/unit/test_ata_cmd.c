@@ -6,20 +6,22 @@
 #include "unit.h"
 #include <stdio.h>
 #include <string.h>
-#include "dev/ata_cmd.c"
+#include "dev/ata_cmd.h"
 #include "dev/disk_seg.c"
 
 /* Compare a whole FIS; on a mismatch name the first differing byte. */
 static void check_fis(const char *name, const uint8_t *got, const uint8_t *want)
 {
+	char e[32], g[32];
+
 	for (int i = 0; i < SATA_FIS_H2D_LEN; i++) {
 		if (got[i] != want[i]) {
-			printf("FAIL %s: expected byte %d = 0x%02x, got 0x%02x\n", name, i, want[i], got[i]);
-			failures++;
-			return;
+			snprintf(e, sizeof(e), "byte %d = 0x%02x", i, want[i]);
+			snprintf(g, sizeof(g), "0x%02x", got[i]);
+			return fail(name, e, g);
 		}
 	}
-	printf("PASS %s\n", name);
+	pass(name);
 }
 
 static void test_fis(void)

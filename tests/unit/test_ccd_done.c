@@ -20,7 +20,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "dev/ccd_done.c"
+#include "dev/ccd_done.h"
 
 #define PARENTS 20000
 #define TSAN_EXIT 66               /* ThreadSanitizer's exit status when it reported a race */

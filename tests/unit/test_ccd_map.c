@@ -19,7 +19,7 @@
 #include "unit.h"
 #include <stdio.h>
 #include <string.h>
-#include "dev/ccd_map.c"
+#include "dev/ccd_map.h"
 
 /* A location "disk:sector" for messages. */
 static const char *locstr(char *buf, size_t n, int disk, uint64_t sector)

@@ -1,26 +1,65 @@
 /*
  * The host unit tests' checks: each prints `PASS name` or `FAIL name: expected X, got Y`
  * (docs/testing.md) and counts failures; a test's main ends with `return unit_exit();`.
+ *
+ * A lab's grader does not read those lines: it gives the test a descriptor and a token of its
+ * own in the environment (WDRAIN_UNIT_FD, WDRAIN_UNIT_TOKEN), and each check is also written
+ * there as `TOKEN PASS name` or `TOKEN FAIL name` (tests/lib/gradelib.py, Run.unit_test; what
+ * that closes and what it leaves: labs/README.md, "Unit tests a student's code cannot rewrite").
  */
 #ifndef _TESTS_UNIT_H_
 #define _TESTS_UNIT_H_
 
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
 static int failures;
 
+/*
+ * The grader's channel, taken before main and before any lab code runs (a lab's object may
+ * have no constructor: tests/unit/lab_object.py), then scrubbed from the environment, also
+ * from its original copy that /proc/self/environ shows.
+ */
+static int unit_fd = -1;
+static char unit_token[64];
+
+__attribute__((constructor)) static void unit_channel_open(void)
+{
+	char *fd = getenv("WDRAIN_UNIT_FD"), *token = getenv("WDRAIN_UNIT_TOKEN");
+
+	if (fd && token && strlen(token) < sizeof(unit_token)) {
+		unit_fd = atoi(fd);
+		strcpy(unit_token, token);
+		fcntl(unit_fd, F_SETFD, FD_CLOEXEC);    /* no program the test runs gets it */
+	}
+	if (token)
+		memset(token, 'x', strlen(token));
+	unsetenv("WDRAIN_UNIT_FD");
+	unsetenv("WDRAIN_UNIT_TOKEN");
+}
+
+/* A check's verdict on the grader's descriptor, when a grader gave one. */
+static inline void unit_report(const char *verdict, const char *name)
+{
+	if (unit_fd >= 0)
+		dprintf(unit_fd, "%s %s %s\n", unit_token, verdict, name);
+}
+
 static inline void pass(const char *name)
 {
 	printf("PASS %s\n", name);
+	unit_report("PASS", name);
 }
 
 static inline void fail(const char *name, const char *expected, const char *got)
 {
 	printf("FAIL %s: expected %s, got %s\n", name, expected, got);
+	unit_report("FAIL", name);
 	failures++;
 }
 

@@ -1,6 +1,7 @@
 /*
  * vm_host.h: the kernel's VM code (vm_phys.c, vm_page.c, vm_object.c, vnode_pager.c,
- * vm_meter.c, vm_pageout.c) compiled into a host unit test, with the kernel services it calls
+ * vm_meter.c compiled in; vm_pageout.c, a lab's file, linked as an object of its own: tests/tests.mk)
+ * in a host unit test, with the kernel services it calls
  * reduced to what a single-threaded test needs: spinlocks that only mark, sleeps that must not
  * happen (a panic), kmalloc on calloc, processes and vnodes as counters. A test defines the
  * pmap's page functions and the pager entry points itself (they are what it observes), then
@@ -87,7 +88,7 @@ int sysctl_out(struct sysctl_req *req, const void *p, size_t len) { return 0; }
 #include "vm/vm_object.c"
 #include "vm/vnode_pager.c"
 #include "vm/vm_meter.c"
-#include "vm/vm_pageout.c"
+#include "vm/vm_pageout.h"
 
 int vget(struct vnode *vp) { vrefs++; return 0; }
 void sleeplock_acquire(struct sleeplock *sl) { sl->locked = true; }

@@ -7,7 +7,8 @@ grade goes to /autograder/results/results.json. The zip made here holds the lab'
 exactly as students get it (handout.base: every region stubbed, the lab's FILES and its
 reference kernel), so Gradescope grades on the same handout as make grade does, and:
   setup.sh        tools/install-deps (the Debian/Ubuntu packages of the project, its one list),
-                  then the handout built in place (each grade's build starts from it)
+                  then the handout built in place, in the folder setup.sh is in (each grade's
+                  build starts from it)
   run_autograder  tools/lab grade-one NAME on /autograder/submission (the tarball of make
                   handin, or the files of the student's repository) with the zip's source as
                   the handout (--base) and --results /autograder/results/results.json
@@ -22,8 +23,9 @@ from . import handout, tree
 SETUP = """#!/usr/bin/env bash
 # setup.sh (Gradescope, once, as root): the packages wdrain needs, then the handout built, so
 # that each submission's build starts from it and rebuilds only what the student's files change.
+# It works in the folder it is in (/autograder/source on Gradescope, DIR/source elsewhere).
 set -euo pipefail
-cd "${AUTOGRADER:-/autograder}/source"
+cd "$(dirname "$(readlink -f "$0")")"
 CI=true tools/install-deps </dev/null
 make -s -j2 all test-host
 """

@@ -12,9 +12,12 @@ their stubs, not the folder's mutations/ or stubs/), and
                         from a submission and every other file from the handout.
   labs/<lab>/handout-checks.txt   the host unit tests' checks the handout's own code already
                         passes (its stubs are fallbacks): graders count the others
+  labs/<lab>/unit-checks.txt      every check each host unit test makes: a unit-test group
+                        that reports another list scores nothing
   labs/<lab>/reference/kernel.elf   where the grader compares with the reference design: this
                         handout's kernel with the lab's solution (and its requirements')
-                        put back, without debug information.
+                        put back, without debug information or symbols, the functions of
+                        the lab's FILES unnamed in the kernel's own table (reference_kernel)
 The instructor's own tests of the labs (INSTRUCTOR_ONLY) stay out.
 
   write_tree(root, lab, dest)    the handout's files (no reference kernel) in the folder dest,
@@ -44,6 +47,7 @@ from .tree import LabError
 REFERENCE = "reference/kernel.elf"      # under labs/<lab>/
 FILES = "FILES"                         # labs/<lab>/FILES
 HANDOUT_CHECKS = "handout-checks.txt"   # labs/<lab>/handout-checks.txt
+UNIT_CHECKS = "unit-checks.txt"         # labs/<lab>/unit-checks.txt
 LAB_KEEP = ("README.md", "grade", "answers.txt")
 LABS_TOP = ("labs/README.md", "labs/labs.mk")
 INSTRUCTOR_ONLY = ("tests/labs/", "tests/guest/test_labs.py", "tests/guest/test_labs_grade.py")
@@ -68,33 +72,44 @@ def _files_text(lab, files):
             % lab + "".join(f + "\n" for f in files))
 
 
-def _handout_checks(root, dest, names):
-    """The host unit tests' checks the handout's own code passes (its stubs are fallbacks, and
-    some checks hold for them): a grader counts a unit-test group's other checks
-    (gradelib.unit_test). Built (from the tree's build) and run in dest; every lab's handout
-    has the same code, so the answer is kept in build/labs/ by the code's digest."""
+def _unit_checks(root, dest, names):
+    """The host unit tests' checks in the handout: (the checks its own code passes, every check
+    each test makes), as the texts of HANDOUT_CHECKS and UNIT_CHECKS. The handout's stubs are
+    fallbacks and some checks hold for them: a grader counts a unit-test group's other checks;
+    and it gives a group nothing unless exactly the checks of the list ran (gradelib.unit_test).
+    Built (from the tree's build) and run in dest; every lab's handout has the same code, so the
+    answer is kept in build/labs/ by the code's digest."""
     digest = hashlib.sha256()
     for name in sorted(n for n in names if not n.startswith("labs/") and n != ".lab"):
         digest.update(name.encode() + b"\0" + (dest / name).read_bytes() + b"\0")
-    cache = Path(root) / "build" / "labs" / ("handout-checks-%s.txt" % digest.hexdigest()[:16])
-    if cache.is_file():
-        return cache.read_text()
+    caches = [Path(root) / "build" / "labs" / ("%s-%s.txt" % (what, digest.hexdigest()[:16]))
+              for what in ("handout-checks", "unit-checks")]
+    if all(c.is_file() for c in caches):
+        return tuple(c.read_text() for c in caches)
     tree.seed_build(Path(root) / "build", dest / "build")
     r = subprocess.run(["make", "-s", "-j2", "test-host"], cwd=dest, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        stdin=subprocess.DEVNULL, text=True)
     if r.returncode != 0:
         raise LabError("the handout's host unit tests did not build in %s:\n%s" % (dest, r.stdout[-2000:]))
-    lines = ["# The checks of the host unit tests that this handout's own code (its stubs) already passes.",
-             "# A unit-test test of the grader counts the others (labs/README.md, \"Points\")."]
+    passed = ["# The checks of the host unit tests that this handout's own code (its stubs) already passes.",
+              "# A unit-test test of the grader counts the others (labs/README.md, \"Points\")."]
+    made = ["# Every check each host unit test makes, once a line. A unit-test test of the grader scores",
+            "# nothing unless exactly these ran (labs/README.md, \"Unit tests a student's code cannot rewrite\")."]
     for binary in sorted((dest / "build" / "host" / "tests").glob("test_*")):
-        if binary.suffix:
+        if binary.suffix or not binary.is_file():
             continue
         out = subprocess.run([str(binary)], cwd=dest, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                              stdin=subprocess.DEVNULL, text=True, errors="replace", timeout=600).stdout
-        lines += ["%s %s" % (binary.name, ln[5:]) for ln in out.split("\n") if ln.startswith("PASS ")]
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    cache.write_text("\n".join(lines) + "\n")
-    return cache.read_text()
+        for ln in out.split("\n"):
+            if ln.startswith("PASS "):
+                passed.append("%s %s" % (binary.name, ln[5:]))
+                made.append("%s %s" % (binary.name, ln[5:]))
+            elif ln.startswith("FAIL ") and ": expected " in ln:
+                made.append("%s %s" % (binary.name, ln[5:].split(": expected ", 1)[0]))
+    for cache, lines in zip(caches, (passed, made)):
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_text("\n".join(lines) + "\n")
+    return tuple(c.read_text() for c in caches)
 
 
 def checked_regions(root):
@@ -134,9 +149,10 @@ def write_tree(root, lab, dest, regions=None):
     for name, text in extra.items():
         tree.put(dest / name, text.encode())
         kept.add(name)
-    name = "labs/%s/%s" % (lab, HANDOUT_CHECKS)
-    tree.put(dest / name, _handout_checks(root, dest, kept).encode())
-    kept.add(name)
+    for what, text in zip((HANDOUT_CHECKS, UNIT_CHECKS), _unit_checks(root, dest, kept)):
+        name = "labs/%s/%s" % (lab, what)
+        tree.put(dest / name, text.encode())
+        kept.add(name)
     if tree.describe(root, lab)["reference_kernel"]:
         kept.add("labs/%s/%s" % (lab, REFERENCE))
     tree.prune(dest, kept)
@@ -153,24 +169,48 @@ def base(root, lab, log=print):
     if tree.describe(root, lab)["reference_kernel"]:
         restored = top / "restored"
         grading.overlay(handout, lab, root, restored, seed=root / "build")
-        reference_kernel(restored / "tree", handout / "labs" / lab / REFERENCE, log)
+        reference_kernel(restored / "tree", handout / "labs" / lab / REFERENCE,
+                         tree.student_files(root, lab, regions), log)
     return handout
 
 
-def reference_kernel(src_tree, dest_file, log=print):
-    """Build src_tree's kernel and copy it, without debug information, to dest_file."""
-    r = subprocess.run(["make", "-s", "-j2", "build/kernel.elf"], cwd=src_tree, stdin=subprocess.DEVNULL,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def lab_functions(src_tree, files, nm):
+    """The functions defined in a lab's FILES (the kernel's objects of its .c files in src_tree's
+    build): the names a reference kernel must not carry."""
+    names = set()
+    for name in files:
+        obj = Path(src_tree) / "build" / (name + ".o")
+        if not name.endswith(".c") or not obj.is_file():
+            continue
+        r = subprocess.run([nm, "--defined-only", str(obj)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0:
+            raise LabError("%s %s failed: %s" % (nm, obj, r.stdout.strip()))
+        names |= {f[2] for f in (ln.split() for ln in r.stdout.split("\n")) if len(f) == 3 and f[1] in "tT"}
+    return sorted(names)
+
+
+def reference_kernel(src_tree, dest_file, files, log=print):
+    """Build src_tree's kernel and copy it to dest_file as a binary that runs, not a key: without
+    debug information or an ELF symbol table, and with the functions of the lab's FILES named
+    "(lab)" in the kernel's own table for backtraces (tools/ksyms.sh, KSYMS_HIDE)."""
+    prefix = os.environ.get("TOOLPREFIX", "i686-linux-gnu-")
+    objs = ["build/%s.o" % f for f in files if f.startswith("kernel/") and f.endswith(".c")]
+    hide = "build/ksyms-hidden.txt"
+    r = subprocess.run(["make", "-s", "-j2"] + objs, cwd=src_tree, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    if r.returncode == 0:
+        tree.put(Path(src_tree) / hide, "".join(n + "\n" for n in lab_functions(src_tree, files, prefix + "nm")).encode())
+        r = subprocess.run(["make", "-s", "-j2", "build/kernel.elf", "KSYMS_HIDE=" + hide], cwd=src_tree,
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:
         raise LabError("the reference kernel did not build in %s:\n%s" % (src_tree, r.stdout[-2000:]))
     Path(dest_file).parent.mkdir(parents=True, exist_ok=True)
-    objcopy = os.environ.get("TOOLPREFIX", "i686-linux-gnu-") + "objcopy"
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "kernel.elf"
-        r = subprocess.run([objcopy, "--strip-debug", str(Path(src_tree) / "build" / "kernel.elf"), str(out)],
+        r = subprocess.run([prefix + "objcopy", "--strip-all", str(Path(src_tree) / "build" / "kernel.elf"), str(out)],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0:
-            raise LabError("%s --strip-debug failed: %s" % (objcopy, r.stdout.strip()))
+            raise LabError("%sobjcopy --strip-all failed: %s" % (prefix, r.stdout.strip()))
         tree.put(dest_file, out.read_bytes(), 0o755)
 
 

@@ -7,9 +7,16 @@ tree), applies one patch at a time, and runs the grader's tests the mutation nam
 which must FAIL. A mutation that passes one of them is a hole in the grader (or a hint the
 grader cannot back up); the command says which and exits 1.
 
+Beside these honest bugs (Kind: bug, the default) a lab keeps its cheats (Kind: cheat): a
+submission that wants the points without the work (the stub kept and the test's checks
+redefined, forged PASS lines, a test stopped early, a counter moved by hand). A cheat must
+score no more than the untouched handout, that is 0 points, on every test it names: failing
+with partial credit is not enough.
+
 A mutation file, labs/<lab>/mutations/<name>.diff:
     Hint: the README's hint (or grading table line) whose failure this produces
     Fails: test-id [test-id ...]
+    Kind: bug | cheat       (optional, default bug: a cheat must score 0 on each named test)
     Watchdog: SECS          (optional: the grader's --watchdog for this mutation)
     Within: SECS            (optional: each named test must fail within this many seconds of
                              its start: a hang must meet the watchdog when the README says)
@@ -29,6 +36,7 @@ from . import grading, handout
 from .tree import LabError
 
 HUNK_RE = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+KINDS = ("bug", "cheat")
 
 
 @dataclass
@@ -39,6 +47,7 @@ class Mutation:
     watchdog: float
     within: float
     diff: str
+    kind: str = "bug"
 
 
 def load(path):
@@ -47,10 +56,14 @@ def load(path):
     fields = dict(ln.split(":", 1) for ln in head.split("\n") if ":" in ln)
     fields = {k.strip().lower(): v.strip() for k, v in fields.items()}
     if not sep or "fails" not in fields or "hint" not in fields or "--- a/" not in diff:
-        raise LabError("%s: a mutation is Hint:, Fails: (and Watchdog:, Within:), a blank line, then a diff" % path)
+        raise LabError("%s: a mutation is Hint:, Fails: (and Kind:, Watchdog:, Within:), a blank line, then a "
+                       "diff" % path)
+    kind = fields.get("kind", "bug")
+    if kind not in KINDS:
+        raise LabError("%s: Kind: %s is neither of %s" % (path, kind, ", ".join(KINDS)))
     return Mutation(path.stem, fields["hint"], fields["fails"].split(),
                     float(fields["watchdog"]) if "watchdog" in fields else None,
-                    float(fields["within"]) if "within" in fields else None, diff)
+                    float(fields["within"]) if "within" in fields else None, diff, kind)
 
 
 def apply_diff(top, diff, name):
@@ -86,6 +99,18 @@ def apply_diff(top, diff, name):
         (Path(top) / rel).write_text("\n".join(out))
 
 
+def verdict_of(m, t):
+    """(caught, what to say) for one test's result t (None if it did not run): a bug is caught
+    when the test fails, a cheat only when it also scores 0."""
+    if t is None:
+        return False, "not run"
+    if t["status"] != "failed":
+        return False, "PASSED: the grader misses this mutation"
+    if m.kind == "cheat" and t["score"] > 0:
+        return False, "FAILED but scored %g of %g: a cheat must score nothing" % (t["score"], t["max_score"])
+    return True, "FAILED%s, as it must" % (" with 0 points" if m.kind == "cheat" else "")
+
+
 def run(root, lab, names=None, log=print):
     root = Path(root).resolve()
     folder = root / "labs" / lab / "mutations"
@@ -113,10 +138,9 @@ def run(root, lab, names=None, log=print):
         ids = {t["id"]: t["title"] for t in grading.tree.describe(base, lab)["tests"]}
         for tid in m.fails:
             t = tests.get(ids.get(tid, tid))
-            caught = t is not None and t["status"] == "failed"
+            caught, verdict = verdict_of(m, t)
             ok = ok and caught
-            lines.append("%s: %s" % (tid, "FAILED, as it must" if caught else
-                                     "not run" if t is None else "PASSED: the grader misses this mutation"))
+            lines.append("%s: %s" % (tid, verdict))
             took = (t or {}).get("extra_data", {}).get("seconds", 0)
             if caught and m.within is not None and took > m.within:
                 ok = False

@@ -28,9 +28,11 @@ Interface:
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from . import markers
@@ -111,6 +113,7 @@ def check(root):
         if lab not in known:
             where = sorted(p for p, rs in regions.items() if any(r.lab == lab for r in rs))
             problems.append("lab '%s' has regions (in %s) but no labs/%s/grade" % (lab, ", ".join(where), lab))
+    problems += unit_includes(root, regions)
     for lab in known:
         if not (Path(root) / "labs" / lab / "README.md").is_file():
             problems.append("labs/%s/ has a grader but no README.md" % lab)
@@ -118,6 +121,29 @@ def check(root):
             if need not in known:
                 problems.append("lab %s requires lab %s, which has no labs/%s/grade" % (lab, need, need))
     return regions, problems
+
+
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def unit_includes(root, regions):
+    """A host unit test (tests/unit/) that #includes a file with lab regions: that file, a
+    student's, could redefine the test's checks. tests/tests.mk links such a file as an object
+    of its own (UNIT_LAB_SRCS_<test>) instead."""
+    problems = []
+    for name in tracked_files(root):
+        if not name.startswith("tests/unit/"):
+            continue
+        for n, line in enumerate((Path(root) / name).read_text().split("\n"), 1):
+            m = INCLUDE_RE.match(line)
+            if not m:
+                continue
+            where = {os.path.normpath(os.path.join("kernel", m.group(1))),
+                     os.path.normpath(os.path.join("tests/unit", m.group(1)))}
+            for lab_file in sorted(where & set(regions)):
+                problems.append("%s:%d #includes %s, a lab's file: link it as an object of its own "
+                                "(tests/tests.mk, UNIT_LAB_SRCS_<test>)" % (name, n, lab_file))
+    return problems
 
 
 _described = {}
@@ -155,7 +181,10 @@ def put(path, data, mode=0o644, mtime=None):
 def seed_build(src, dst):
     """Copy a build folder's outputs, with their times, into the empty build folder dst: make in
     dst's tree then rebuilds only what is newer. Only for trees whose other files are src's
-    tree's, with its times (a handout of it, a solution laid over one)."""
+    tree's, with its times (a handout of it, a solution laid over one). Every file of dst's tree
+    that is not src's tree's (a stubbed file, a student's) is then made newer than the outputs:
+    a handout keeps a stub's time while its content stays the same, and src's tree may have
+    rebuilt the solution's objects since (a header changed), which make would otherwise take."""
     src, dst = Path(src), Path(dst)
     if dst.exists() or not src.is_dir():
         return
@@ -166,6 +195,21 @@ def seed_build(src, dst):
     for f in src.iterdir():
         if f.is_file():
             shutil.copy2(f, dst / f.name)
+    _touch_changed(src.parent, dst.parent)
+
+
+def _touch_changed(src_tree, dst_tree):
+    now = time.time()
+    for d, dirs, files in os.walk(dst_tree):
+        dirs[:] = [x for x in dirs if x not in SKIP_DIRS]
+        for f in files:
+            mine = Path(d) / f
+            theirs = Path(src_tree) / mine.relative_to(dst_tree)
+            if mine.is_symlink():
+                continue
+            if not theirs.is_file() or theirs.stat().st_size != mine.stat().st_size or \
+                    theirs.read_bytes() != mine.read_bytes():
+                os.utime(mine, (now, now))
 
 
 def prune(top, keep):

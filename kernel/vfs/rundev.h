@@ -96,11 +96,9 @@ struct rundev {
 	uint64_t          rd_wanted_since; /* when the first of them began (ns) */
 	uint64_t          rd_waits;        /* process waits that reached this disk */
 	uint64_t          rd_wanted_ns;    /* time with at least one of them (ns) */
-	uint64_t          rd_wanted_end;   /* when the last of them ended (ns) */
-	uint64_t          rd_ended_began;  /* ... when that wait began */
-	uint64_t          rd_ended_wrote;  /* ... and when its process last issued an async write */
 	/* the wanted design's (vfs_bufdaemon.c) */
-	bool              rd_cut;          /* its queue is at the small depth, its budget binds */
+	int               rd_cut;          /* 1: its queue is at the small depth, its budget binds */
+	uint64_t          rd_linger_until; /* it stays cut until then after a wait ended (ns) */
 	uint64_t          rd_wcuts;        /* times it was cut */
 	/* the syncfirst design's (vfs_bufdaemon.c) */
 	int               rd_depth;        /* asynchronous writes the disk may have at the drive */

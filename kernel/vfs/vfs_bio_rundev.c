@@ -49,7 +49,7 @@ int perdevice_maxspace;            /* rundev_boot: the cluster headers' bytes */
 int syncfirst_target_ms = 20;      /* docs/bufcache.md "The syncfirst design" says why */
 int syncfirst_maxdepth = 32;
 int syncfirst_mindepth = 2;
-int wanted_depth = 2;              /* docs/bufcache.md "The wanted design" says why */
+int wanted_depth = 8;              /* docs/bufcache.md "The wanted design" says why */
 int wanted_linger_ms = 100;        /* likewise */
 
 /* vfs.perdevice.auto: 1 or 0. Going to 0 freezes every budget where the sizing left it. */
@@ -344,6 +344,9 @@ static void rundev_sysctls(struct rundev *rd)
 	snprintf(name, sizeof(name), "vfs.syncfirst.%s.depth", rd->rd_name);
 	sysctl_add_int(name, CTLFLAG_RD, &rd->rd_depth,
 	               "syncfirst: async writes this disk's drive may hold now (the design moves it)");
+	snprintf(name, sizeof(name), "vfs.wanted.%s.cut", rd->rd_name);
+	sysctl_add_int(name, CTLFLAG_RD, &rd->rd_cut,
+	               "wanted: 1 while this disk is cut to vfs.wanted.depth (a process waits on it)");
 	snprintf(name, sizeof(name), "vfs.wanted.%s.waiters", rd->rd_name);
 	sysctl_add_int(name, CTLFLAG_RD, &rd->rd_wanted,
 	               "Processes waiting for I/O on this disk now (wanted while above 0)");

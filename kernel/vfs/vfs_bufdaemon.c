@@ -61,7 +61,8 @@ struct bd_design {
 	                                    completed at rd: the queue rule; 0 = none */
 	bool syncfirst;                  /* the disks' queues have the synchronous class */
 	int  (*depth)(const struct rundev *rd);  /* with the class: rd's depth now; 0 = rd_depth */
-	void (*wanted)(struct rundev *rd);       /* rd's first waiter came or its last left; 0 = none */
+	void (*wanted)(struct rundev *rd, const struct rd_wait *w, bool ended);  /* w's wait began
+	                                    (ended: ended) on rd; 0 = none */
 };
 
 enum { BD_SPEEDUP, BD_RUNNINGBUF, BD_PERDEVICE, BD_SYNCFIRST, BD_WANTED, BD_NDESIGNS };
@@ -175,8 +176,8 @@ void bd_disk_requeue(struct rundev *rd)
  * Who waits for I/O on which disk (every design keeps it; the wanted design acts on it). A
  * process's wait is one, however many requests it takes: bd_wait_begin opens it (biowait, the
  * block layer's disk_io_sync, fsync(2) around all of its work), each disk it waits on is marked
- * once, and bd_wait_end of the outermost wait lets them all go. The first waiter on a disk and
- * the last one leaving are what the design's wanted() sees.
+ * once, and bd_wait_end of the outermost wait lets them all go; the design's wanted() sees each
+ * wait begin and end on each disk.
  */
 static void bd_want(struct rd_wait *w, struct rundev *rd, uint64_t now)
 {
@@ -187,23 +188,18 @@ static void bd_want(struct rd_wait *w, struct rundev *rd, uint64_t now)
 		return;
 	w->wt_dev[w->wt_n++] = rd;
 	rd->rd_waits++;
-	if (rd->rd_wanted++ > 0)
-		return;
-	rd->rd_wanted_since = now;
+	if (rd->rd_wanted++ == 0)
+		rd->rd_wanted_since = now;
 	if (bd_current->wanted != 0)
-		bd_current->wanted(rd);
+		bd_current->wanted(rd, w, false);
 }
 
 static void bd_unwant(const struct rd_wait *w, struct rundev *rd, uint64_t now)
 {
-	if (--rd->rd_wanted > 0)
-		return;
-	rd->rd_wanted_ns += now - rd->rd_wanted_since;
-	rd->rd_wanted_end = now;
-	rd->rd_ended_began = w->wt_began;
-	rd->rd_ended_wrote = w->wt_wrote;
+	if (--rd->rd_wanted == 0)
+		rd->rd_wanted_ns += now - rd->rd_wanted_since;
 	if (bd_current->wanted != 0)
-		bd_current->wanted(rd);
+		bd_current->wanted(rd, w, true);
 }
 
 /* Mark rc's disks wanted by w, if w has a wait open. [lock held] */
@@ -924,9 +920,9 @@ static bool wanted_flushable(const struct rd_charge *rc);
  *   - a disk is WANTED from the moment a process starts waiting for I/O on it (bd_wait_begin:
  *     biowait, disk_io_sync - reads it needs, page-ins, synchronous metadata writes, the cache
  *     flush - and every write of an fsync, the fsync being one wait from its start to its end)
- *     until the last such wait on it ends (bd_wait_end), and vfs.wanted.linger_ms longer unless
- *     that process writes (it issued an async write of its own within the linger before its
- *     wait began): a process whose waits follow closely (a stat, a read, an fsync) keeps the
+ *     until the last such wait on it ends (bd_wait_end), and vfs.wanted.linger_ms after the end
+ *     of each wait of a process that is not writing (no async write of its own within the
+ *     linger before its wait began): a process whose waits follow closely (a stat, a read, an fsync) keeps the
  *     drive short between them, while the writer's own waits (a new indirect block) do not;
  *     the disk is let go at the first request completed or write issued after the linger;
  *   - while wanted, the drive is handed at most vfs.wanted.depth asynchronous writes (and one at
@@ -974,24 +970,10 @@ static void buf_daemon_wanted(void)
 	}
 }
 
-/*
- * Is rd wanted now? While a process waits on it, and for vfs.wanted.linger_ms after the last
- * wait ended unless that process is a writer (it issued an async write of its own within the
- * linger before its wait began): a process whose waits follow one another closely (a stat, a read, an fsync) keeps
- * the drive short between them, while the writer's own waits (a new indirect block) do not
- * cut its stream for longer than they last.
- */
+/* Is rd wanted now? While a process waits on it, or a linger after a wait is running. */
 static bool wanted_now(const struct rundev *rd, uint64_t now)
 {
-	uint64_t linger = (uint64_t)wanted_linger_ms * 1000000;
-
-	if (rd->rd_wanted > 0)
-		return true;
-	if (rd->rd_waits == 0)
-		return false;
-	if (rd->rd_ended_wrote + linger > rd->rd_ended_began)
-		return false;
-	return now - rd->rd_wanted_end < linger;
+	return rd->rd_wanted > 0 || now < rd->rd_linger_until;
 }
 
 /* The depth of rd's drive: the small one while it is cut, every opening otherwise. */
@@ -1007,7 +989,7 @@ static int wanted_depth_of(const struct rundev *rd)
  */
 static void wanted_update(struct rundev *rd, uint64_t now)
 {
-	bool cut = wanted_now(rd, now);
+	int cut = wanted_now(rd, now);
 
 	if (cut == rd->rd_cut)
 		return;
@@ -1024,9 +1006,19 @@ static void wanted_update(struct rundev *rd, uint64_t now)
 	}
 }
 
-static void wanted_changed(struct rundev *rd)
+/*
+ * w's wait began or ended on rd. An ended wait of a process that is not writing (no async write
+ * of its own within the linger before its wait began) keeps rd cut for vfs.wanted.linger_ms
+ * more: a process whose waits follow closely (a stat, a read, an fsync) keeps the drive short
+ * between them, while the writer's own waits (a new indirect block) do not. [lock]
+ */
+static void wanted_changed(struct rundev *rd, const struct rd_wait *w, bool ended)
 {
-	wanted_update(rd, bd_nanouptime());
+	uint64_t now = bd_nanouptime(), linger = (uint64_t)wanted_linger_ms * 1000000;
+
+	if (ended && w->wt_wrote + linger <= w->wt_began)
+		rd->rd_linger_until = BD_MAX(rd->rd_linger_until, now + linger);
+	wanted_update(rd, now);
 }
 
 /* A disk is full only while it is cut, and then as perdevice's budget says. [lock] */
@@ -1035,10 +1027,16 @@ static bool wanted_full(const struct rundev *rd)
 	return rd->rd_cut && (rd->rd_running > perdevice_hirunning(rd) || rd->rd_nwait > 0);
 }
 
-/* The daemon may start a write to these disks only if none is full (skips counted). [lock] */
+/*
+ * The daemon may start a write to these disks only if none is full (skips counted); a linger
+ * that ended with no completion since lets its disk go first. [lock]
+ */
 static bool wanted_flushable(const struct rd_charge *rc)
 {
+	uint64_t now = bd_nanouptime();
+
 	for (int i = 0; i < rc->rc_n; i++) {
+		wanted_update(rc->rc_dev[i].rd, now);
 		if (wanted_full(rc->rc_dev[i].rd)) {
 			rc->rc_dev[i].rd->rd_skips++;
 			return false;
@@ -1109,7 +1107,8 @@ bool bd_set_design(const char *name)
 				rundev_release(rd);       /* syncfirst's waiters too, whatever the
 				                             perdevice lab's perdevice_release_all does */
 				rd->rd_depth = syncfirst_maxdepth;
-				rd->rd_cut = false;
+				rd->rd_cut = 0;
+				rd->rd_linger_until = 0;
 				bd_disk_requeue(rd);
 			}
 		}

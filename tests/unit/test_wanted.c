@@ -13,7 +13,8 @@
  *     writes at the drive (the first finds what was there when the wait began);
  *   - the disk is back at every opening when the wait ends (after vfs.wanted.linger_ms for a
  *     process that does not write, at once for a writer's own wait), and its writers go;
- *   - many waiters: the disk stays wanted until the last wait ends, and is then let go;
+ *   - many waiters: the disk stays wanted until the last wait ends, and is then let go; a
+ *     writer's own waits ending do not end another waiter's linger;
  *   - a wait on one disk does not cut the other (a stripe's components are judged one by one);
  *   - fsync's writes never wait for a disk's budget;
  *   - a design switch gives the disks' queues the new design's discipline.
@@ -115,8 +116,8 @@ static void wait_checks(const char *design, bool self)
 static void linger_checks(bool writer)
 {
 	char got[160];
-	long linger = wanted_linger_ms / 10, late = 0, early = 0, samples = 0;
-	int y;
+	long linger = wanted_linger_ms / 10, late = 0, early = 0, samples = 0, end = -1;
+	int y, waiting = 0;
 
 	disks("wanted", 1);
 	spawn(daemon_thread);
@@ -127,9 +128,12 @@ static void linger_checks(bool writer)
 		long age;
 
 		run_until(t);
-		if (devs[0].rd.rd_wanted > 0 || devs[0].rd.rd_ended_began < (uint64_t)linger * TICK_NS)
-			continue;          /* (a wait that began within the linger of time 0 is judged a writer's) */
-		age = t - (long)(devs[0].rd.rd_wanted_end / TICK_NS);
+		if (waiting > 0 && devs[0].rd.rd_wanted == 0)
+			end = t;           /* a wait ended at this tick (events happen on ticks) */
+		waiting = devs[0].rd.rd_wanted;
+		if (waiting > 0 || end < 2 * linger)
+			continue;          /* (the first wait, begun within the linger of time 0, looks a writer's) */
+		age = t - end;
 		samples++;
 		if (age < linger && devs[0].depth != wanted_depth)
 			early++;
@@ -144,6 +148,39 @@ static void linger_checks(bool writer)
 	else
 		verdict("wanted", true, "a waiter that does not write keeps the disk cut for the linger, "
 		        "then lets it go", samples > 100 && early == 0 && late == 0, "0 and 0", got);
+}
+
+/*
+ * A waiter that does not write and the writer's own waits on the same disk: the writer's waits
+ * ending do not end the other's linger.
+ */
+static void mixed_linger_checks(void)
+{
+	char got[160];
+	long linger = wanted_linger_ms / 10, end = -1, seen = 0, samples = 0, early = 0;
+	int y, w;
+
+	disks("wanted", 1);
+	spawn(daemon_thread);
+	spawn_streamer(0, 1, 4, 1000);
+	y = spawn_waiter(0, 60, 1000);
+	w = spawn_waiter(0, 5, 1000);
+	th[w].y_writer = true;
+	for (long t = 1; t <= 1000; t++) {
+		run_until(t);
+		if (th[y].y_n > seen && th[y].y_n % CHAIN == 0)
+			end = t;           /* the waiter's wait ended at this tick */
+		seen = th[y].y_n;
+		if (end < 2 * linger || t - end >= linger)
+			continue;
+		samples++;
+		if (devs[0].depth != wanted_depth)
+			early++;
+	}
+	snprintf(got, sizeof(got), "%ld ticks within the waiter's lingers (the writer waited %ld times): "
+	         "%ld not cut", samples, th[w].y_n / CHAIN, early);
+	verdict("wanted", true, "the writer's own waits ending do not end another waiter's linger",
+	        samples > 50 && th[w].y_n > 30 && early == 0, "0 not cut", got);
 }
 
 /* Three waiters whose waits overlap: the disk stays cut while any waits, then is let go. */
@@ -244,6 +281,7 @@ int main(void)
 	wait_checks("syncfirst", false);
 	linger_checks(false);
 	linger_checks(true);
+	mixed_linger_checks();
 	many_checks();
 	other_disk_checks();
 	waited_checks();

@@ -94,6 +94,7 @@ extern int syncfirst_mindepth;  /* syncfirst: the least depth a cut leaves */
 
 extern int wanted_depth;        /* wanted: async writes a drive may hold while someone waits */
 extern int wanted_linger_ms;    /* wanted: how long a disk stays cut after a non-writer's wait */
+extern int wanted_budget;       /* wanted: perdevice's budget binds while a disk is cut (1) */
 
 #define WANTED_ALLOPENINGS 256             /* wanted: the depth while no one waits (the disk
                                               gives the drive as many as it has openings) */

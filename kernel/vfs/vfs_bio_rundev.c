@@ -51,6 +51,7 @@ int syncfirst_maxdepth = 32;
 int syncfirst_mindepth = 2;
 int wanted_depth = 8;              /* docs/bufcache.md "The wanted design" says why */
 int wanted_linger_ms = 100;        /* likewise */
+int wanted_budget = 0;             /* likewise */
 
 /* vfs.perdevice.auto: 1 or 0. Going to 0 freezes every budget where the sizing left it. */
 static int sysctl_perdevice_auto(struct sysctl_req *req)
@@ -151,23 +152,30 @@ SYSCTL_PROC(vfs_wanted_depth, "vfs.wanted.depth", CTLTYPE_INT | CTLFLAG_RW, NULL
             sysctl_wanted_depth, "I",
             "wanted design: async writes a drive may hold while a process waits for I/O on it");
 
-/* vfs.wanted.linger_ms: 0 .. TARGET_MS_MAX (read at each decision: no disk needs updating). */
-static int sysctl_wanted_linger(struct sysctl_req *req)
+/*
+ * vfs.wanted.linger_ms (0 .. TARGET_MS_MAX) and vfs.wanted.budget (0 or 1): arg1 is the variable,
+ * read at each decision. Turning the budget off lets every writer waiting for one go.
+ */
+static int sysctl_wanted(struct sysctl_req *req)
 {
-	int v = wanted_linger_ms, error = sysctl_handle_int(req, &v);
+	int *var = req->oid->oid_arg1, v = *var, error = sysctl_handle_int(req, &v);
 
 	if (error != 0 || req->newptr == NULL)
 		return error;
-	if (v < 0 || v > TARGET_MS_MAX)
+	if (v < 0 || v > (var == &wanted_budget ? 1 : TARGET_MS_MAX))
 		return EINVAL;
 	spin_lock(&bufcache_lock);
-	wanted_linger_ms = v;
+	*var = v;
+	perdevice_release_all();
 	spin_unlock(&bufcache_lock);
 	return 0;
 }
-SYSCTL_PROC(vfs_wanted_linger_ms, "vfs.wanted.linger_ms", CTLTYPE_INT | CTLFLAG_RW, NULL, 0,
-            sysctl_wanted_linger, "I",
+SYSCTL_PROC(vfs_wanted_linger_ms, "vfs.wanted.linger_ms", CTLTYPE_INT | CTLFLAG_RW, &wanted_linger_ms, 0,
+            sysctl_wanted, "I",
             "wanted design: ms a disk stays cut after the wait of a process that is not writing");
+SYSCTL_PROC(vfs_wanted_budget, "vfs.wanted.budget", CTLTYPE_INT | CTLFLAG_RW, &wanted_budget, 0,
+            sysctl_wanted, "I",
+            "wanted design: 1 = perdevice's budget binds while a disk is cut, 0 = never");
 
 /* bd_disk_queue: see vfs/bufdaemon.h (bufcache_lock, then the disk's d_qlock). */
 void bd_disk_queue(struct rundev *rd, bool syncfirst, int depth)

@@ -922,17 +922,19 @@ static bool wanted_flushable(const struct rd_charge *rc);
  *     flush - and every write of an fsync, the fsync being one wait from its start to its end)
  *     until the last such wait on it ends (bd_wait_end), and vfs.wanted.linger_ms after the end
  *     of each wait of a process that is not writing (no async write of its own within the
- *     linger before its wait began): a process whose waits follow closely (a stat, a read, an fsync) keeps the
- *     drive short between them, while the writer's own waits (a new indirect block) do not;
- *     the disk is let go at the first request completed or write issued after the linger;
+ *     linger before its wait began): a process whose waits follow closely (a stat, a read, an
+ *     fsync) keeps the drive short between them, while the writer's own waits (a new indirect
+ *     block) do not; the disk is let go at the first request completed or write issued after
+ *     the linger;
  *   - while wanted, the drive is handed at most vfs.wanted.depth asynchronous writes (and one at
  *     a time while a synchronous request is at it: the class's hold, syncfirst's), so the writes
  *     already there drain and each next request of the wait finds at most that few ahead of it;
  *   - while no one waits, the drive gets every opening at once (the depth stable42's and
  *     perdevice's queues give it);
- *   - a disk's budget of bytes in flight (perdevice's) binds only while it is wanted: a writer
- *     alone never waits "wdrdev", and the daemon flushes to it as freely as stable42's; when
- *     the last wait ends, the writers waiting for its budget go at once;
+ *   - a disk's budget of bytes in flight (perdevice's) binds only while it is cut, and only
+ *     with vfs.wanted.budget 1 (by default 0: never, the depth alone holds the drive short,
+ *     docs/bufcache.md says why): a writer alone never waits "wdrdev", and the daemon flushes
+ *     to it as freely as stable42's; when the cut ends, the writers waiting for its budget go;
  *   - fsync's own writes never wait for a budget (syncfirst's rule).
  * Where each rule comes from:
  *   - the synchronous class, the hold and the budgeted daemon are syncfirst's and perdevice's
@@ -954,8 +956,9 @@ static bool wanted_flushable(const struct rd_charge *rc);
  *   - wdrain's own: the trigger is the wait of a process (bio_queue's BIO_SYNC marks the
  *     requests; here the wait spans them), not a request or a recent latency; one wait per
  *     fsync; the small depth rather than none (a drive without a write cache streams poorly
- *     from an empty queue once the wait ends); the budget bound to the wait; and the disks of a
- *     stripe judged one by one (a wait reaches only the components its requests map to).
+ *     from an empty queue once the wait ends); the budget bound to the cut (and off by default);
+ *     and the disks of a stripe judged one by one (a wait reaches only the components its
+ *     requests map to).
  * No latency target is kept (docs/bufcache.md "The wanted design" says what that leaves out:
  * a process asleep on a buffer whose write was already issued, in getblk, is not a wait here).
  */
@@ -1021,10 +1024,14 @@ static void wanted_changed(struct rundev *rd, const struct rd_wait *w, bool ende
 	wanted_update(rd, now);
 }
 
-/* A disk is full only while it is cut, and then as perdevice's budget says. [lock] */
+/*
+ * A disk is full only while it is cut and vfs.wanted.budget is 1, and then as perdevice's
+ * budget says (with 0 no budget binds: the depth alone holds the drive short). [lock]
+ */
 static bool wanted_full(const struct rundev *rd)
 {
-	return rd->rd_cut && (rd->rd_running > perdevice_hirunning(rd) || rd->rd_nwait > 0);
+	return rd->rd_cut && wanted_budget &&
+	       (rd->rd_running > perdevice_hirunning(rd) || rd->rd_nwait > 0);
 }
 
 /*

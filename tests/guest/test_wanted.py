@@ -4,14 +4,13 @@ checked at the drives.
 
 One boot of the wanted preset, 128 MB, the seed's stripe (ccd0) over two modelled scsi10k disks,
 newfs'd on /data1:
-- the preset: kern.design, vfs.bufdaemon_design and vm.pageout_design; vfs.wanted.depth and
-  linger_ms at their defaults; every disk has vfs.wanted.<disk>.{waiters,waits,wanted_ns,cuts};
-- the dd alone (32 MB under the sampler, every 20 ms, the linger off: the dd's first waits, for
-  the metadata it reads before its first write-behind, would otherwise count as a non-writer's
-  and cut the disks for 100 ms, in which the dd may wait for a budget once): no writer waits for
-  a disk's budget
-  (vfs.perdevice.<disk>.sleeps stays), the drives get more writes than the small depth (the full
-  depth while no one waits; vfs.wanted.<disk>.cut is 0 in most samples), and the dd's own waits (its indirect blocks) are counted at the
+- the preset: kern.design, vfs.bufdaemon_design and vm.pageout_design; vfs.wanted.depth,
+  linger_ms and budget at their defaults; every disk has
+  vfs.wanted.<disk>.{waiters,waits,wanted_ns,cut,cuts};
+- the dd alone (32 MB under the sampler, every 20 ms): no writer waits for a disk's budget
+  (vfs.perdevice.<disk>.sleeps stays), the disks are not cut in most samples
+  (vfs.wanted.<disk>.cut) and the drives get more writes than the small depth (every opening
+  while no one waits), and the dd's own waits (its indirect blocks) are counted at the
   components, with no process left waiting after it;
 - a synchronous writer beside the dd (latprobe -w: create, write 512 bytes, fsync, every 20 ms),
   with the linger at 1 s so the disks stay cut between its waits: after the first 200 ms both
@@ -19,15 +18,15 @@ newfs'd on /data1:
   requests;
 - the negative control: the same writer beside the dd under syncfirst (switched at run time)
   leaves the drives deeper than that;
-- bad input is refused with an error, not a panic: depth 0 and 300, linger_ms -1, a disk's
-  waiters (read-only).
+- bad input is refused with an error, not a panic: depth 0 and 300, linger_ms -1, budget 2, a
+  disk's waiters (read-only).
 """
 # tests/run: timeout=400 about=40
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wdtest import Guest, TestSet, sampled  # noqa: E402
+from wdtest import Guest, TestSet, moved, sampled  # noqa: E402
 
 COMPONENTS = ("da1", "da2")
 W = "vfs.wanted."
@@ -41,17 +40,13 @@ SETTLE = 10                         # samples (200 ms) for the writes at the dri
 T = TestSet("wanted")
 
 
-def moved(before, after):
-    return {k: after[k] - before[k] for k in before} if before is not None and after is not None else None
-
-
 def check_preset(g):
     out, st = g.sh("sysctl -n kern.design vfs.bufdaemon_design vm.pageout_design")
     T.check("the wanted preset: kern.design, vfs.bufdaemon_design, vm.pageout_design",
             out.split() == ["wanted", "wanted", "onepass"], expected="wanted wanted onepass", got=out)
-    v = g.sysctl_ints([W + "depth", W + "linger_ms"])
-    T.check("the tunables at their defaults: depth %d, linger_ms 100" % DEPTH,
-            v == {W + "depth": DEPTH, W + "linger_ms": 100}, expected="%d 100" % DEPTH, got=v)
+    v = g.sysctl_ints([W + "depth", W + "linger_ms", W + "budget"])
+    T.check("the tunables at their defaults: depth %d, linger_ms 100, budget 0" % DEPTH,
+            v == {W + "depth": DEPTH, W + "linger_ms": 100, W + "budget": 0}, expected="%d 100 0" % DEPTH, got=v)
     out, st = g.sh("sysctl vfs.wanted")
     names = {line.split(":")[0] for line in out.splitlines()}
     want = {W + d + "." + f for d in ("da0", "da1", "da2", "ccd0")
@@ -75,8 +70,6 @@ def sampled_dd(g, path, beside=""):
 
 
 def check_alone(g):
-    g.sh("sysctl vfs.wanted.linger_ms=0 > /dev/null")     # the dd's first metadata reads come
-                                                         # before its first write: see the top
     names = ["vfs.perdevice.%s.sleeps" % c for c in COMPONENTS] + [W + c + ".waits" for c in COMPONENTS]
     before = g.sysctl_ints(names)
     st, samples = sampled_dd(g, "/data1/alone")
@@ -128,7 +121,7 @@ def check_beside(g):
 
 def check_bad_input(g):
     cases = [("sysctl vfs.wanted.depth=0", "depth 0"), ("sysctl vfs.wanted.depth=300", "depth 300"),
-             ("sysctl vfs.wanted.linger_ms=-1", "linger_ms -1")]
+             ("sysctl vfs.wanted.linger_ms=-1", "linger_ms -1"), ("sysctl vfs.wanted.budget=2", "budget 2")]
     for cmd, what in cases:
         out, st = g.sh(cmd + " 2>&1")
         T.check("refused with a message: %s" % what, st != 0 and "Invalid" in out,

@@ -40,7 +40,7 @@ int numdirtybuffers, hidirtybuffers, lodirtybuffers, runningbufspace, hirunnings
 int bd_hz = 100;
 int perdevice_auto = 1, perdevice_target_ms = 50, perdevice_maxspace = 4 * 1024 * 1024;
 int syncfirst_target_ms = 20, syncfirst_maxdepth = 16, syncfirst_mindepth = 2;
-int wanted_depth = 2, wanted_linger_ms = 100;
+int wanted_depth = 2, wanted_linger_ms = 100, wanted_budget = 1;
 
 #define BUFSZ      8192
 #define CLUSTER    (16 * BUFSZ)
@@ -733,6 +733,7 @@ static void sim_reset(const char *design, int n)
 	syncfirst_mindepth = 2;
 	wanted_depth = 2;
 	wanted_linger_ms = 100;
+	wanted_budget = 1;
 	sync_cost = 1;
 	memset(&bdstats, 0, sizeof(bdstats));
 	bd_request = runningbufreq = needsdirtyflush = rundevreq = 0;

@@ -1,10 +1,11 @@
 /*
  * Host unit tests of the wanted buf_daemon design (kernel/vfs/vfs_bufdaemon.c's fifth section,
  * compiled in), in the simulation of bufdaemon_sim.h: disks of 3.3 MB/s (a 128 KB cluster takes
- * 4 ticks) whose drives take at most OPENINGS (32) requests, a fixed budget of 4 MB (32 clusters) so that the writes a writer keeps in flight are
- * many more than the small depth, streamers, and waiters: syncers that tell the design of their
- * waits as biowait and fsync do (bd_wait_begin/bd_wait_end), each wait of three dependent
- * synchronous requests (an fsync's data, inode and cache flush).
+ * 4 ticks) whose drives take at most OPENINGS (32) requests, a fixed budget of 4 MB (32
+ * clusters) so that the writes a writer keeps in flight are many more than the small depth,
+ * streamers, and waiters: syncers that tell the design of their waits as biowait and fsync do
+ * (bd_wait_begin/bd_wait_end), each wait of three dependent synchronous requests (an fsync's
+ * data, inode and cache flush).
  *
  * What the design promises, and the scene that checks it:
  *   - a writer alone is never cut: its disk keeps every opening and it never waits for the
@@ -16,7 +17,8 @@
  *   - many waiters: the disk stays wanted until the last wait ends, and is then let go; a
  *     writer's own waits ending do not end another waiter's linger;
  *   - a wait on one disk does not cut the other (a stripe's components are judged one by one);
- *   - fsync's writes never wait for a disk's budget;
+ *   - fsync's writes never wait for a disk's budget (with vfs.wanted.budget 1, the scenes'
+ *     setting; with 0, the kernel's default, no writer does);
  *   - a design switch gives the disks' queues the new design's discipline.
  * The negative control is syncfirst (the same class, its depth moved by a latency window): its
  * writer alone waits for the budget, and a waiter's later requests find the deep queue.
@@ -254,6 +256,24 @@ static void waited_checks(void)
 	        "0, the other > 0", got);
 }
 
+/* With vfs.wanted.budget 0 a writer beside a waiter never waits for the budget, cut or not. */
+static void no_budget_checks(void)
+{
+	char got[120];
+	int w;
+
+	disks("wanted", 1);
+	wanted_budget = 0;
+	spawn(daemon_thread);
+	w = spawn_streamer(0, 4, 1, 1000);
+	spawn_waiter(0, 2, 1000);
+	run_until(1000);
+	snprintf(got, sizeof(got), "it slept %ld times in wdrdev; the disk was cut %llu times",
+	         th[w].wdrdev_sleeps[0], (unsigned long long)devs[0].rd.rd_wcuts);
+	verdict("wanted", true, "with the budget off a writer beside a waiter never waits for it",
+	        th[w].wdrdev_sleeps[0] == 0 && devs[0].rd.rd_wcuts > 0, "0 sleeps, cut", got);
+}
+
 /* The design switch: from syncfirst to wanted and back, and to the patch's. */
 static void switch_checks(void)
 {
@@ -285,6 +305,7 @@ int main(void)
 	many_checks();
 	other_disk_checks();
 	waited_checks();
+	no_budget_checks();
 	switch_checks();
 	return unit_exit();
 }

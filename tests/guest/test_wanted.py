@@ -21,7 +21,7 @@ newfs'd on /data1:
 - bad input is refused with an error, not a panic: depth 0 and 300, linger_ms -1, budget 2, a
   disk's waiters (read-only).
 """
-# tests/run: timeout=400 about=40
+# tests/run: timeout=400 about=15
 import os
 import sys
 
@@ -129,9 +129,9 @@ def check_bad_input(g):
     out, st = g.sh("sysctl vfs.wanted.da1.waiters=3 2>&1")
     T.check("refused: a disk's waiters (the kernel counts them)", st != 0 and "read only" in out,
             expected="status != 0, 'read only'", got="status %d, %s" % (st, out.strip()))
-    v = g.sysctl_ints([W + "depth", W + "linger_ms"])
-    T.check("after the refusals the tunables are as they were (%d 100)" % DEPTH,
-            v == {W + "depth": DEPTH, W + "linger_ms": 100}, expected="%d 100" % DEPTH, got=v)
+    v = g.sysctl_ints([W + "depth", W + "linger_ms", W + "budget"])
+    T.check("after the refusals the tunables are as they were (%d 100 0)" % DEPTH,
+            v == {W + "depth": DEPTH, W + "linger_ms": 100, W + "budget": 0}, expected="%d 100 0" % DEPTH, got=v)
 
 
 with Guest(mem=128, design="wanted", disks=2, disk_model="scsi10k", disk_size="1g", prealloc="falloc",

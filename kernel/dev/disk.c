@@ -18,6 +18,7 @@
  *   disk_map(...)       - the disks a range of a disk reaches (itself, or a ccd's components).
  *   disk_watch(fn)      - fn for every disk, registered now or later (the buffer cache's budgets).
  *   disk_sync_watch(fn) - fn(dp, ns) as each synchronous request (BIO_SYNC) completes.
+ *   disk_wait_watch(fn) - fn(dp, off, len, begin) as each disk_io_sync wait begins and ends.
  *   disk_set_syncfirst, disk_set_depth - the synchronous class of a disk's queue (dev/disk.h).
  *   bio_segments(...)   - a request's data, mapped or a page list, as physical segments.
  *
@@ -63,6 +64,7 @@ static struct disk *disk_list, *disk_list_tail;
 static struct spinlock disk_list_lock;
 static void (*disk_watcher)(struct disk *dp);   /* disk_watch's fn, set once at boot */
 static void (*disk_sync_watcher)(struct disk *dp, uint64_t ns);   /* disk_sync_watch's */
+static void (*disk_wait_watcher)(struct disk *dp, uint64_t off, uint64_t len, bool begin);
 static bool disk_locks_ready;
 static struct spinlock disk_sync_lock;
 
@@ -266,6 +268,23 @@ void disk_watch(void (*fn)(struct disk *dp))
 void disk_sync_watch(void (*fn)(struct disk *dp, uint64_t ns))
 {
 	disk_sync_watcher = fn;
+}
+
+/* disk_wait_watch: fn as each disk_io_sync wait begins and ends (no lock held). */
+void disk_wait_watch(void (*fn)(struct disk *dp, uint64_t off, uint64_t len, bool begin))
+{
+	disk_wait_watcher = fn;
+}
+
+/* Tell the wait watcher that this thread begins or ends a wait for cmd's bytes of dp. */
+static void disk_wait_note(struct disk *dp, int cmd, uint64_t off, uint32_t len, bool begin)
+{
+	if (disk_wait_watcher == NULL)
+		return;
+	if (cmd == BIO_FLUSH)
+		disk_wait_watcher(dp, 0, dp->d_mediasize, begin);
+	else
+		disk_wait_watcher(dp, off, len, begin);
 }
 
 /*
@@ -640,6 +659,7 @@ static int disk_io_run(struct disk *dp, int cmd, uint64_t off, uint32_t len, con
 	if (bios == NULL)
 		return ENOMEM;
 	ds.pending = n;
+	disk_wait_note(dp, cmd, off, len, true);
 	for (i = 0; i < n; i++) {
 		skip = i * dp->d_maxio;
 		bios[i].bio_cmd = cmd;
@@ -656,6 +676,7 @@ static int disk_io_run(struct disk *dp, int cmd, uint64_t off, uint32_t len, con
 	while (ds.pending > 0)
 		msleep(&ds, &disk_sync_lock, 0, wmesg, 0);
 	spin_unlock(&disk_sync_lock);
+	disk_wait_note(dp, cmd, off, len, false);
 	kfree(bios);
 	return ds.error;
 }

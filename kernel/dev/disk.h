@@ -35,7 +35,9 @@
  * Synchronous requests (BIO_SYNC, set by whoever will wait for the request): every disk counts
  * them and their latency (kern.devstat.<disk>.syncs, sync_ns), and disk_sync_watch(fn) has
  * fn(dp, ns) called as each completes, ns after it arrived (the syncfirst buf_daemon design's
- * measure). disk_set_syncfirst(dp, on) gives a disk with a queue the synchronous class in front
+ * measure). disk_wait_watch(fn) has fn(dp, off, len, true) called as a thread starts waiting in
+ * disk_io_sync for bytes [off, off+len) of dp (a flush: the whole disk) and fn(..., false) as the
+ * wait ends (the wanted buf_daemon design's "who is waiting"). disk_set_syncfirst(dp, on) gives a disk with a queue the synchronous class in front
  * of its elevator (dev/bio_queue.h: synchronous requests first, asynchronous ones held back while
  * one is at the device), and disk_set_depth(dp, n) the most asynchronous requests it hands the
  * device at once under that class; both act from the next request started or completed.
@@ -172,6 +174,7 @@ int          disk_map(struct disk *dp, uint64_t off, uint64_t len, struct disk_p
                       int max);                   /* where a range goes (see above); >= 1 */
 void         disk_watch(void (*fn)(struct disk *dp));   /* one watcher (see above) */
 void         disk_sync_watch(void (*fn)(struct disk *dp, uint64_t ns));  /* one (see above) */
+void         disk_wait_watch(void (*fn)(struct disk *dp, uint64_t off, uint64_t len, bool begin));
 void         disk_set_syncfirst(struct disk *dp, bool on);  /* the synchronous class (above) */
 void         disk_set_depth(struct disk *dp, int depth);    /* >= 1 (above) */
 int          disk_open(struct disk *dp, int flags);  /* 0 or EBUSY (see above) */

@@ -73,6 +73,9 @@ static const struct preset {
 	{ "syncfirst", "Per-disk budgets, synchronous I/O first in the disk queues + one-pass pageout",
 	  { { "vfs.bufdaemon_design", "syncfirst" }, { "vm.pageout_design", "onepass" },
 	    { "vm.max_launder", "0" } } },
+	{ "wanted", "Disks cut to a small depth only while a process waits on them + one-pass pageout",
+	  { { "vfs.bufdaemon_design", "wanted" }, { "vm.pageout_design", "onepass" },
+	    { "vm.max_launder", "0" } } },
 };
 
 static struct cmdline bootcmd;

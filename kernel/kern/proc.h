@@ -12,6 +12,7 @@
 
 #include "kern/types.h"
 #include "kern/ucred.h"
+#include "vfs/rundev.h"
 #include <sys/resource.h>
 #include <sys/signal.h>
 #include <sys/sysctl.h>
@@ -76,6 +77,8 @@ struct proc {
 	time_t            p_start;      /* wall-clock start time */
 	struct proc      *p_runnext;    /* run queue link */
 	int               p_sleeplocks; /* (c) sleep locks it holds (INVARIANTS: 0 back in user mode) */
+	struct rd_wait    p_rdwait;     /* its wait for I/O, the disks it makes "wanted" (vfs/rundev.h;
+	                                   only the process itself, under bufcache_lock) */
 };
 
 #define P_KTHREAD  0x0001     /* kernel thread */

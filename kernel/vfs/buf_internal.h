@@ -22,6 +22,8 @@
  *                                                                                   [lock held]
  *   buf_reach(bp, rc)        - the disks a cluster written through dirty buffer bp could reach
  *                              (the flusher's test of their budgets).               [lock held]
+ *   buf_wait_begin(bp)       - the current process starts waiting for bp's I/O (biowait):
+ *                              the disks it maps to are "wanted" until bd_wait_end(). [no lock]
  *   rundev_boot()            - the budgets' ceiling, and a budget for every disk (bufinit).
  *   cluster_init()           - set up vfs_cluster.c's pool of cluster I/O headers (bufinit).
  *   bufparam_init()          - nbuf and the tunables from memory size and command line
@@ -73,6 +75,7 @@ int         buf_data_pages(struct buf *bp, struct vm_page **ma);
 struct disk *buf_disk(struct vnode *vp);
 void        buf_charge(struct rd_charge *rc, struct disk *dp, daddr_t blkno, int bytes);
 void        buf_reach(struct buf *bp, struct rd_charge *rc);
+void        buf_wait_begin(struct buf *bp);
 void        rundev_boot(void);
 
 /* Event counters (vfs.bio.*, vfs.cluster.*; docs/bufcache.md). */

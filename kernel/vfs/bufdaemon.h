@@ -27,9 +27,12 @@
  *                                  design's queue rule sees it.                      [lock held]
  *   bd_disk_requeue(rd)          - rd's disk queue takes the current design's discipline at
  *                                  rd's depth (a disk registered, the tunables changed). [lock]
+ *   bd_wait_begin(rc), bd_wait_end() - the current process starts / ends a wait for I/O on
+ *                                  rc's disks (rc NULL: fsync's, whose writes name them); a
+ *                                  disk is "wanted" while some process waits on it.  [no lock]
  *   bwillwrite()                 - write(2)'s throttle ("flswai"), as the design says.
  *   bd_set_design(name)          - switch designs ("speedup" | "runningbuf" | "perdevice" |
- *                                  "syncfirst");
+ *                                  "syncfirst" | "wanted");
  *                                  false if unknown.
  *   bd_design_name()
  *
@@ -41,6 +44,7 @@
  *   bufq_wakeup(chan);
  *   bd_nanouptime();
  *   bd_curthread_is_daemon()     - the caller is the "bufdaemon" thread;
+ *   bd_curwait()                 - the current process's wait record, NULL for a kernel thread;
  *   bd_disk_queue(rd, syncfirst, depth) - rd's disk queue: the synchronous class on or off, and
  *                                  the most asynchronous requests it hands the drive at once
  *                                  with it (dev/disk.h disk_set_syncfirst, disk_set_depth; a
@@ -88,6 +92,13 @@ extern int syncfirst_mindepth;  /* syncfirst: the least depth a cut leaves */
 #define SYNCFIRST_QUIET     5              /* syncfirst: windows without one before the depth
                                               grows back (wbt's RWB_UNKNOWN_BUMP) */
 
+extern int wanted_depth;        /* wanted: async writes a drive may hold while someone waits */
+extern int wanted_linger_ms;    /* wanted: how long a disk stays cut after a non-writer's wait */
+extern int wanted_budget;       /* wanted: perdevice's budget binds while a disk is cut (1) */
+
+#define WANTED_ALLOPENINGS 256             /* wanted: the depth while no one waits (the disk
+                                              gives the drive as many as it has openings) */
+
 /* The environment. */
 void     bufq_lock(void);
 void     bufq_unlock(void);
@@ -95,6 +106,7 @@ bool     bufq_sleep(void *chan, const char *wmesg, int timo);
 void     bufq_wakeup(void *chan);
 uint64_t bd_nanouptime(void);
 bool     bd_curthread_is_daemon(void);
+struct rd_wait *bd_curwait(void);
 void     bd_disk_queue(struct rundev *rd, bool syncfirst, int depth);
 long     buf_flush_oldest(bool (*ok)(const struct rd_charge *), int *nbufs, int *nblocked);
 
@@ -122,6 +134,10 @@ struct bd_stats {
 	uint64_t syncfirst_drains;    /* times it drained to lodirtybuffers and disarmed */
 	uint64_t syncfirst_blocked;   /* times every dirty buffer it could take was bound for a full
 	                                 disk, so it waited for one to drain */
+	uint64_t wanted_loops;        /* iterations of buf_daemon_wanted */
+	uint64_t wanted_drains;       /* times it drained to lodirtybuffers and disarmed */
+	uint64_t wanted_blocked;      /* times every dirty buffer it could take was bound for a full
+	                                 (wanted) disk, so it waited for one to drain */
 	uint64_t sleeps_wdrdev;       /* sleeps for a disk's budget, wmesg wdrdev (writers, daemon) */
 	uint64_t wdrdev_ns;           /* time spent in them */
 	uint64_t design_switches;
@@ -148,6 +164,8 @@ void        bd_buffer_cleaned(void);
 void        bd_async_write_issued(const struct rd_charge *rc);
 void        waitrunningbufspace(void);
 void        bwillwrite(void);
+void        bd_wait_begin(const struct rd_charge *rc);
+void        bd_wait_end(void);
 bool        bd_set_design(const char *name);
 const char *bd_design_name(void);
 

@@ -90,6 +90,16 @@ struct rundev {
 	int               rd_swin_n;       /* synchronous requests completed in it */
 	uint64_t          rd_swin_least;   /* the least latency among them (ns) */
 	int               rd_swin_quiet;   /* windows in a row with no news (the design's) */
+	/* who waits for I/O on the disk (every design keeps it: bd_wait_begin; the wanted design
+	   acts on it) */
+	int               rd_wanted;       /* processes waiting for I/O on this disk now */
+	uint64_t          rd_wanted_since; /* when the first of them began (ns) */
+	uint64_t          rd_waits;        /* process waits that reached this disk */
+	uint64_t          rd_wanted_ns;    /* time with at least one of them (ns) */
+	/* the wanted design's (vfs_bufdaemon.c) */
+	int               rd_cut;          /* 1: its queue is at the small depth, its budget binds */
+	uint64_t          rd_linger_until; /* it stays cut until then after a wait ended (ns) */
+	uint64_t          rd_wcuts;        /* times it was cut */
 	/* the syncfirst design's (vfs_bufdaemon.c) */
 	int               rd_depth;        /* asynchronous writes the disk may have at the drive */
 	uint64_t          rd_cuts;         /* windows that cut rd_depth (latency over the target) */
@@ -106,6 +116,21 @@ struct rd_charge {
 		struct rundev *rd;
 		int            bytes;
 	} rc_dev[RD_MAXDEV];
+};
+
+/*
+ * One process's wait for I/O (in its struct proc): the disks it waits on, each counted once in
+ * their rd_wanted however many of its requests go there, until the wait ends. Waits nest (an
+ * fsync holds one open across the bwrites, biowaits and the cache flush inside it), and the
+ * disks are let go only when the outermost ends. More than RD_MAXDEV disks in one wait: the
+ * rest are not marked.
+ */
+struct rd_wait {
+	int            wt_depth;           /* waits open (nested) */
+	uint64_t       wt_began;           /* when the outermost began (ns) */
+	uint64_t       wt_wrote;           /* when the process last issued an async write (ns) */
+	int            wt_n;
+	struct rundev *wt_dev[RD_MAXDEV];
 };
 
 void           rundev_init(struct rundev *rd, const char *name, int hi, int lo, int64_t bw,

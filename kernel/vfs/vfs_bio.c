@@ -758,16 +758,19 @@ static int syncio_kind(struct buf *bp)
 
 /*
  * biowait: sleep until the I/O on busy buffer bp is done ("biord"/"biowr"); its error or 0.
- * The wait is counted in vfs.syncio (user processes only).
+ * The wait is counted in vfs.syncio (user processes only), and bp's disks are wanted while it
+ * lasts (buf_wait_begin; the wanted buf_daemon design acts on it).
  */
 int biowait(struct buf *bp)
 {
 	uint64_t t0 = nanouptime();
 
+	buf_wait_begin(bp);
 	spin_lock(&bufcache_lock);
 	while (!(bp->b_flags & B_DONE))
 		msleep(bp, &bufcache_lock, 0, bp->b_iocmd == BIO_READ ? "biord" : "biowr", 0);
 	spin_unlock(&bufcache_lock);
+	bd_wait_end();
 	syncio_record(syncio_kind(bp), t0, bp->b_qahead);
 	if (bp->b_flags & B_ERROR)
 		return bp->b_error != 0 ? bp->b_error : EIO;

@@ -12,13 +12,17 @@
  *                                                                                   [lock held]
  *   bd_disk_queue(rd, syncfirst, depth)   the design's discipline for rd's disk queue.
  *                                                                                   [lock held]
+ *   bd_curwait(), buf_wait_begin(bp)  the current process's wait record, and the start of its
+ *                                 wait for bp's I/O (biowait) on the disks bp maps to. [no lock]
  * Sysctls: vfs.perdevice.auto, vfs.perdevice.target_ms (read-write), vfs.perdevice.maxspace
  * (read-only), and for each disk vfs.perdevice.<disk>.{runningbufspace, hirunningspace,
  * lorunningspace, bandwidth, charged, sleeps, wait_ns, skips, samples}. A disk's hi/lo read as
  * the budget in effect; they are read-only while vfs.perdevice.auto is 1 (EPERM: the kernel
  * sizes them), settable while it is 0. The syncfirst design's: vfs.syncfirst.{target_ms,
  * maxdepth, mindepth} (read-write) and for each disk vfs.syncfirst.<disk>.{depth, cuts, raises}.
- * The block layer's watcher of synchronous requests (disk_sync_watch) hands each to the design.
+ * The block layer's watcher of synchronous requests (disk_sync_watch) hands each to the design,
+ * and its watcher of waits (disk_wait_watch) each disk_io_sync wait. The wanted design's:
+ * vfs.wanted.depth (read-write) and for each disk vfs.wanted.<disk>.{waiters, waits, wanted_ns}.
  *
  * Locking: bufcache_lock protects every struct rundev, perdevice_auto, perdevice_target_ms and
  * the syncfirst tunables (a sysctl write takes it).
@@ -27,6 +31,7 @@
 #include "kern/klib.h"
 #include "kern/kmalloc.h"
 #include "kern/lock.h"
+#include "kern/proc.h"
 #include "kern/sysctl.h"
 #include "kern/time.h"
 #include "vfs/buf.h"
@@ -44,6 +49,9 @@ int perdevice_maxspace;            /* rundev_boot: the cluster headers' bytes */
 int syncfirst_target_ms = 20;      /* docs/bufcache.md "The syncfirst design" says why */
 int syncfirst_maxdepth = 32;
 int syncfirst_mindepth = 2;
+int wanted_depth = 8;              /* docs/bufcache.md "The wanted design" says why */
+int wanted_linger_ms = 100;        /* likewise */
+int wanted_budget = 0;             /* likewise */
 
 /* vfs.perdevice.auto: 1 or 0. Going to 0 freezes every budget where the sizing left it. */
 static int sysctl_perdevice_auto(struct sysctl_req *req)
@@ -124,6 +132,51 @@ SYSCTL_PROC(vfs_syncfirst_mindepth, "vfs.syncfirst.mindepth", CTLTYPE_INT | CTLF
             &syncfirst_mindepth, 0, sysctl_syncfirst, "I",
             "syncfirst design: the fewest async writes a cut leaves a drive");
 
+/* vfs.wanted.depth: 1 .. DEPTH_MAX; every disk's queue takes it (if the design is wanted). */
+static int sysctl_wanted_depth(struct sysctl_req *req)
+{
+	int v = wanted_depth, error = sysctl_handle_int(req, &v);
+
+	if (error != 0 || req->newptr == NULL)
+		return error;
+	if (v < 1 || v > DEPTH_MAX)
+		return EINVAL;
+	spin_lock(&bufcache_lock);
+	wanted_depth = v;
+	for (struct rundev *rd = rundev_first(); rd != NULL; rd = rd->rd_next)
+		bd_disk_requeue(rd);
+	spin_unlock(&bufcache_lock);
+	return 0;
+}
+SYSCTL_PROC(vfs_wanted_depth, "vfs.wanted.depth", CTLTYPE_INT | CTLFLAG_RW, NULL, 0,
+            sysctl_wanted_depth, "I",
+            "wanted design: async writes a drive may hold while a process waits for I/O on it");
+
+/*
+ * vfs.wanted.linger_ms (0 .. TARGET_MS_MAX) and vfs.wanted.budget (0 or 1): arg1 is the variable,
+ * read at each decision. Turning the budget off lets every writer waiting for one go.
+ */
+static int sysctl_wanted(struct sysctl_req *req)
+{
+	int *var = req->oid->oid_arg1, v = *var, error = sysctl_handle_int(req, &v);
+
+	if (error != 0 || req->newptr == NULL)
+		return error;
+	if (v < 0 || v > (var == &wanted_budget ? 1 : TARGET_MS_MAX))
+		return EINVAL;
+	spin_lock(&bufcache_lock);
+	*var = v;
+	perdevice_release_all();
+	spin_unlock(&bufcache_lock);
+	return 0;
+}
+SYSCTL_PROC(vfs_wanted_linger_ms, "vfs.wanted.linger_ms", CTLTYPE_INT | CTLFLAG_RW, &wanted_linger_ms, 0,
+            sysctl_wanted, "I",
+            "wanted design: ms a disk stays cut after the wait of a process that is not writing");
+SYSCTL_PROC(vfs_wanted_budget, "vfs.wanted.budget", CTLTYPE_INT | CTLFLAG_RW, &wanted_budget, 0,
+            sysctl_wanted, "I",
+            "wanted design: 1 = perdevice's budget binds while a disk is cut, 0 = never");
+
 /* bd_disk_queue: see vfs/bufdaemon.h (bufcache_lock, then the disk's d_qlock). */
 void bd_disk_queue(struct rundev *rd, bool syncfirst, int depth)
 {
@@ -193,6 +246,44 @@ void buf_reach(struct buf *bp, struct rd_charge *rc)
 	rundev_map(rc, dp, off, MIN(len, dp->d_mediasize - off));
 }
 
+/* ---- who waits ------------------------------------------------------------------------------ */
+
+/* bd_curwait: the current process's wait record; kernel threads (the daemon, the syncer) none. */
+struct rd_wait *bd_curwait(void)
+{
+	struct proc *p = curproc;
+
+	return p != NULL && !(p->p_flag & P_SYSTEM) ? &p->p_rdwait : NULL;
+}
+
+/*
+ * The block layer's watcher of its own waits (disk_io_sync): the current process begins or ends
+ * a wait for bytes [off, off+len) of dp.
+ */
+static void rundev_disk_wait(struct disk *dp, uint64_t off, uint64_t len, bool begin)
+{
+	struct rd_charge rc;
+
+	if (!begin) {
+		bd_wait_end();
+		return;
+	}
+	rundev_map(&rc, dp, off, len);
+	bd_wait_begin(&rc);
+}
+
+/* buf_wait_begin: the current process starts waiting for the I/O of buffer bp (biowait). */
+void buf_wait_begin(struct buf *bp)
+{
+	struct disk *dp = buf_disk(bp->b_vp);
+	struct rd_charge rc = { .rc_n = 0 };
+
+	if (dp != NULL && (uint64_t)bp->b_blkno * DEV_BSIZE < dp->d_mediasize)
+		rundev_map(&rc, dp, (uint64_t)bp->b_blkno * DEV_BSIZE,
+		           MIN((uint64_t)bp->b_bcount, dp->d_mediasize - (uint64_t)bp->b_blkno * DEV_BSIZE));
+	bd_wait_begin(&rc);
+}
+
 /* ---- the per-disk sysctls ------------------------------------------------------------------ */
 
 enum { RDS_HI, RDS_LO, RDS_BANDWIDTH };
@@ -251,12 +342,22 @@ static void rundev_sysctls(struct rundev *rd)
 		  "syncfirst: windows that halved the depth (synchronous latency over the target)" },
 		{ "vfs.syncfirst", "raises", &rd->rd_raises,
 		  "syncfirst: windows of writes alone that raised the depth again" },
+		{ "vfs.wanted", "waits", &rd->rd_waits, "Process waits for I/O that reached this disk" },
+		{ "vfs.wanted", "cuts", &rd->rd_wcuts, "wanted: times this disk was cut to the small depth" },
+		{ "vfs.wanted", "wanted_ns", &rd->rd_wanted_ns,
+		  "Nanoseconds this disk had a process waiting for I/O on it (wanted)" },
 	};
 	char name[SYSCTL_NAMELEN];
 
 	snprintf(name, sizeof(name), "vfs.syncfirst.%s.depth", rd->rd_name);
 	sysctl_add_int(name, CTLFLAG_RD, &rd->rd_depth,
 	               "syncfirst: async writes this disk's drive may hold now (the design moves it)");
+	snprintf(name, sizeof(name), "vfs.wanted.%s.cut", rd->rd_name);
+	sysctl_add_int(name, CTLFLAG_RD, &rd->rd_cut,
+	               "wanted: 1 while this disk is cut to vfs.wanted.depth (a process waits on it)");
+	snprintf(name, sizeof(name), "vfs.wanted.%s.waiters", rd->rd_name);
+	sysctl_add_int(name, CTLFLAG_RD, &rd->rd_wanted,
+	               "Processes waiting for I/O on this disk now (wanted while above 0)");
 	snprintf(name, sizeof(name), "vfs.perdevice.%s.runningbufspace", rd->rd_name);
 	sysctl_add_int(name, CTLFLAG_RD, &rd->rd_running,
 	               "Write bytes in flight charged to this disk (its share of vfs.runningbufspace)");
@@ -302,4 +403,5 @@ void rundev_boot(void)
 	perdevice_maxspace = MAX(nswbuf / 2, 1) * MAXPHYS;
 	disk_watch(rundev_disk_attach);
 	disk_sync_watch(rundev_sync_done);
+	disk_wait_watch(rundev_disk_wait);
 }

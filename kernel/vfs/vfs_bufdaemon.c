@@ -1,8 +1,9 @@
 /*
  * vfs_bufdaemon.c - the buf_daemon, FreeBSD's buffer flushing thread, in the two designs of
  * the December 2000 experiment, a third, the per-disk pipelining the experiment's author
- * named as his next step, and a fourth that keeps the disks' queues out of the way of
- * synchronous I/O (interface: vfs/bufdaemon.h; docs/bufcache.md).
+ * named as his next step, a fourth that keeps the disks' queues out of the way of
+ * synchronous I/O, and a fifth that does it while a process waits on the disk (interface:
+ * vfs/bufdaemon.h; docs/bufcache.md).
  *
  * The daemon writes delayed-write (B_DELWRI) buffers so that writers do not run the cache out
  * of clean buffers. A design is the decisions below, and nothing else differs:
@@ -17,7 +18,8 @@
  *     a limit on the asynchronous writes at each drive that the design moves (syncfirst).
  * The shared helpers come first, then buf_daemon_speedup() and its four small companions,
  * then buf_daemon_runningbuf() and its, then buf_daemon_perdevice() and its budgets, then
- * buf_daemon_syncfirst() and its queue rule, then the table and the switch. A student diffs two
+ * buf_daemon_syncfirst() and its queue rule, then buf_daemon_wanted() and its rule for who is
+ * waiting, then the table and the switch. A student diffs two
  * design sections to see the whole difference.
  *
  * Switching (sysctl vfs.bufdaemon_design): the new design's functions are used from the next
@@ -60,9 +62,12 @@ struct bd_design {
 	void (*disk_event)(struct rundev *rd, uint64_t now);  /* a write or a synchronous request
 	                                    completed at rd: the queue rule; 0 = none */
 	bool syncfirst;                  /* the disks' queues have the synchronous class */
+	int  (*depth)(const struct rundev *rd);  /* with the class: rd's depth now; 0 = rd_depth */
+	void (*wanted)(struct rundev *rd, const struct rd_wait *w, bool ended);  /* w's wait began
+	                                    (ended: ended) on rd; 0 = none */
 };
 
-enum { BD_SPEEDUP, BD_RUNNINGBUF, BD_PERDEVICE, BD_SYNCFIRST, BD_NDESIGNS };
+enum { BD_SPEEDUP, BD_RUNNINGBUF, BD_PERDEVICE, BD_SYNCFIRST, BD_WANTED, BD_NDESIGNS };
 static const struct bd_design bd_designs[BD_NDESIGNS];
 static const struct bd_design *volatile bd_current = &bd_designs[BD_RUNNINGBUF];
 
@@ -161,10 +166,85 @@ void bd_sync_done(struct rundev *rd, uint64_t ns)
 		bd_current->disk_event(rd, bd_nanouptime());
 }
 
-/* bd_disk_requeue: rd's disk queue takes the current design's discipline at rd's depth. [lock] */
+/* bd_disk_requeue: rd's disk queue takes the current design's discipline at its depth. [lock] */
 void bd_disk_requeue(struct rundev *rd)
 {
-	bd_disk_queue(rd, bd_current->syncfirst, rd->rd_depth);
+	const struct bd_design *d = bd_current;
+
+	bd_disk_queue(rd, d->syncfirst, d->depth != 0 ? d->depth(rd) : rd->rd_depth);
+}
+
+/*
+ * Who waits for I/O on which disk (every design keeps it; the wanted design acts on it). A
+ * process's wait is one, however many requests it takes: bd_wait_begin opens it (biowait, the
+ * block layer's disk_io_sync, fsync(2) around all of its work), each disk it waits on is marked
+ * once, and bd_wait_end of the outermost wait lets them all go; the design's wanted() sees each
+ * wait begin and end on each disk.
+ */
+static void bd_want(struct rd_wait *w, struct rundev *rd, uint64_t now)
+{
+	for (int i = 0; i < w->wt_n; i++)
+		if (w->wt_dev[i] == rd)
+			return;
+	if (w->wt_n == RD_MAXDEV)
+		return;
+	w->wt_dev[w->wt_n++] = rd;
+	rd->rd_waits++;
+	if (rd->rd_wanted++ == 0)
+		rd->rd_wanted_since = now;
+	if (bd_current->wanted != 0)
+		bd_current->wanted(rd, w, false);
+}
+
+static void bd_unwant(const struct rd_wait *w, struct rundev *rd, uint64_t now)
+{
+	if (--rd->rd_wanted == 0)
+		rd->rd_wanted_ns += now - rd->rd_wanted_since;
+	if (bd_current->wanted != 0)
+		bd_current->wanted(rd, w, true);
+}
+
+/* Mark rc's disks wanted by w, if w has a wait open. [lock held] */
+static void bd_want_charge(struct rd_wait *w, const struct rd_charge *rc)
+{
+	uint64_t now = bd_nanouptime();
+
+	for (int i = 0; rc != 0 && w->wt_depth > 0 && i < rc->rc_n; i++)
+		bd_want(w, rc->rc_dev[i].rd, now);
+}
+
+/*
+ * bd_wait_begin: the current process starts waiting for I/O on rc's disks (rc 0: a wait whose
+ * disks its requests will name, fsync's). Kernel threads are not counted. [no lock]
+ */
+void bd_wait_begin(const struct rd_charge *rc)
+{
+	struct rd_wait *w = bd_curwait();
+
+	if (w == 0)
+		return;
+	bufq_lock();
+	if (w->wt_depth++ == 0)
+		w->wt_began = bd_nanouptime();
+	bd_want_charge(w, rc);
+	bufq_unlock();
+}
+
+/* bd_wait_end: its wait ends; the outermost lets every disk it marked go. [no lock] */
+void bd_wait_end(void)
+{
+	struct rd_wait *w = bd_curwait();
+	uint64_t now;
+
+	if (w == 0 || w->wt_depth == 0)
+		return;
+	bufq_lock();
+	if (--w->wt_depth == 0) {
+		now = bd_nanouptime();
+		while (w->wt_n > 0)
+			bd_unwant(w, w->wt_dev[--w->wt_n], now);
+	}
+	bufq_unlock();
 }
 
 /*
@@ -263,7 +343,15 @@ void bd_buffer_cleaned(void)
 void bd_async_write_issued(const struct rd_charge *rc)
 {
 	const struct bd_design *d = bd_current;
+	struct rd_wait *w = bd_curwait();
 
+	if (w != 0 && !rc->rc_waited)
+		w->wt_wrote = bd_nanouptime();     /* the process's own record: no lock */
+	if (w != 0 && rc->rc_waited) {     /* fsync's write: its disks join the fsync's wait */
+		bufq_lock();
+		bd_want_charge(w, rc);
+		bufq_unlock();
+	}
 	if (d->async_written != 0)
 		d->async_written(rc);
 }
@@ -621,7 +709,8 @@ void perdevice_release_all(void)
 /* ========================= out of the way of synchronous I/O: "syncfirst" ================== */
 
 static bool syncfirst_flushable(const struct rd_charge *rc);
-static void syncfirst_wait_drain(unsigned gen);
+static void bd_flush_budgeted(const struct bd_design *me, bool (*ok)(const struct rd_charge *),
+                              uint64_t *blocked);
 
 /*
  * buf_daemon_syncfirst: perdevice's per-disk budgets, with each disk's queue kept deep where a
@@ -665,23 +754,10 @@ static void syncfirst_wait_drain(unsigned gen);
 static void buf_daemon_syncfirst(void)
 {
 	const struct bd_design *me = &bd_designs[BD_SYNCFIRST];
-	int blocked;
 
 	while (bd_current == me) {
 		bdstats.syncfirst_loops++;
-		while (numdirtybuffers > lodirtybuffers && bd_current == me) {
-			unsigned gen = rundev_drains;
-
-			if (flushbufqueues(syncfirst_flushable, &blocked) == 0) {
-				if (blocked == 0)
-					break;
-				syncfirst_wait_drain(gen);
-				continue;
-			}
-			bufq_lock();
-			numdirtywakeup((lodirtybuffers + hidirtybuffers) / 2);
-			bufq_unlock();
-		}
+		bd_flush_budgeted(me, syncfirst_flushable, &bdstats.syncfirst_blocked);
 		bd_round_end(&bdstats.syncfirst_drains);
 	}
 }
@@ -750,13 +826,13 @@ static bool syncfirst_flushable(const struct rd_charge *rc)
 }
 
 /* Every dirty buffer the daemon could take is bound for a full disk: sleep until one drains to
- * its lo, unless one did since `gen` was read. [no lock] */
-static void syncfirst_wait_drain(unsigned gen)
+ * its lo, unless one did since `gen` was read (counted in *blocked). [no lock] */
+static void bd_wait_drain(unsigned gen, uint64_t *blocked)
 {
 	uint64_t t0 = bd_nanouptime();
 
 	bufq_lock();
-	bdstats.syncfirst_blocked++;
+	(*blocked)++;
 	if (rundev_drains == gen) {
 		rundevreq = 1;
 		bdstats.sleeps_wdrdev++;
@@ -767,24 +843,46 @@ static void syncfirst_wait_drain(unsigned gen)
 }
 
 /*
- * After an async write (not the daemon's, nor one someone waits for: fsync's writes are
- * synchronous in all but name, and Linux's writeback throttling lets such writes, REQ_SYNC,
- * use its whole depth [@linux-blk-wbt]): for each full disk it was charged to, wait in that
- * disk's queue ("wdrdev") until rundevwakeup lets the queue go at the disk's lo. [no lock]
+ * The budgeted daemon's flushing, syncfirst's and wanted's: flush until numdirtybuffers <=
+ * lodirtybuffers, each time the oldest dirty buffer whose disks ok() accepts; if every one it
+ * could take is bound for a full disk, sleep ("wdrdev") until some disk drains to its lo.
  */
-static void async_written_syncfirst(const struct rd_charge *rc)
+static void bd_flush_budgeted(const struct bd_design *me, bool (*ok)(const struct rd_charge *),
+                              uint64_t *blocked)
 {
-	const struct bd_design *me = &bd_designs[BD_SYNCFIRST];
+	int nblocked;
+
+	while (numdirtybuffers > lodirtybuffers && bd_current == me) {
+		unsigned gen = rundev_drains;
+
+		if (flushbufqueues(ok, &nblocked) == 0) {
+			if (nblocked == 0)
+				break;
+			bd_wait_drain(gen, blocked);
+			continue;
+		}
+		bufq_lock();
+		numdirtywakeup((lodirtybuffers + hidirtybuffers) / 2);
+		bufq_unlock();
+	}
+}
+
+/*
+ * A writer's wait after its async write, syncfirst's and wanted's: for each disk it was
+ * charged to that full() finds full, wait in that disk's queue ("wdrdev") until rundevwakeup
+ * (or the design) lets the queue go. [no lock]
+ */
+static void bd_wait_full(const struct rd_charge *rc, const struct bd_design *me,
+                         bool (*full)(const struct rundev *))
+{
 	struct rd_waiter w;
 	uint64_t t0, ns;
 
-	if (bd_curthread_is_daemon() || rc->rc_waited)
-		return;
 	bufq_lock();
 	for (int i = 0; i < rc->rc_n && bd_current == me; i++) {
 		struct rundev *rd = rc->rc_dev[i].rd;
 
-		if (!syncfirst_full(rd))
+		if (!full(rd))
 			continue;
 		t0 = bd_nanouptime();
 		rundev_enqueue(rd, &w);
@@ -799,6 +897,177 @@ static void async_written_syncfirst(const struct rd_charge *rc)
 	bufq_unlock();
 }
 
+/*
+ * After an async write (not the daemon's, nor one someone waits for: fsync's writes are
+ * synchronous in all but name, and Linux's writeback throttling lets such writes, REQ_SYNC,
+ * use its whole depth [@linux-blk-wbt]): wait for each full disk it went to. [no lock]
+ */
+static void async_written_syncfirst(const struct rd_charge *rc)
+{
+	if (bd_curthread_is_daemon() || rc->rc_waited)
+		return;
+	bd_wait_full(rc, &bd_designs[BD_SYNCFIRST], syncfirst_full);
+}
+
+/* ============================ driven by who is waiting: "wanted" ========================== */
+
+static bool wanted_flushable(const struct rd_charge *rc);
+
+/*
+ * buf_daemon_wanted: syncfirst's queues and perdevice's budgets, moved by who waits instead of
+ * by a latency window. syncfirst judged the least synchronous latency of 100 ms windows, and an
+ * fsync is several dependent requests (its data, the inode, an indirect block, the cache
+ * flush), one of them short: the window seldom looked bad, and each request of the fsync found
+ * the drive full of writes again. Here the whole wait is one event. The contract, per disk:
+ *   - a disk is WANTED from the moment a process starts waiting for I/O on it (bd_wait_begin:
+ *     biowait, disk_io_sync - reads it needs, page-ins, synchronous metadata writes, the cache
+ *     flush - and every write of an fsync, the fsync being one wait from its start to its end)
+ *     until the last such wait on it ends (bd_wait_end), and vfs.wanted.linger_ms after the end
+ *     of each wait of a process that is not writing (no async write of its own within the
+ *     linger before its wait began): a process whose waits follow closely (a stat, a read, an
+ *     fsync) keeps the drive short between them, while the writer's own waits (a new indirect
+ *     block) do not; the disk is let go at the first request completed or write issued after
+ *     the linger;
+ *   - while wanted, the drive is handed at most vfs.wanted.depth asynchronous writes (and one at
+ *     a time while a synchronous request is at it: the class's hold, syncfirst's), so the writes
+ *     already there drain and each next request of the wait finds at most that few ahead of it;
+ *   - while no one waits, the drive gets every opening at once (the depth stable42's and
+ *     perdevice's queues give it);
+ *   - a disk's budget of bytes in flight (perdevice's) binds only while it is cut, and only
+ *     with vfs.wanted.budget 1 (by default 0: never, the depth alone holds the drive short,
+ *     docs/bufcache.md says why): a writer alone never waits "wdrdev", and the daemon flushes
+ *     to it as freely as stable42's; when the cut ends, the writers waiting for its budget go;
+ *   - fsync's own writes never wait for a budget (syncfirst's rule).
+ * Where each rule comes from:
+ *   - the synchronous class, the hold and the budgeted daemon are syncfirst's and perdevice's
+ *     (above; [@linux-deadline], [@linux-kyber], [@dillon-post]);
+ *   - a limit on asynchronous writes at the device that depends on whether other I/O is going
+ *     on, and no limit for the writes someone waits for: Linux's writeback throttling
+ *     [@linux-blk-wbt] (get_limit: writes marked REQ_SYNC or REQ_META get the whole depth,
+ *     background writes half of it while close_io() saw other I/O issued or completed in the
+ *     last 100 ms, the normal depth otherwise; REQ_SYNC|REQ_IDLE writes, O_DIRECT's, are not
+ *     throttled at all; wb_recent_wait gives the whole depth for a second after a writer was
+ *     throttled in balance_dirty_pages, so that a writer that itself waits is not slowed);
+ *   - holding the device for a process between its dependent synchronous requests, and for the
+ *     linger after them: BFQ's (and before it CFQ's) slice_idle, idling a synchronous queue
+ *     that has just become empty for its next request, and BFQ's strict_guarantees, one request
+ *     at the device at a time because drives reorder what they hold [@linux-bfq]; the linger's
+ *     default, 100 ms, is wbt's close_io() window [@linux-blk-wbt];
+ *   - the writer's own waits not lingering: wbt's wb_recent_wait(), the whole depth for a writer
+ *     that was itself throttled in the last second [@linux-blk-wbt];
+ *   - wdrain's own: the trigger is the wait of a process (bio_queue's BIO_SYNC marks the
+ *     requests; here the wait spans them), not a request or a recent latency; one wait per
+ *     fsync; the small depth rather than none (a drive without a write cache streams poorly
+ *     from an empty queue once the wait ends); the budget bound to the cut (and off by default);
+ *     and the disks of a stripe judged one by one (a wait reaches only the components its
+ *     requests map to).
+ * No latency target is kept (docs/bufcache.md "The wanted design" says what that leaves out:
+ * a process asleep on a buffer whose write was already issued, in getblk, is not a wait here).
+ */
+static void buf_daemon_wanted(void)
+{
+	const struct bd_design *me = &bd_designs[BD_WANTED];
+
+	while (bd_current == me) {
+		bdstats.wanted_loops++;
+		bd_flush_budgeted(me, wanted_flushable, &bdstats.wanted_blocked);
+		bd_round_end(&bdstats.wanted_drains);
+	}
+}
+
+/* Is rd wanted now? While a process waits on it, or a linger after a wait is running. */
+static bool wanted_now(const struct rundev *rd, uint64_t now)
+{
+	return rd->rd_wanted > 0 || now < rd->rd_linger_until;
+}
+
+/* The depth of rd's drive: the small one while it is cut, every opening otherwise. */
+static int wanted_depth_of(const struct rundev *rd)
+{
+	return rd->rd_cut ? wanted_depth : WANTED_ALLOPENINGS;
+}
+
+/*
+ * rd's waiters changed, or a request completed there: cut or let go as wanted_now() says. Its
+ * queue takes the new depth; once let go, the writers waiting for its budget go and the daemon,
+ * if it waits for a drain, looks again. [lock]
+ */
+static void wanted_update(struct rundev *rd, uint64_t now)
+{
+	int cut = wanted_now(rd, now);
+
+	if (cut == rd->rd_cut)
+		return;
+	rd->rd_cut = cut;
+	bd_disk_requeue(rd);
+	if (cut) {
+		rd->rd_wcuts++;
+		return;
+	}
+	rundev_release(rd);
+	if (rundevreq) {
+		rundevreq = 0;
+		bufq_wakeup(&rundevreq);
+	}
+}
+
+/*
+ * w's wait began or ended on rd. An ended wait of a process that is not writing (no async write
+ * of its own within the linger before its wait began) keeps rd cut for vfs.wanted.linger_ms
+ * more: a process whose waits follow closely (a stat, a read, an fsync) keeps the drive short
+ * between them, while the writer's own waits (a new indirect block) do not. [lock]
+ */
+static void wanted_changed(struct rundev *rd, const struct rd_wait *w, bool ended)
+{
+	uint64_t now = bd_nanouptime(), linger = (uint64_t)wanted_linger_ms * 1000000;
+
+	if (ended && w->wt_wrote + linger <= w->wt_began)
+		rd->rd_linger_until = BD_MAX(rd->rd_linger_until, now + linger);
+	wanted_update(rd, now);
+}
+
+/*
+ * A disk is full only while it is cut and vfs.wanted.budget is 1, and then as perdevice's
+ * budget says (with 0 no budget binds: the depth alone holds the drive short). [lock]
+ */
+static bool wanted_full(const struct rundev *rd)
+{
+	return rd->rd_cut && wanted_budget &&
+	       (rd->rd_running > perdevice_hirunning(rd) || rd->rd_nwait > 0);
+}
+
+/*
+ * The daemon may start a write to these disks only if none is full (skips counted); a linger
+ * that ended with no completion since lets its disk go first. [lock]
+ */
+static bool wanted_flushable(const struct rd_charge *rc)
+{
+	uint64_t now = bd_nanouptime();
+
+	for (int i = 0; i < rc->rc_n; i++) {
+		wanted_update(rc->rc_dev[i].rd, now);
+		if (wanted_full(rc->rc_dev[i].rd)) {
+			rc->rc_dev[i].rd->rd_skips++;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* After an async write (not the daemon's, nor fsync's): wait for each full disk. [no lock] */
+static void async_written_wanted(const struct rd_charge *rc)
+{
+	uint64_t now = bd_nanouptime();
+
+	bufq_lock();
+	for (int i = 0; i < rc->rc_n; i++)     /* a linger may have ended with no completion since */
+		wanted_update(rc->rc_dev[i].rd, now);
+	bufq_unlock();
+	if (bd_curthread_is_daemon() || rc->rc_waited)
+		return;
+	bd_wait_full(rc, &bd_designs[BD_WANTED], wanted_full);
+}
+
 /* ================================= the designs and the switch ============================= */
 
 static const struct bd_design bd_designs[BD_NDESIGNS] = {
@@ -811,6 +1080,9 @@ static const struct bd_design bd_designs[BD_NDESIGNS] = {
 	[BD_SYNCFIRST]  = { "syncfirst", buf_daemon_syncfirst, dirtied_level_runningbuf,
 	                    bwillwrite_runningbuf, async_written_syncfirst, cleaned_level_runningbuf,
 	                    syncfirst_disk_event, true },
+	[BD_WANTED]     = { "wanted", buf_daemon_wanted, dirtied_level_runningbuf,
+	                    bwillwrite_runningbuf, async_written_wanted, cleaned_level_runningbuf,
+	                    wanted_update, true, wanted_depth_of, wanted_changed },
 };
 
 static bool same_name(const char *a, const char *b)
@@ -844,6 +1116,8 @@ bool bd_set_design(const char *name)
 				rundev_release(rd);       /* syncfirst's waiters too, whatever the
 				                             perdevice lab's perdevice_release_all does */
 				rd->rd_depth = syncfirst_maxdepth;
+				rd->rd_cut = 0;
+				rd->rd_linger_until = 0;
 				bd_disk_requeue(rd);
 			}
 		}

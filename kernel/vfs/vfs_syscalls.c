@@ -30,6 +30,7 @@
 #include "vfs/vnode.h"
 #include "vfs/mount.h"
 #include "vfs/buf.h"
+#include "vfs/bufdaemon.h"
 #include "vfs/vfs.h"
 #include <sys/fcntl.h>
 #include <sys/stat.h>
@@ -1002,10 +1003,12 @@ int sys_fsync(register_t *args, register_t *rv)
 	error = getvnode((int)args[0], &fp);
 	if (error != 0)
 		return error;
+	bd_wait_begin(NULL);          /* one wait, across all of its requests (bufdaemon.h) */
 	if (fp->f_vnode->v_object != NULL)
 		error = vm_object_page_clean(fp->f_vnode->v_object, 0, 0, OBJPC_SYNC);
 	if (error == 0)
 		error = VOP_FSYNC(fp->f_vnode, MNT_WAIT);
+	bd_wait_end();
 	fdrop(fp);
 	syncio_record(SYNCIO_FSYNC, t0, -1);
 	return error;

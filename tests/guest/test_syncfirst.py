@@ -28,7 +28,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wdtest import Guest, TestSet, sampled  # noqa: E402
+from wdtest import Guest, TestSet, moved, sampled  # noqa: E402
 
 COMPONENTS = ("da1", "da2")
 SF = "vfs.syncfirst."
@@ -42,10 +42,6 @@ T = TestSet("syncfirst")
 
 def counters(g, names):
     return g.sysctl_ints(names)
-
-
-def moved(before, after):
-    return {k: after[k] - before[k] for k in before} if before is not None and after is not None else None
 
 
 def check_preset(g):

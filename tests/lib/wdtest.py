@@ -96,6 +96,11 @@ def pattern(seed, offset, length):
     return _destripe.pattern(_pattern_tables[seed], seed, offset, length)
 
 
+def moved(before, after):
+    """{name: after - before} of two sysctl_ints() readings; None if either failed."""
+    return {k: after[k] - before[k] for k in before} if before is not None and after is not None else None
+
+
 def sampled(text, name):
     """Counter `name`'s integer values from sampler's CSV output in `text`."""
     col, values = None, []

@@ -45,6 +45,7 @@ int numdirtybuffers, hidirtybuffers, lodirtybuffers, runningbufspace, hirunnings
 int bd_hz = 100;
 int perdevice_auto = 1, perdevice_target_ms = 50, perdevice_maxspace = 4 * 1024 * 1024;
 int syncfirst_target_ms = 20, syncfirst_maxdepth = 16, syncfirst_mindepth = 2;
+int wanted_depth = 2, wanted_linger_ms = 100, wanted_budget = 1;
 
 #define BUFSZ      8192
 #define CLUSTER    (16 * BUFSZ)
@@ -55,6 +56,8 @@ int syncfirst_target_ms = 20, syncfirst_maxdepth = 16, syncfirst_mindepth = 2;
 #define STRIPE     NDEVS             /* a dirty buffer's "disk": a stripe over disks 0 and 1 */
 #define MAXDIRTY   4096
 #define TICK_NS    10000000ull
+#define OPENINGS   32                /* with the class, the most requests a drive takes (a depth
+                                        above it is clamped, as disk_set_depth does) */
 
 enum { T_DAEMON, T_WRITER };
 
@@ -78,6 +81,12 @@ struct sim_thread {
 	/* a syncer's */
 	bool        y_done;        /* its request completed */
 	long        y_n, y_max, y_sum;   /* requests, the longest and total latency (ticks) */
+	int         y_chain;       /* dependent requests per wait (an fsync's: data, inode, flush) */
+	bool        y_waits;       /* it tells the design of its waits (bd_wait_begin/end) */
+	bool        y_writer;      /* before each wait it issues an async write of its own */
+	int         y_ahead_first; /* most async writes at the drive a wait's first request found */
+	int         y_ahead_next;  /* ... and any later request of the same wait */
+	struct rd_wait wait;       /* its wait record (bd_curwait) */
 };
 
 static struct sim_thread th[NTHREADS];
@@ -181,6 +190,12 @@ uint64_t bd_nanouptime(void)
 bool bd_curthread_is_daemon(void)
 {
 	return cur == T_DAEMON;
+}
+
+/* A thread's wait record (the daemon, a kernel thread, has none). */
+struct rd_wait *bd_curwait(void)
+{
+	return cur >= 0 && cur != T_DAEMON ? &th[cur].wait : NULL;
 }
 
 /* What the daemon's sleeps on &bd_request tell: its round just ended. */
@@ -351,7 +366,7 @@ void bd_disk_queue(struct rundev *rd, bool syncfirst, int depth)
 	if (lock_depth != 1)
 		fail("disk_queue_under_lock", "bd_disk_queue with the lock held", "not held");
 	dv->syncfirst = syncfirst;
-	dv->depth = depth;
+	dv->depth = depth < OPENINGS ? depth : OPENINGS;
 	if (!syncfirst) {
 		while (dv->qhead < dv->qtail) {
 			struct simio io = dv->hostq[dv->qhead++];
@@ -499,7 +514,11 @@ static void streamer(void)
 /*
  * A syncer: every s_think ticks until s_stop, a synchronous request to disk s_dev, waited for
  * (biowait); its latencies are counted. With the class the request goes to the drive at once
- * (dev/bio_queue.h); without, behind everything there.
+ * (dev/bio_queue.h); without, behind everything there. With y_chain > 1 each wait is that many
+ * dependent requests, one after the other (an fsync's); with y_waits, the wait is told to the
+ * design as the kernel's biowait and fsync tell it (bd_wait_begin/bd_wait_end), and the async
+ * writes each request finds at the drive are counted; with y_writer it issues an async write of
+ * its own before each wait (a writer's own wait: a new indirect block).
  */
 static void syncer(void)
 {
@@ -511,16 +530,38 @@ static void syncer(void)
 		bufq_lock();
 		if (stopped(t))
 			continue;
-		t0 = now;
-		t->y_done = false;
-		dv->sync_active++;
-		drive_start(dv, (struct simio){ .issued = now, .bytes = 0, .waiter = cur }, sync_cost);
-		while (!t->y_done)
-			bufq_sleep(&t->y_done, "biowr", 0);
-		t->y_n++;
-		t->y_sum += now - t0;
-		if (now - t0 > t->y_max)
-			t->y_max = now - t0;
+		if (t->y_writer) {
+			struct rd_charge rc;
+
+			sim_issue(t->s_dev, CLUSTER, &rc);
+			bufq_unlock();
+			bd_async_write_issued(&rc);
+			bufq_lock();
+		}
+		bufq_unlock();
+		if (t->y_waits)
+			bd_wait_begin(&(struct rd_charge){ .rc_n = 1, .rc_dev = { { &dv->rd, 0 } } });
+		bufq_lock();
+		for (int k = 0; k < t->y_chain; k++) {
+			int *ahead = k == 0 ? &t->y_ahead_first : &t->y_ahead_next;
+
+			if (drive_async(dv) > *ahead)
+				*ahead = drive_async(dv);
+			t0 = now;
+			t->y_done = false;
+			dv->sync_active++;
+			drive_start(dv, (struct simio){ .issued = now, .bytes = 0, .waiter = cur }, sync_cost);
+			while (!t->y_done)
+				bufq_sleep(&t->y_done, "biowr", 0);
+			t->y_n++;
+			t->y_sum += now - t0;
+			if (now - t0 > t->y_max)
+				t->y_max = now - t0;
+		}
+		bufq_unlock();
+		if (t->y_waits)
+			bd_wait_end();
+		bufq_lock();
 		bufq_sleep(&writer_chan, "cpu", t->s_think);
 		bufq_unlock();
 	}
@@ -548,6 +589,10 @@ static int spawn(void (*fn)(void))
 	t->s_issued = t->s_overtakes = t->s_cut_in = 0;
 	t->s_waited = false;
 	t->y_n = t->y_max = t->y_sum = 0;
+	t->y_chain = 1;
+	t->y_waits = t->y_writer = false;
+	t->y_ahead_first = t->y_ahead_next = 0;
+	memset(&t->wait, 0, sizeof(t->wait));
 	return nthreads++;
 }
 
@@ -691,6 +736,9 @@ static void sim_reset(const char *design, int n)
 	syncfirst_target_ms = 20;
 	syncfirst_maxdepth = 16;
 	syncfirst_mindepth = 2;
+	wanted_depth = 2;
+	wanted_linger_ms = 100;
+	wanted_budget = 1;
 	sync_cost = 1;
 	memset(&bdstats, 0, sizeof(bdstats));
 	bd_request = runningbufreq = needsdirtyflush = rundevreq = 0;

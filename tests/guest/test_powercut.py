@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
 """test_powercut: every state a power cut could leave, built from the disk model's write log.
 
-Each run: a fresh 32 MB wdfs (8 KB blocks) as data disk da0 (scsi10k model, wcache on or off,
-wlog=on: docs/diskmodel.md "Write log"), `crashload -n OPS` on it to the end (its promises go
+Each run: a fresh 32 MB wdfs (8 KB blocks) as data disk da0, or a 28 MB one on a ccd stripe of
+da0 and da1 (16 MB each, interleave 128) (scsi10k model, wcache on or off, wlog=on on every disk:
+docs/diskmodel.md "Write log"), `crashload -n OPS` on it to the end (its promises go
 to the second serial port, a file that a thread here reads every millisecond, stamping each
 line with the CLOCK_MONOTONIC second it arrived: the clock of the log's events), a clean
 poweroff; then tools/powercut builds the crash states from the log (docs/reliability.md "Power
 cuts") and checks each: fsck -n finds only crash damage, fsck -y repairs, and every promise
 that reached the host before the cut reads back exactly. Checked here:
-- with the cache off and on, under 1 CPU (patched) and 2 CPUs (stable42): powercut explored
-  its states, checked promises and found no violation;
-- the negative control: with the cache on and fsync's flush and the ordering flushes removed
-  (vfs.wdfs.fsync_flush=0, vfs.wdfs.ordered_flush=0), powercut finds a broken promise.
-Small here (about 300 states); make stress (WDREL_STRESS=1) runs more operations, more seeds
-and more states.
+- with the cache off and on, on one disk and on the stripe, under the buf_daemon designs in
+  turn with 1 and 2 CPUs: powercut explored its states, checked promises and found no violation;
+- FreeBSD 4's assumption: with the cache on and the ordering flushes off (vfs.wdfs.ordered_flush=0),
+  powercut finds damage a crash may not leave;
+- the negative control: with the cache on and fsync's flush removed too (vfs.wdfs.fsync_flush=0),
+  powercut finds a broken promise.
+Small here (6 runs, about 500 states); make stress (WDREL_STRESS=1) runs 16 clean runs (each
+design, one disk and the stripe, both cache settings) of 1000 operations, with up to 700
+states each.
 """
 # tests/run: timeout=900
 import os
@@ -31,8 +35,10 @@ import wdrun  # noqa: E402
 
 POWERCUT = wdrun.ROOT / "tools" / "powercut"
 IMG_SIZE = "32m"
-OPS = reltest.size(150, 1500)
-STATES = reltest.size(100, 2000)          # per run at most
+MEMBER_SIZE, STRIPE_FS, ILEAVE = "16m", "28m", 128
+OPS = reltest.size(150, 1000)
+STATES = reltest.size(100, 700)           # per run at most
+DESIGNS = [p.name for p in wdrun.presets.PRESETS]
 SUMMARY_RE = re.compile(r"(\d+) states explored, (\d+) promises checked, (\d+) violations")
 
 T = TestSet("powercut")
@@ -40,6 +46,13 @@ DIR = reltest.scratch("powercut")
 (DIR / "empty").mkdir()
 BASE = DIR / "base.img"
 reltest.mkfs(BASE, DIR / "empty", IMG_SIZE, 8192)
+MEMBERS = [DIR / ("member%d.img" % j) for j in range(2)]
+reltest.mkfs(DIR / "stripe-fs.img", DIR / "empty", STRIPE_FS, 8192)
+for m in MEMBERS:
+    reltest.run(["truncate", "-s", MEMBER_SIZE, m])
+st, out = reltest.run([wdrun.ROOT / "tools" / "destripe", "-i", ILEAVE] + MEMBERS + ["--from", DIR / "stripe-fs.img"])
+if st != 0:
+    raise RuntimeError("destripe --from: %s" % out)
 totals = {"states": 0, "promises": 0}
 
 
@@ -72,22 +85,26 @@ class SerialStamper(threading.Thread):
                 time.sleep(0.001)
 
 
-def workload(tag, seed, wcache, smp, design, sysctls=""):
-    """crashload on a logged disk; -> (the run's folder) or None after a failed check."""
-    d = DIR / tag.replace(" ", "-")
+def workload(tag, seed, wcache, smp, design, stripe=False, sysctls=""):
+    """crashload on logged disks; -> (the run's folder) or None after a failed check."""
+    d = DIR / re.sub(r"[^\w=.-]+", "-", tag)
     shutil.rmtree(d, ignore_errors=True)
     d.mkdir()
-    shutil.copyfile(BASE, d / "d0.img")
+    for j, base in enumerate(MEMBERS if stripe else [BASE]):
+        shutil.copyfile(base, d / ("d%d.img" % j))
+    dev = "/dev/ccd0" if stripe else "/dev/da0"
+    setup = "ccdconfig ccd0 %d none /dev/da0 /dev/da1 && " % ILEAVE if stripe else ""
     log, stamped = d / "com2.log", d / "promises"
     reader = SerialStamper(log, stamped)
     reader.start()
     try:
-        with Guest(smp=smp, design=design, disks=1, root="md", keep=True, disk_dir=d, disk_size=IMG_SIZE,
+        with Guest(smp=smp, design=design, disks=2 if stripe else 1, root="md", keep=True, disk_dir=d,
+                   disk_size=MEMBER_SIZE if stripe else IMG_SIZE,
                    disk_model="scsi10k,wcache=%s,wlog=on" % wcache, serial2=str(log), timeout=120) as g:
             if sysctls:
                 g.sh("sysctl " + sysctls)
-            out, status = g.sh("mkdir /mnt; crashload -m /dev/da0 -n %d -o /dev/ttyd1 /mnt %d" % (OPS, seed),
-                               timeout=300)
+            out, status = g.sh("%smkdir /mnt && crashload -m %s -n %d -o /dev/ttyd1 /mnt %d"
+                               % (setup, dev, OPS, seed), timeout=300)
     finally:
         time.sleep(0.05)
         reader.stop.set()
@@ -99,22 +116,24 @@ def workload(tag, seed, wcache, smp, design, sysctls=""):
     return d if ok else None
 
 
-def powercut(d, seed, wcache):
+def powercut(d, seed, wcache, stripe=False):
+    pairs = [str(x) for j, m in enumerate(MEMBERS) for x in (m, d / ("d%d.wlog" % j))] if stripe else \
+        [str(BASE), str(d / "d0.wlog")]
     r = subprocess.run([str(POWERCUT), "--wcache", wcache, "--max-states", str(STATES), "--seed", str(seed),
-                        "--promises", str(d / "promises"), "--crashload-seed", str(seed),
-                        str(BASE), str(d / "d0.wlog")],
+                        "--promises", str(d / "promises"), "--crashload-seed", str(seed)] +
+                       (["--ileave", str(ILEAVE)] if stripe else []) + pairs,
                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                        timeout=600)
     m = SUMMARY_RE.search(r.stdout)
     return r.returncode, r.stdout, [int(x) for x in m.groups()] if m else None
 
 
-def clean_run(seed, wcache, smp, design):
-    tag = "seed %d wcache=%s smp=%d %s" % (seed, wcache, smp, design)
-    d = workload(tag, seed, wcache, smp, design)
+def clean_run(seed, wcache, smp, design, stripe):
+    tag = "seed %d %s wcache=%s smp=%d %s" % (seed, "stripe" if stripe else "one disk", wcache, smp, design)
+    d = workload(tag, seed, wcache, smp, design, stripe)
     if d is None:
         return
-    rc, out, counts = powercut(d, seed, wcache)
+    rc, out, counts = powercut(d, seed, wcache, stripe)
     print(out.strip())
     ok = rc == 0 and counts is not None and counts[0] >= STATES // 2 and counts[1] > 0 and counts[2] == 0
     T.check("%s: every crash state passes (fsck, promises)" % tag, ok,
@@ -125,21 +144,31 @@ def clean_run(seed, wcache, smp, design):
         totals["promises"] += counts[1]
 
 
-def negative_control(seed):
-    tag = "negative control seed %d (no fsync or ordering flush, wcache=on)" % seed
-    d = workload(tag, seed, "on", 1, "patched", "vfs.wdfs.fsync_flush=0 vfs.wdfs.ordered_flush=0")
+def control(seed, what, sysctls, violation):
+    """A run with the cache on and flushes switched off: powercut must find `violation`."""
+    tag = "%s seed %d (%s, wcache=on)" % (what, seed, sysctls)
+    d = workload(tag, seed, "on", 1, "patched", sysctls=sysctls)
     if d is None:
         return
     rc, out, counts = powercut(d, seed, "on")
     print(out.strip())
-    T.check("%s: powercut finds a broken promise" % tag, rc == 1 and "VIOLATION promise broken" in out,
-            expected="exit 1 and a 'promise broken' violation", got="exit %s: %s" % (rc, out.strip()[-600:]))
+    T.check("%s: powercut finds %s" % (tag, violation), rc == 1 and "VIOLATION " + violation in out,
+            expected="exit 1 and a '%s' violation" % violation, got="exit %s: %s" % (rc, out.strip()[-600:]))
 
 
-for seed in reltest.seeds(reltest.size(1, 6)):
-    for wcache in ("off", "on"):
-        smp, design = (1, "patched") if (seed + (wcache == "on")) % 2 else (2, "stable42")
-        clean_run(seed, wcache, smp, design)
-negative_control(reltest.seeds(1)[0])
+# Runs: make test one disk with the cache off (1 CPU, patched) and on (2 CPUs, stable42) and the
+# stripe the other way round; make stress every design, each on one disk and on the stripe with
+# both cache settings, CPUs alternating.
+runs = [(1, "off", 1, "patched", False), (1, "on", 2, "stable42", False),
+        (1, "on", 1, "patched", True), (1, "off", 2, "stable42", True)]
+if reltest.STRESS:
+    runs = [(1 + i, wcache, 1 + i % 2, design, stripe) for i, (design, stripe, wcache) in
+            enumerate((d, s, w) for d in DESIGNS for s in (False, True) for w in ("off", "on"))]
+wanted = reltest.seeds(max(run[0] for run in runs))
+for run in runs:
+    if run[0] in wanted:
+        clean_run(*run)
+control(1, "FreeBSD 4's ordering", "vfs.wdfs.ordered_flush=0", "fsck -n: damage a crash may not leave")
+control(1, "negative control", "vfs.wdfs.fsync_flush=0 vfs.wdfs.ordered_flush=0", "promise broken")
 print("powercut: %d crash states explored, %d promises checked in the clean runs" % (totals["states"], totals["promises"]))
 T.done()

@@ -6,8 +6,8 @@ da0 and da1 (16 MB each, interleave 128) (scsi10k model, wcache on or off, wlog=
 docs/diskmodel.md "Write log"), a workload on it to the end: `crashload -n OPS` (its promises go
 to the second serial port, a file that a thread here reads every millisecond, stamping each
 line with the CLOCK_MONOTONIC second it arrived: the clock of the log's events), crashload's
-rename/unlink storm alone (-s), or the seed's dd of 12.5 MB with latprobe's create+write+fsync
-beside it; a clean poweroff; then tools/powercut builds the crash states from the logs
+rename/unlink storm alone (-s), the seed's dd of 12.5 MB with latprobe's create+write+fsync
+beside it, or crashload while memhog pushes pages out to a swap disk; a clean poweroff; then tools/powercut builds the crash states from the logs
 (docs/reliability.md "Power cuts") and checks each: fsck -n finds only crash damage, fsck -y
 repairs, and every promise that reached the host before the cut reads back exactly. Checked:
 - every run, under the buf_daemon designs with 1 and 2 CPUs: powercut explored its states
@@ -16,11 +16,11 @@ repairs, and every promise that reached the host before the cut reads back exact
   (vfs.wdfs.ordered_flush=0): powercut finds damage a crash may not leave;
 - the negative control: the same with fsync's flush removed too (vfs.wdfs.fsync_flush=0):
   powercut finds a broken promise.
-Small here (7 runs of up to 80 states); make stress (WDREL_STRESS=1) runs every workload under
-every design, on one disk and on the stripe, with both cache settings (48 runs of up to 250
+Small here (8 runs of up to 60 states); make stress (WDREL_STRESS=1) runs every workload under
+every design, on one disk and on the stripe, with both cache settings (64 runs of up to 200
 states, crashload -n 1000).
 """
-# tests/run: timeout=900
+# tests/run: timeout=900 about=90
 import os
 import re
 import shutil
@@ -33,21 +33,26 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from wdtest import Guest, TestSet  # noqa: E402
 import reltest  # noqa: E402
 import wdrun  # noqa: E402
+from wdbench import CCD_RELEASE  # noqa: E402
 
 POWERCUT = wdrun.ROOT / "tools" / "powercut"
 IMG_SIZE = "32m"
 MEMBER_SIZE, STRIPE_FS, ILEAVE = "16m", "28m", 128
 OPS = reltest.size(150, 1000)
-STATES = reltest.size(80, 250)            # per run at most
+STATES = reltest.size(60, 200)            # per run at most
 DESIGNS = [p.name for p in wdrun.presets.PRESETS]
-# name: (a command that mounts the file system on /mnt first, the workload, does it print
-# crashload's promises and DONE). dd+probe is the seed's dd with the probe's create+write+fsync
-# beside it (docs/harness.md); storm is crashload's churn alone (-s).
+# name: (a command to run first, the workload, does it print crashload's promises and DONE).
+# dd+probe is the seed's dd with the probe's create+write+fsync beside it (docs/harness.md);
+# storm is crashload's churn alone (-s); memhog is crashload while memhog, at about twice the
+# free memory of a 64 MB guest, pushes pages out to a swap disk (the disk after the file
+# system's, not checked: swap does not outlive a power cut).
 WORKLOADS = {
-    "crashload": (None, "crashload -m {dev} -n {ops} -o /dev/ttyd1 /mnt {seed}", True),
-    "storm": (None, "crashload -s -m {dev} -n {storm} -o /dev/ttyd1 /mnt {seed}", False),
+    "crashload": ("", "crashload -m {dev} -n {ops} -o /dev/ttyd1 /mnt {seed}", True),
+    "storm": ("", "crashload -s -m {dev} -n {storm} -o /dev/ttyd1 /mnt {seed}", False),
     "dd+probe": ("mount {dev} /mnt", "dd if=/dev/zero of=/mnt/dd bs=32k count=400 & p=$!; "
                  "latprobe -i 50 -w /mnt -p $p -o /dev/null; wait $p", False),
+    "memhog": ("swapon {swap}", "memhog -p 2 20 > /dev/null & p=$!; "
+               "crashload -m {dev} -n {ops} -o /dev/ttyd1 /mnt {seed}; wait $p", True),
 }
 SUMMARY_RE = re.compile(r"(\d+) states explored, (\d+) promises checked, (\d+) violations")
 
@@ -103,18 +108,20 @@ def workload(tag, name, seed, wcache, smp, design, stripe=False, sysctls=""):
     for j, base in enumerate(MEMBERS if stripe else [BASE]):
         shutil.copyfile(base, d / ("d%d.img" % j))
     dev = "/dev/ccd0" if stripe else "/dev/da0"
-    setup = "ccdconfig ccd0 %d none /dev/da0 /dev/da1 && " % ILEAVE if stripe else ""
-    mount, command, promises = WORKLOADS[name]
-    fields = dict(dev=dev, ops=OPS, storm=4 * OPS, seed=seed)
+    setup = CCD_RELEASE + "ccdconfig ccd0 %d none /dev/da0 /dev/da1 && " % ILEAVE if stripe else ""
+    first, command, promises = WORKLOADS[name]
+    ndisks = (2 if stripe else 1) + (name == "memhog")
+    fields = dict(dev=dev, ops=OPS, storm=4 * OPS, seed=seed, swap="/dev/da%d" % (ndisks - 1))
     log, stamped = d / "com2.log", d / "promises"
     reader = SerialStamper(log, stamped)
     reader.start()
     try:
-        with Guest(smp=smp, design=design, disks=2 if stripe else 1, root="md", keep=True, disk_dir=d,
+        with Guest(mem=64 if name == "memhog" else 128, smp=smp, design=design, disks=ndisks, root="md",
+                   keep=True, disk_dir=d,
                    disk_size=MEMBER_SIZE if stripe else IMG_SIZE,
                    disk_model="scsi10k,wcache=%s,wlog=on" % wcache, serial2=str(log), timeout=120) as g:
             out, status = g.sh(setup + "mkdir /mnt" + (" && sysctl " + sysctls if sysctls else "") +
-                               (" && " + mount.format(**fields) if mount else ""))
+                               (" && " + first.format(**fields) if first else ""))
             if status == 0:
                 out, status = g.sh(command.format(**fields), timeout=300)
     finally:
@@ -175,7 +182,7 @@ def control(seed, what, sysctls, violation):
 # layout and cache setting among them; make stress every combination, CPUs alternating.
 runs = [(1, "crashload", "off", 1, "patched", False), (1, "crashload", "on", 2, "stable42", False),
         (1, "crashload", "on", 1, "perdevice", True), (1, "storm", "on", 2, "syncfirst", False),
-        (1, "dd+probe", "on", 1, "patched", True)]
+        (1, "dd+probe", "on", 1, "patched", True), (1, "memhog", "on", 2, "stable42", True)]
 if reltest.STRESS:
     runs = [(1 + i, name, wcache, 1 + i % 2, design, stripe) for i, (name, design, stripe, wcache) in
             enumerate((n, d, s, w) for n in WORKLOADS for d in DESIGNS for s in (False, True) for w in ("off", "on"))]

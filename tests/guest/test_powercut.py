@@ -17,8 +17,8 @@ repairs, and every promise that reached the host before the cut reads back exact
 - the negative control: the same with fsync's flush removed too (vfs.wdfs.fsync_flush=0):
   powercut finds a broken promise.
 Small here (8 runs of up to 60 states); make stress (WDREL_STRESS=1) runs every workload under
-every design, on one disk and on the stripe, with both cache settings (64 runs of up to 200
-states, crashload -n 1000).
+every design, on one disk and on the stripe, with both cache settings (64 runs of up to 160
+states, crashload -n 1000: about 80 minutes on a shared 2-core host).
 """
 # tests/run: timeout=900 about=90
 import os
@@ -39,7 +39,7 @@ POWERCUT = wdrun.ROOT / "tools" / "powercut"
 IMG_SIZE = "32m"
 MEMBER_SIZE, STRIPE_FS, ILEAVE = "16m", "28m", 128
 OPS = reltest.size(150, 1000)
-STATES = reltest.size(60, 200)            # per run at most
+STATES = reltest.size(60, 160)            # per run at most
 DESIGNS = [p.name for p in wdrun.presets.PRESETS]
 # name: (a command to run first, the workload, does it print crashload's promises and DONE).
 # dd+probe is the seed's dd with the probe's create+write+fsync beside it (docs/harness.md);

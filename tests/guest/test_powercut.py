@@ -18,7 +18,7 @@ repairs, and every promise that reached the host before the cut reads back exact
   powercut finds a broken promise.
 Small here (8 runs of up to 60 states); make stress (WDREL_STRESS=1) runs every workload under
 every design, on one disk and on the stripe, with both cache settings (64 runs of up to 160
-states, crashload -n 1000: about 80 minutes on a shared 2-core host).
+states, crashload -n 1000: about 80 minutes on a shared 2-core host, estimated from a sample).
 """
 # tests/run: timeout=900 about=90
 import os

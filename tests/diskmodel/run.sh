@@ -243,7 +243,7 @@ echo "== data integrity"
 head -c $((64 << 20)) /dev/urandom > "$work/src.bin"
 cp "$work/src.bin" /dev/null
 truncate -s 64M "$work/data.img"
-start d scsi10k "$work/data.img" wcache=on order=sptf || exit 1
+start d scsi10k "$work/data.img" wcache=on order=sptf wlog="$work/d.wlog" || exit 1
 qemu-img convert -n -W -m 16 -f raw -O raw "$work/src.bin" "$(url d)"
 check write_through_model_ok "$? == 0" "qemu-img convert -W -m 16 into the model"
 cmp -s "$work/src.bin" "$work/data.img"
@@ -252,6 +252,27 @@ qemu-img convert -f raw -O raw "$(url d)" "$work/back.bin"
 cmp -s "$work/src.bin" "$work/back.bin"
 check readback_identical "$? == 0" "expected data read back through the model to match"
 stop d
+# The write log (wlog=): a line per write issued, its bytes in the data file, a completion
+# for every request; its writes replayed in order over zeros give the written image back.
+read -r nw nc ni wb <<<"$(awk '$3 == "I" && $5 == "W" { w++; b += $7 } $3 == "I" { i++ } $3 == "C" { c++ }
+    END { print w + 0, c + 0, i + 0, b + 0 }' "$work/d.wlog")"
+w=$(sed -n 's/^writes=//p' "$work/d.log")
+check wlog_a_line_per_write "$nw == ${w:-0} && $nw > 0 && $nc == $ni && $wb == $((64 << 20))" \
+    "expected ${w:-?} writes of 64 MB in all, each completed, got $nw writes of $wb bytes, $ni issued, $nc completed"
+python3 - "$work/d.wlog" "$work/replay.img" $((64 << 20)) <<'EOF'
+import sys
+log, out, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with open(log + ".data", "rb") as data, open(out, "wb") as img:
+    img.truncate(size)
+    for line in open(log):
+        w = line.split()
+        if w[2] == "I" and w[4] == "W":
+            data.seek(int(w[8]))
+            img.seek(int(w[5]))
+            img.write(data.read(int(w[6])))
+EOF
+cmp -s "$work/src.bin" "$work/replay.img"
+check wlog_replays_the_image "$? == 0" "expected the log's writes, replayed in order, to give the written image"
 
 echo "== shared bus"
 truncate -s 1G "$work/b0.img" "$work/b1.img"

@@ -1,16 +1,19 @@
 /*
- * unit.c -- host unit tests of the disk model core (dm_model.c).
+ * unit.c -- host unit tests of the disk model core (dm_model.c) and of
+ * its write log (dm_wlog.c).
  *
  * No nbdkit, no clocks: a small simulator plays a client against the
  * model in virtual time.  Each test prints what it expected and what it
  * got; the last line is "N passed, N failed".
  */
 #include "dm_model.h"
+#include "dm_wlog.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int npass, nfail;
 
@@ -418,6 +421,67 @@ static void test_params(void)
           "expected error, got %s", "ok");
 }
 
+/* ---- the write log ---- */
+
+/* Two writes in flight together, a flush after both completed, a zero:
+ * the log has their lines in event order, and the data file their bytes. */
+static void test_wlog(void)
+{
+    char path[] = "/tmp/dm-wlog-unit.XXXXXX", dpath[64], err[256], line[256];
+    char a[1000], b[24];
+    struct dm_wlog w;
+    int fd = mkstemp(path);
+
+    if (fd < 0)
+        abort();
+    memset(a, 'a', sizeof a);
+    memset(b, 'b', sizeof b);
+    int rc = dm_wlog_open(&w, path, err, sizeof err);
+    CHECK("wlog_open", rc == 0, "expected 0, got %d (%s)", rc, rc ? err : "ok");
+    if (rc != 0)
+        return;
+    uint64_t ia = dm_wlog_issue(&w, 1.5, DM_WLOG_WRITE, 4096, sizeof a, 0, a);
+    uint64_t ib = dm_wlog_issue(&w, 1.6, DM_WLOG_WRITE, 512, sizeof b, 1, b);
+    dm_wlog_complete(&w, 1.7, ib, 0);
+    dm_wlog_complete(&w, 1.8, ia, 0);
+    uint64_t iflush = dm_wlog_issue(&w, 1.9, DM_WLOG_FLUSH, 0, 0, 0, NULL);
+    dm_wlog_complete(&w, 2.0, iflush, 0);
+    uint64_t iz = dm_wlog_issue(&w, 2.1, DM_WLOG_ZERO, 8192, 4096, 0, NULL);
+    dm_wlog_complete(&w, 2.2, iz, 1);
+    rc = dm_wlog_close(&w);
+    CHECK("wlog_close", rc == 0, "expected 0, got %d", rc);
+
+    static const char *want[] = {
+        "0 1.500000 I 0 W 4096 1000 0 0\n", "1 1.600000 I 1 W 512 24 1 1000\n",
+        "2 1.700000 C 1 0\n", "3 1.800000 C 0 0\n", "4 1.900000 I 2 F - - - -\n",
+        "5 2.000000 C 2 0\n", "6 2.100000 I 3 Z 8192 4096 0 -\n", "7 2.200000 C 3 1\n",
+    };
+    FILE *f = fdopen(fd, "r");
+    int n = 0, same = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (n < 8 && strcmp(line, want[n]) == 0)
+            same++;
+        else if (n < 8)
+            printf("  line %d: want %s  got %s", n, want[n], line);
+        n++;
+    }
+    fclose(f);
+    CHECK("wlog_lines_in_event_order", n == 8 && same == 8,
+          "expected 8 lines as listed, got %d lines, %d of them right", n, same);
+
+    char got[sizeof a + sizeof b + 1];
+    snprintf(dpath, sizeof dpath, "%s.data", path);
+    f = fopen(dpath, "r");
+    size_t len = f ? fread(got, 1, sizeof got, f) : 0;
+    if (f)
+        fclose(f);
+    CHECK("wlog_data_back_to_back", len == sizeof a + sizeof b &&
+          memcmp(got, a, sizeof a) == 0 && memcmp(got + sizeof a, b, sizeof b) == 0,
+          "expected %zu bytes, a's then b's, got %zu", sizeof a + sizeof b, len);
+    unlink(path);
+    unlink(dpath);
+}
+
 int main(void)
 {
     test_seek_curve();
@@ -428,6 +492,7 @@ int main(void)
     test_cache_and_flush();
     test_late_replies();
     test_params();
+    test_wlog();
     printf("%d passed, %d failed\n", npass, nfail);
     return nfail != 0;
 }

@@ -16,44 +16,24 @@ there; docs/reliability.md). Configurations alternate between 1 CPU
 - `fsck -y` repairs (status 0 or 1) and a second `fsck -n` is clean;
 - every `FSYNC keep/kN L` line that reached the host before the kill: keep/kN exists with exactly
   its L bytes of pattern; every `FSYNC big L` / `SYNC big L`: big holds at least L bytes and
-  its first L are the pattern (crashload's fill(), computed here again).
+  its first L are the pattern (crashload's fill(), computed again in tools/crashcheck.py, which
+  holds these checks for this test and tools/powercut).
 At the end, one line lists the kinds of damage fsck found across the crashes (docs/fs.md).
 """
 # tests/run: timeout=900
 import collections
 import os
 import random
-import re
 import shutil
-import struct
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wdtest import Guest, TestSet  # noqa: E402
 import reltest  # noqa: E402
+import crashcheck  # noqa: E402
 import wdfs  # noqa: E402
 
 IMG_SIZE = "128m"
-PROMISE_RE = re.compile(r"(FSYNC|SYNC) (keep/k(\d+)|big) (\d+)\n")
-
-# fsck messages a crash may leave (docs/fs.md "What a crash can leave"), as patterns of the
-# message with its numbers taken out; every other message is a broken ordering rule.
-ALLOWED = [
-    r"block # is unused but marked in use", r"block # is in use but marked free",
-    r"inode # is unused but marked in use", r"inode # is in use but marked free",
-    r"block bitmap: # in use but marked free, # unused but marked in use.*",
-    r"inode bitmap: # in use but marked free, # unused but marked in use.*",
-    r"inode #: unreferenced (file|directory) with link count # and size #: cleared",
-    r"inode #: unreferenced (file|directory) \(size #\)", r"reconnected inode # as /lost\+found/##",
-    r"directory inode # is not reachable from the root", r"directory inode # has no blocks \(size #\): .*",
-    r"directory \(inode #\): '\.\.' is inode #, should be #",     # part of reconnecting it (-n's view)
-    r"inode #: block # at logical block # is past the end of the file \(# blocks\)",
-    r"inode #: indirect block # at logical block # is past the end of the file \(# blocks\)",
-    r"inode #: block count is #, should be #",
-    r"superblock: free (block|inode) count is #, should be #",
-    r"superblock: clean flag not set \(the file system was not unmounted cleanly\)",
-]
-LINK_RE = re.compile(r"inode (\d+) \((file|directory)\): link count is (\d+), should be (\d+)")
 
 T = TestSet("crash")
 DIR = reltest.scratch("crash")
@@ -61,66 +41,6 @@ BASE = DIR / "base.img"
 (DIR / "empty").mkdir()
 reltest.mkfs(BASE, DIR / "empty", IMG_SIZE, 8192)
 kinds = collections.Counter()
-
-
-def pattern(seed, fid, n):
-    """crashload.c's fill(): sector s of file fid is (seed, fid, s) as <IIQ, 32 times."""
-    return b"".join(struct.pack("<IIQ", seed, fid, s) * 32 for s in range((n + 511) // 512))[:n]
-
-
-def damage_kinds(out, lostfound):
-    """fsck's problem lines: (allowed kinds, with the numbers taken out; forbidden lines as they are).
-    A link count too low breaks rule 3, except /lost+found's when fsck reconnects directories
-    into it (each one's '..' adds a link)."""
-    allowed, forbidden = [], []
-    reconnects = "is not reachable from the root" in out
-    for line in out.splitlines():
-        line = line.replace(" - fixed", "").strip()
-        if not line or line.startswith(("** ", "/", DIR.as_posix())) or ": clean:" in line or \
-                re.search(r"problems? found", line):
-            continue
-        m = LINK_RE.match(line)
-        if m:
-            if int(m.group(3)) > int(m.group(4)):
-                allowed.append("%s link count too high" % m.group(2))
-            elif reconnects and int(m.group(1)) == lostfound:
-                allowed.append("/lost+found link count too low after reconnecting directories")
-            else:
-                forbidden.append(line)
-            continue
-        generic = re.sub(r"\d+", "#", line)
-        if any(re.fullmatch(p, generic) for p in ALLOWED):
-            allowed.append(generic)
-        else:
-            forbidden.append(line)
-    return allowed, forbidden
-
-
-def verify(img, seed, promises):
-    """The promised bytes, checked on the repaired image: a list of what is wrong."""
-    wrong = []
-    with wdfs.Image(img) as im:
-        big = max([n for kind, name, k, n in promises if name == "big"] or [0])
-        for kind, name, k, n in promises:
-            if name == "big":
-                continue
-            ino = im.lookup("/" + name)
-            if ino is None:
-                wrong.append("%s (fsync'd with %d bytes) is gone" % (name, n))
-                continue
-            data = im.read(ino)
-            if data != pattern(seed, k + 1, n):
-                wrong.append("%s: %d bytes, %s" % (name, len(data), "the right size but other bytes"
-                                                    if len(data) == n else "expected %d" % n))
-        if big:
-            ino = im.lookup("/big")
-            data = im.read(ino, limit=big) if ino else b""
-            want = pattern(seed, 0, big)
-            if data != want:
-                first = next((o for o in range(0, big, 512) if data[o:o + 512] != want[o:o + 512]), big)
-                wrong.append("big: fsync'd or synced at %d bytes, %s" % (big, "gone" if ino is None else
-                             "has %d bytes, the first wrong sector at byte %d" % (len(data), first)))
-    return wrong
 
 
 def crash_point(seed):
@@ -147,13 +67,12 @@ def crash_point(seed):
     if "START" not in console:
         T.check("%s: the workload started" % tag, False, expected="START", got=console[-300:])
         return
-    promises = [(m.group(1), m.group(2), int(m.group(3) or 0), int(m.group(4)))
-                for m in PROMISE_RE.finditer(console)]
+    promises = crashcheck.parse_promises(console)
     img = d / "d0.img"
     with wdfs.Image(img) as im:
         lostfound = im.lookup("/lost+found")
     a, aout = reltest.fsck(img, "-n")
-    allowed, forbidden = damage_kinds(aout, lostfound)
+    allowed, forbidden = crashcheck.damage_kinds(aout, lostfound, skip=(DIR.as_posix(),))
     kinds.update(set(allowed))
     T.check("%s: fsck -n finds only damage a crash may leave" % tag, a in (0, 4) and not forbidden,
             expected="status 0 or 4, allowed kinds only", got="status %s, not allowed: %s" % (a, sorted(set(forbidden))))
@@ -162,7 +81,7 @@ def crash_point(seed):
     T.check("%s: fsck -y repairs, a second fsck is clean" % tag, b in (0, 1) and c == 0,
             expected="0 or 1, then 0", got="%s, %s: %s" % (b, c, cout.strip()[-300:]))
     if c == 0:
-        wrong = verify(img, seed, promises)
+        wrong = crashcheck.verify(img, seed, promises)
         T.check("%s: all %d fsync/sync promises kept, byte for byte" % (tag, len(promises)), not wrong,
                 expected="every promised byte", got="; ".join(wrong)[:600])
 

@@ -9,7 +9,7 @@
  * Usage (tools/diskmodel/serve wraps this):
  *   nbdkit -f -U SOCK --filter=./build/diskmodel.so file IMAGE \
  *          preset=scsi10k [param=value ...] [stats=PATH] [trace=PATH] ...
- * Filter-only keys: preset, stats, stats_interval, trace, bus; every
+ * Filter-only keys: preset, stats, stats_interval, trace, bus, wlog; every
  * model key of dm_model.c; all other keys go on to the plugin.
  *
  * How a request is timed:
@@ -74,10 +74,11 @@
 #include <unistd.h>
 
 #include "dm_model.h"
+#include "dm_wlog.h"
 
 /* Configuration, written only before the threads start. */
 static const char *preset_name = "scsi10k";
-static const char *stats_path, *trace_path, *bus_path, *label = "-";
+static const char *stats_path, *trace_path, *bus_path, *wlog_path, *label = "-";
 static double stats_interval = 1.0;
 static struct { char *key, *value; } overrides[64];
 static int noverrides;
@@ -89,6 +90,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t sched_cv, stats_cv;
 static struct dm_disk disk;
 static FILE *trace;
+static struct dm_wlog wlog;      /* open when wlog_path is set; its own lock */
 static int stopping;
 static pthread_t sched_thread, stats_thread;
 static int threads_started;
@@ -398,6 +400,21 @@ static void model_end(struct inflight *f)
     pthread_cond_destroy(&f->done_cv);
 }
 
+/* The write log's records of a request (nothing without wlog=): issued as
+ * it reaches the filter, completed as its reply leaves.  A trim is logged
+ * as a zero: nbdkit's file plugin punches a hole, which reads as zeros. */
+static uint64_t wlog_issue(int kind, uint64_t offset, uint32_t len, int fua,
+                           const void *data)
+{
+    return wlog_path ? dm_wlog_issue(&wlog, mono(), kind, offset, len, fua, data) : 0;
+}
+
+static void wlog_complete(uint64_t id, int ret)
+{
+    if (wlog_path)
+        dm_wlog_complete(&wlog, mono(), id, ret == 0 ? 0 : 1);
+}
+
 static int dm_pread(nbdkit_next *next, void *handle, void *buf,
                     uint32_t count, uint64_t offset, uint32_t flags, int *err)
 {
@@ -415,9 +432,12 @@ static int dm_pwrite(nbdkit_next *next, void *handle, const void *buf,
 {
     struct inflight f;
     (void)handle;
-    model_begin(&f, DM_WRITE, count, offset, (flags & NBDKIT_FLAG_FUA) != 0);
+    int fua = (flags & NBDKIT_FLAG_FUA) != 0;
+    uint64_t id = wlog_issue(DM_WLOG_WRITE, offset, count, fua, buf);
+    model_begin(&f, DM_WRITE, count, offset, fua);
     int ret = next->pwrite(next, buf, count, offset, flags, err);
     model_end(&f);
+    wlog_complete(id, ret);
     return ret;
 }
 
@@ -426,9 +446,12 @@ static int dm_zero(nbdkit_next *next, void *handle, uint32_t count,
 {
     struct inflight f;
     (void)handle;
-    model_begin(&f, DM_ZERO, count, offset, (flags & NBDKIT_FLAG_FUA) != 0);
+    int fua = (flags & NBDKIT_FLAG_FUA) != 0;
+    uint64_t id = wlog_issue(DM_WLOG_ZERO, offset, count, fua, NULL);
+    model_begin(&f, DM_ZERO, count, offset, fua);
     int ret = next->zero(next, count, offset, flags, err);
     model_end(&f);
+    wlog_complete(id, ret);
     return ret;
 }
 
@@ -437,9 +460,11 @@ static int dm_trim(nbdkit_next *next, void *handle, uint32_t count,
 {
     struct inflight f;
     (void)handle;
+    uint64_t id = wlog_issue(DM_WLOG_ZERO, offset, count, 0, NULL);
     model_begin(&f, DM_TRIM, count, offset, 0);
     int ret = next->trim(next, count, offset, flags, err);
     model_end(&f);
+    wlog_complete(id, ret);
     return ret;
 }
 
@@ -448,9 +473,11 @@ static int dm_flush(nbdkit_next *next, void *handle, uint32_t flags,
 {
     struct inflight f;
     (void)handle;
+    uint64_t id = wlog_issue(DM_WLOG_FLUSH, 0, 0, 0, NULL);
     model_begin(&f, DM_FLUSH, 0, 0, 0);
     int ret = next->flush(next, flags, err);
     model_end(&f);
+    wlog_complete(id, ret);
     return ret;
 }
 
@@ -493,6 +520,8 @@ static int dm_config(nbdkit_next_config *next, nbdkit_backend *nxdata,
         trace_path = value;
     else if (strcmp(key, "bus") == 0)
         bus_path = value;
+    else if (strcmp(key, "wlog") == 0)
+        wlog_path = value;
     else if (strcmp(key, "stats_interval") == 0) {
         char *end;
         stats_interval = strtod(value, &end);
@@ -587,6 +616,13 @@ static int dm_after_fork(nbdkit_backend *backend)
         fprintf(trace, "time_s,op,offset,length,qdepth,wait_ms,service_ms,"
                        "latency_ms,seek_cyl,rot_ms,readahead,cached\n");
     }
+    if (wlog_path) {
+        char err[4200];
+        if (dm_wlog_open(&wlog, wlog_path, err, sizeof err) < 0) {
+            nbdkit_error("diskmodel: %s", err);
+            return -1;
+        }
+    }
     banner();
     if (pthread_create(&sched_thread, NULL, sched_main, NULL) != 0 ||
         (stats_path &&
@@ -622,6 +658,9 @@ static void dm_cleanup(nbdkit_backend *backend)
         fclose(trace);
         trace = NULL;
     }
+    if (wlog_path && dm_wlog_close(&wlog) < 0)
+        fprintf(stderr, "diskmodel: wlog=%s: incomplete (a write to it failed)\n",
+                wlog_path);
     dm_fini(&disk);
 }
 
@@ -636,6 +675,7 @@ static struct nbdkit_filter filter = {
         "stats_interval=S   seconds between rewrites (default 1)\n"
         "trace=PATH         per-request CSV trace\n"
         "bus=PATH           shared bus file (disks on one SCSI bus)\n"
+        "wlog=PATH          write log (PATH and PATH.data) for tools/powercut\n"
         "Model parameters (override the preset), see docs/diskmodel.md:\n"
         "rpm cylinders heads zones spt_outer spt_inner t2t_ms avg_ms\n"
         "full_ms write_settle_ms head_switch_ms overhead_ms bus_mbps qdepth\n"

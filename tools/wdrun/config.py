@@ -137,6 +137,9 @@ def parse_disk_model(spec, ndisks=None):
             raise ConfigError("--disk-model: stats= is set by tools/run (d<j>.stats in the disk folder)")
         if key == "trace" and value not in ("on", "off"):
             raise ConfigError("--disk-model: trace=on writes d<j>.trace.csv in the disk folder; no other value")
+        if key == "wlog" and value not in ("on", "off"):
+            raise ConfigError("--disk-model: wlog=on writes the write log d<j>.wlog (and .data) in the disk folder; "
+                              "no other value")
     return presets, params
 
 

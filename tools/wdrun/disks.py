@@ -223,7 +223,9 @@ class DiskSet:
             for p in params:
                 if p == "trace=on":
                     extra.append("trace=%s" % (self.dir / ("d%d.trace.csv" % j)))
-                elif p != "trace=off":
+                elif p == "wlog=on":
+                    extra.append("wlog=%s" % (self.dir / ("d%d.wlog" % j)))
+                elif p not in ("trace=off", "wlog=off"):
                     extra.append(p)
             argv = [str(SERVE), "--ready", str(ready), "--exit-with-parent", preset, str(img),
                     str(self.sockets[j]), "stats=%s" % self.stats[j]] + extra

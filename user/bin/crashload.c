@@ -1,7 +1,7 @@
 /*
  * crashload: a file-system workload to be killed at a random moment (power loss).
  *
- *   crashload [-m device] [-n ops] [-o log] dir seed
+ *   crashload [-s] [-m device] [-n ops] [-o log] dir seed
  *
  * With -m, mounts `device` (wdfs) on dir first. Then, until killed (or for `ops` operations),
  * under dir: churns small files in churn/ (create with 0-20 KB of data, rename, unlink, mkdir,
@@ -19,6 +19,9 @@
  * file's contents are a function of (seed, file, offset) (fill() below, file 0 being big and
  * N+1 keep/kN; the host computes the same in tests/guest/test_crash.py), so they can be checked byte for byte after the
  * crash, fsck and all. Prints `START` first and `DONE` if it ever finishes.
+ *
+ * -s (storm): only the churn of creates, renames, unlinks, mkdir and rmdir, nothing promised; the
+ * metadata-heavy workload of tools/powercut's tests (docs/reliability.md "Power cuts").
  */
 #include <err.h>
 #include <libutil.h>
@@ -141,10 +144,11 @@ int main(int argc, char **argv)
 	long ops = -1;
 	uint32_t seed, nkeep = 0;
 	uint64_t bigsize = 0;
-	int c, bigfd, appends = 0;
+	int c, bigfd, appends = 0, storm = 0;
 
-	while ((c = getopt(argc, argv, "m:n:o:")) != -1) {
+	while ((c = getopt(argc, argv, "m:n:o:s")) != -1) {
 		switch (c) {
+		case 's': storm = 1; break;
 		case 'm': dev = optarg; break;
 		case 'o': log = optarg; break;
 		case 'n': ops = strtol(optarg, NULL, 10); break;
@@ -169,7 +173,7 @@ int main(int argc, char **argv)
 		err(1, "%s", path);
 	say("START");
 	for (long i = 0; ops < 0 || i < ops; i++) {
-		uint32_t r = rnd() % 16;
+		uint32_t r = storm ? 0 : rnd() % 16;
 
 		if (r < 9) {
 			churn(dir, seed);
@@ -190,6 +194,6 @@ int main(int argc, char **argv)
 	say("DONE");
 	return 0;
 usage:
-	fprintf(stderr, "usage: crashload [-m device] [-n ops] [-o log] dir seed\n");
+	fprintf(stderr, "usage: crashload [-s] [-m device] [-n ops] [-o log] dir seed\n");
 	return 2;
 }

@@ -106,6 +106,7 @@ int  wdfs_vget(struct wdfs_mount *wm, uint32_t ino, int flags, struct vnode **vp
 enum vtype wdfs_vtype(uint16_t mode);
 int  wdfs_wbegin(struct wdfs_mount *wm, int flags);   /* 0, or EROFS */
 void wdfs_wend(struct wdfs_mount *wm);
+int  wdfs_bwrite(struct wdfs_mount *wm, struct buf *bp);   /* bwrite, then BIO_FLUSH (ordering) */
 int  wdfs_iupdate(struct wdfs_inode *ip, bool sync);
 int  wdfs_sbupdate(struct wdfs_mount *wm, bool sync);
 void wdfs_inode_forget(struct wdfs_inode *ip);            /* VOP_RECLAIM */

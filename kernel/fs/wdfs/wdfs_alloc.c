@@ -254,7 +254,7 @@ static int new_indirect(struct wdfs_inode *ip, uint32_t *blkp)
 		return error;
 	bp = getblk(wm->wm_devvp, wdfs_fsbtodb(wm, b), (int)wm->wm_bsize, 0, 0);
 	vfs_bio_clrbuf(bp);
-	error = bwrite(bp);
+	error = wdfs_bwrite(wm, bp);
 	if (error) {
 		wdfs_blkfree(wm, b);
 		return error;
@@ -378,7 +378,7 @@ static int indtrunc(struct wdfs_inode *ip, uint32_t blk, int level, uint64_t kee
 		}
 	}
 	if (dirty) {
-		error = bwrite(bp);
+		error = wdfs_bwrite(wm, bp);
 		if (error) {
 			kfree(copy);
 			return error;

@@ -12,8 +12,8 @@
  *
  * Every record is checked with wdfs_dirent_check() before it is used: a damaged one fails the
  * operation with EIO and a console message, never a wild access. Changes are written with
- * bwrite (synchronously): the ordering rules of docs/fs.md need a name on disk before the
- * operation that depends on it. Caller holds the directory's v_lock.
+ * wdfs_bwrite (synchronously, then a cache flush): the ordering rules of docs/fs.md need a name
+ * on stable storage before the operation that depends on it. Caller holds the directory's v_lock.
  */
 #include "kern/types.h"
 #include "kern/klib.h"
@@ -189,7 +189,7 @@ int wdfs_direnter(struct wdfs_inode *dp, const char *name, uint32_t ino, uint8_t
 				return error;
 			continue;
 		}
-		return bwrite(bp);
+		return wdfs_bwrite(dp->i_wm, bp);
 	}
 	error = wdfs_balloc(dp, nblk, &blk, &isnew);
 	if (error)
@@ -197,7 +197,7 @@ int wdfs_direnter(struct wdfs_inode *dp, const char *name, uint32_t ino, uint8_t
 	bp = getblk(dp->i_vnode, nblk, (int)bs, 0, 0);
 	init_dirblk(bp, bs);
 	fill_rec(rec(bp, 0), name, ino, type);
-	error = bwrite(bp);
+	error = wdfs_bwrite(dp->i_wm, bp);
 	if (error) {
 		wdfs_itrunc(dp, (off_t)dp->i_din.di_size);
 		return error;
@@ -225,7 +225,7 @@ int wdfs_dirremove(struct wdfs_inode *dp, const char *name, uint32_t ino)
 		rec(bp, prev)->d_reclen += rec(bp, off)->d_reclen;
 	else
 		rec(bp, off)->d_ino = 0;
-	return bwrite(bp);
+	return wdfs_bwrite(dp->i_wm, bp);
 }
 
 int wdfs_dirrewrite(struct wdfs_inode *dp, const char *name, uint32_t ino, uint8_t type)
@@ -240,7 +240,7 @@ int wdfs_dirrewrite(struct wdfs_inode *dp, const char *name, uint32_t ino, uint8
 		return error;
 	rec(bp, off)->d_ino = ino;
 	rec(bp, off)->d_type = type;
-	return bwrite(bp);
+	return wdfs_bwrite(dp->i_wm, bp);
 }
 
 int wdfs_dirempty(struct wdfs_inode *dp, bool *emptyp)
@@ -294,7 +294,7 @@ int wdfs_dirinit(struct wdfs_inode *ip, uint32_t parent)
 	fill_rec(d, "..", parent, WDFS_DT_DIR);
 	d->d_reclen = (uint16_t)(WDFS_DIRBLKSIZ - WDFS_DIRSIZ(1));
 	ip->i_din.di_size = bs;
-	return bwrite(bp);
+	return wdfs_bwrite(ip->i_wm, bp);
 }
 
 /* Copy one record out as a struct dirent; *fullp if it does not fit the caller's buffer. */

@@ -110,7 +110,7 @@ static int write_block(struct wdfs_inode *ip, daddr_t lbn, uint32_t on, size_t n
 		buf_zero(bp, (int)(before - uio->uio_resid), (int)(bs - (before - uio->uio_resid)));
 	}
 	if (ioflag & IO_SYNC) {
-		int e = bwrite(bp);
+		int e = wdfs_bwrite(ip->i_wm, bp);
 		return error ? error : e;
 	}
 	if (ioflag & IO_ASYNC)

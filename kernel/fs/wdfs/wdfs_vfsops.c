@@ -16,6 +16,7 @@
 #include "kern/kmalloc.h"
 #include "kern/lock.h"
 #include "kern/sleep.h"
+#include "kern/sysctl.h"
 #include "kern/time.h"
 #include "dev/disk.h"
 #include "fs/wdfs/wdfs.h"
@@ -136,8 +137,31 @@ static int wdfs_iread(struct wdfs_mount *wm, uint32_t ino, struct wdfs_dinode *d
 }
 
 /*
+ * Ordering on a drive with a volatile write cache. The rules of docs/fs.md need each synchronous
+ * write on the media before the write that depends on it is issued. bwrite returns when the
+ * drive reports the write complete; with its write cache on (most IDE drives of 2000, every SATA
+ * drive today) that means "in the cache", and the drive may put the later, dependent write on
+ * the media first and lose the earlier one when the power goes. So wdfs_bwrite follows such a
+ * write with a BIO_FLUSH. vfs.wdfs.ordered_flush=0 drops that flush: FreeBSD 4's FFS, which
+ * trusted a completed write to be on the media (docs/fs.md "Power cuts", docs/history.md).
+ */
+static int ordered_flush = 1;
+SYSCTL_DECL_OID(sysctl_vfs_wdfs_ordered_flush, "vfs.wdfs.ordered_flush", CTLTYPE_INT | CTLFLAG_RW,
+                &ordered_flush, 0, NULL, "I",
+                "Flush the disk's cache after each synchronous metadata write (0: trust completion, as FreeBSD 4)");
+
+int wdfs_bwrite(struct wdfs_mount *wm, struct buf *bp)
+{
+	int error = bwrite(bp);
+
+	if (error == 0 && ordered_flush)
+		error = disk_io_sync(wm->wm_disk, BIO_FLUSH, 0, NULL, 0);
+	return error;
+}
+
+/*
  * wdfs_iupdate: copy the in-core inode into its inode-table buffer and write that buffer now
- * (sync: bwrite, for the ordering rules in docs/fs.md) or later (bdwrite). Caller holds v_lock.
+ * (sync: wdfs_bwrite, for the ordering rules in docs/fs.md) or later (bdwrite). Caller holds v_lock.
  */
 int wdfs_iupdate(struct wdfs_inode *ip, bool sync)
 {
@@ -156,7 +180,7 @@ int wdfs_iupdate(struct wdfs_inode *ip, bool sync)
 	}
 	memcpy(bp->b_data + off, &ip->i_din, sizeof(ip->i_din));
 	if (sync)
-		return bwrite(bp);
+		return wdfs_bwrite(wm, bp);
 	bdwrite(bp);
 	return 0;
 }

@@ -29,6 +29,7 @@ UNIT_LAB_SRCS_test_ata_cmd    := dev/ata_cmd.c
 UNIT_LAB_SRCS_test_bufdaemon  := vfs/vfs_bufdaemon.c
 UNIT_LAB_SRCS_test_perdevice  := vfs/vfs_bufdaemon.c
 UNIT_LAB_SRCS_test_syncfirst  := vfs/vfs_bufdaemon.c
+UNIT_LAB_SRCS_test_wanted     := vfs/vfs_bufdaemon.c
 UNIT_LAB_SRCS_test_vm_page    := vm/vm_pageout.c
 UNIT_LAB_SRCS_test_vm_pageout := vm/vm_pageout.c
 # test_ahci_ncq runs no lab code itself: it asks ahci_ncq_answer, a process of its own that links

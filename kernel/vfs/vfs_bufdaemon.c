@@ -618,9 +618,6 @@ void perdevice_release_all(void)
 
 /* ========================= out of the way of synchronous I/O: "syncfirst" ================== */
 
-static bool syncfirst_flushable(const struct rd_charge *rc);
-static void syncfirst_wait_drain(unsigned gen);
-
 /*
  * buf_daemon_syncfirst: perdevice's per-disk budgets, with each disk's queue kept deep where a
  * synchronous request can pass it and short where it cannot. A process that waits for a block
@@ -658,8 +655,13 @@ static void syncfirst_wait_drain(unsigned gen);
  * The daemon's loop is perdevice's: once armed, flush until numdirtybuffers <= lodirtybuffers,
  * each time the oldest dirty buffer whose disks all have room; if every one it could take is
  * bound for a full disk, sleep ("wdrdev") until some disk drains to its lo; then disarm or retry
- * as the patch does.
+ * as the patch does. The daemon and the wait are perdevice's code too, so they are lab
+ * perdevice's regions: a handout's syncfirst has the patch's global budget instead.
  */
+/* LAB perdevice BEGIN */
+static bool syncfirst_flushable(const struct rd_charge *rc);
+static void syncfirst_wait_drain(unsigned gen);
+
 static void buf_daemon_syncfirst(void)
 {
 	const struct bd_design *me = &bd_designs[BD_SYNCFIRST];
@@ -683,6 +685,19 @@ static void buf_daemon_syncfirst(void)
 		bd_round_end(&bdstats.syncfirst_drains);
 	}
 }
+/* LAB perdevice STUB */
+// static void buf_daemon_syncfirst(void)
+// {
+// 	const struct bd_design *me = &bd_designs[BD_SYNCFIRST];
+//
+// 	while (bd_current == me) {
+// 		bdstats.syncfirst_loops++;
+// 		while (numdirtybuffers > lodirtybuffers && flushbufqueues(0, 0) != 0)
+// 			waitrunningbufspace();
+// 		bd_round_end(&bdstats.syncfirst_drains);
+// 	}
+// }
+/* LAB perdevice END */
 
 /*
  * The queue rule, at each write or synchronous request completed at rd: once a window of
@@ -726,10 +741,12 @@ static void syncfirst_disk_event(struct rundev *rd, uint64_t now)
 }
 
 /*
- * The budget's rules are perdevice's, and so is their code below: perdevice's section is lab
- * perdevice's, handed out as a stub, so syncfirst cannot call its static functions.
+ * The budget's rules are perdevice's, and so is their code below (perdevice's section is
+ * handed out as a stub, so syncfirst cannot call its static functions): a region of lab
+ * perdevice too, whose stub is the patch's global wait.
  * A disk is full when it holds more than perdevice's budget, or writers wait for it. [lock]
  */
+/* LAB perdevice BEGIN */
 static bool syncfirst_full(const struct rundev *rd)
 {
 	return rd->rd_running > perdevice_hirunning(rd) || rd->rd_nwait > 0;
@@ -796,6 +813,13 @@ static void async_written_syncfirst(const struct rd_charge *rc)
 	}
 	bufq_unlock();
 }
+/* LAB perdevice STUB */
+// /* After an async write: the patch's global wait, whatever disks the write went to. */
+// static void async_written_syncfirst(const struct rd_charge *rc)
+// {
+// 	waitrunningbufspace();
+// }
+/* LAB perdevice END */
 
 /* ================================= the designs and the switch ============================= */
 

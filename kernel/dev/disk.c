@@ -5,7 +5,8 @@
  *   disk_register(dp)   - add a disk (name unique) and export its counters as sysctls
  *                         kern.devstat.<name>.{reads,writes,flushes,bytes_read,bytes_written,
  *                         busy_ns,queue_depth,max_queue_depth,depth_ns,waiting,active,
- *                         max_active,active_ns,errors,syncs,sync_ns} (read-only), and, for a
+ *                         max_active,active_ns,errors,syncs,sync_ns,write_bytes_queued,
+ *                         max_write_bytes_queued} (read-only), and, for a
  *                         disk with a queue, dev.<driver>.<unit>.openings (read-write).
  *   disk_start(bp)      - check a request, account it as queued, sort it into the disk's queue
  *                         and hand the device what its openings allow (or, for a disk without a
@@ -85,7 +86,7 @@ static void disk_locks_init(void)
 enum devstat_field {
 	DS_READS, DS_WRITES, DS_FLUSHES, DS_BYTES_READ, DS_BYTES_WRITTEN, DS_BUSY_NS, DS_QUEUE_DEPTH,
 	DS_MAX_QUEUE_DEPTH, DS_DEPTH_NS, DS_WAITING, DS_ACTIVE, DS_MAX_ACTIVE, DS_ACTIVE_NS, DS_ERRORS,
-	DS_SYNCS, DS_SYNC_NS, DS_NFIELDS
+	DS_SYNCS, DS_SYNC_NS, DS_WRITE_BYTES_QUEUED, DS_MAX_WRITE_BYTES_QUEUED, DS_NFIELDS
 };
 
 static const struct {
@@ -108,6 +109,8 @@ static const struct {
 	[DS_ERRORS]          = { "errors",          "Requests that failed" },
 	[DS_SYNCS]           = { "syncs",           "Synchronous requests (a process waits) completed" },
 	[DS_SYNC_NS]         = { "sync_ns",         "Their nanoseconds from arrival to completion, summed" },
+	[DS_WRITE_BYTES_QUEUED]     = { "write_bytes_queued",     "Bytes of writes issued and not completed" },
+	[DS_MAX_WRITE_BYTES_QUEUED] = { "max_write_bytes_queued", "Most bytes of writes issued and not completed at once" },
 };
 
 /* One counter of one disk, read consistently under d_statlock. */
@@ -142,6 +145,8 @@ static int64_t devstat_value(struct disk *dp, enum devstat_field f)
 	case DS_ERRORS:          v = ds->errors; break;
 	case DS_SYNCS:           v = ds->syncs; break;
 	case DS_SYNC_NS:         v = ds->sync_ns; break;
+	case DS_WRITE_BYTES_QUEUED:     v = ds->write_bytes_queued; break;
+	case DS_MAX_WRITE_BYTES_QUEUED: v = ds->max_write_bytes_queued; break;
 	case DS_NFIELDS:         break;
 	}
 	spin_unlock(&dp->d_statlock);
@@ -387,6 +392,11 @@ static void devstat_start(struct disk *dp, struct bio *bp)
 		dp->d_stat.busy_since = now;
 	if (dp->d_stat.queued > dp->d_stat.max_queued)
 		dp->d_stat.max_queued = dp->d_stat.queued;
+	if (bp->bio_cmd == BIO_WRITE) {
+		dp->d_stat.write_bytes_queued += bp->bio_length;
+		if (dp->d_stat.write_bytes_queued > dp->d_stat.max_write_bytes_queued)
+			dp->d_stat.max_write_bytes_queued = dp->d_stat.write_bytes_queued;
+	}
 	spin_unlock(&dp->d_statlock);
 }
 
@@ -516,6 +526,8 @@ void disk_iodone(struct bio *bp)
 		ds->sync_ns += ns;
 	}
 	devstat_depth_tick(ds, now);
+	if (c == BIO_WRITE)
+		ds->write_bytes_queued -= bp->bio_length;
 	if (dispatched)
 		ds->active--;
 	if (--ds->queued == 0)

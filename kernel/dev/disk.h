@@ -118,6 +118,8 @@ struct devstat {
 	uint64_t errors;
 	uint64_t syncs;             /* BIO_SYNC requests completed */
 	uint64_t sync_ns;           /* ... their time from arrival to completion, summed */
+	uint64_t write_bytes_queued;      /* bytes of writes issued and not completed */
+	uint64_t max_write_bytes_queued;  /* high-water mark of write_bytes_queued */
 };
 
 struct disk {

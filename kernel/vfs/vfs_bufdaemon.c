@@ -804,8 +804,10 @@ static void syncfirst_disk_event(struct rundev *rd, uint64_t now)
 }
 
 /*
- * The budget's rules are perdevice's, and so is their code below: perdevice's section is lab
- * perdevice's, handed out as a stub, so syncfirst cannot call its static functions.
+ * The budget's rules are perdevice's, and so is their code below (perdevice's section is
+ * handed out as a stub, so syncfirst cannot call its static functions); the budgeted daemon and
+ * the writer's wait, shared with wanted, are a region of lab perdevice too, whose stub is the
+ * patch's global wait: a handout carries no complete per-disk design to call instead.
  * A disk is full when it holds more than perdevice's budget, or writers wait for it. [lock]
  */
 static bool syncfirst_full(const struct rundev *rd)
@@ -825,6 +827,7 @@ static bool syncfirst_flushable(const struct rd_charge *rc)
 	return true;
 }
 
+/* LAB perdevice BEGIN */
 /* Every dirty buffer the daemon could take is bound for a full disk: sleep until one drains to
  * its lo, unless one did since `gen` was read (counted in *blocked). [no lock] */
 static void bd_wait_drain(unsigned gen, uint64_t *blocked)
@@ -896,6 +899,23 @@ static void bd_wait_full(const struct rd_charge *rc, const struct bd_design *me,
 	}
 	bufq_unlock();
 }
+/* LAB perdevice STUB */
+// /* The patch's flushing, whatever disks the buffers are bound for (the budgets are lab
+// * perdevice's: a handout's syncfirst and wanted keep only their queue rules). */
+// static void bd_flush_budgeted(const struct bd_design *me, bool (*ok)(const struct rd_charge *),
+//                               uint64_t *blocked)
+// {
+// 	while (numdirtybuffers > lodirtybuffers && bd_current == me && flushbufqueues(0, 0) != 0)
+// 		waitrunningbufspace();
+// }
+//
+// /* After an async write: the patch's global wait, whatever disks the write went to. */
+// static void bd_wait_full(const struct rd_charge *rc, const struct bd_design *me,
+//                          bool (*full)(const struct rundev *))
+// {
+// 	waitrunningbufspace();
+// }
+/* LAB perdevice END */
 
 /*
  * After an async write (not the daemon's, nor one someone waits for: fsync's writes are

@@ -74,7 +74,8 @@ The test body gets a Run `t`:
   t.guest(reference=False, **vm) a booted guest (wdtest.Guest's keywords): g.sh(cmd) ->
                                 (output, status), g.ok(cmd) -> output (FAIL unless status 0),
                                 g.sysctl(name) -> int, g.sysctl_ints(names) -> {name: int},
-                                g.sampled(cmd, names) -> (output, [{name: value} every 10 ms]);
+                                g.sampled(cmd, names, wchans=()) -> (output, [{name: value}
+                                every 10 ms], with "t_us" and "wchan.<w>" for each w in wchans);
                                 reference=True boots the reference kernel.
                                 Its scratch disk images (g.disk_images) stay readable after the
                                 guest is gone and are deleted when the test ends
@@ -196,12 +197,14 @@ class GuestHandle:
             raise Fail("sysctl -n %s: expected %d numbers" % (" ".join(names), len(names)))
         return vals
 
-    def sampled(self, cmd, names, min_samples=5):
+    def sampled(self, cmd, names, min_samples=5, wchans=()):
         """Run cmd under sampler(1), which reads the integer sysctls `names` every 10 ms:
-        (cmd's output, [{name: value} per sample]). FAIL unless cmd succeeds and there are at
-        least min_samples samples."""
-        out = self.ok("rm -f /tmp/grade.csv; sampler -i 10 -s %s -o /tmp/grade.csv %s && cat /tmp/grade.csv"
-                      % (",".join(names), cmd))
+        (cmd's output, [{name: value} per sample]), each sample with its time "t_us" too and,
+        for each wait message w in wchans, "wchan.w": how many processes slept on it (from the
+        process table). FAIL unless cmd succeeds and there are at least min_samples samples."""
+        out = self.ok("rm -f /tmp/grade.csv; sampler -i 10 -s %s%s -o /tmp/grade.csv %s && cat /tmp/grade.csv"
+                      % (",".join(names), " -w " + ",".join(wchans) if wchans else "", cmd))
+        names = list(names) + ["t_us"] + ["wchan." + w for w in wchans]
         cols = {n: wdtest.sampled(out, n) for n in names}
         n = min(len(v) for v in cols.values())
         if n < min_samples:

@@ -31,6 +31,7 @@
 #include "vfs/mount.h"
 #include "vfs/buf.h"
 #include "vfs/vfs.h"
+#include "vfs/devfs.h"
 #include <sys/fcntl.h>
 #include <sys/stat.h>
 #include <sys/dirent.h>
@@ -222,16 +223,41 @@ static int open_create(const char *path, int oflags, int mode, struct vnode **vp
 }
 
 /*
- * The checks open(2) makes on the vnode it found (FreeBSD 4's vn_open): a symbolic link
- * (O_NOFOLLOW) is EMLINK; an existing file must grant read and/or write permission as asked
- * (O_TRUNC asks for write); then VOP_OPEN, a FIFO's wait for its other end, O_TRUNC.
+ * A device node outside devfs (mknod(2) on wdfs) stands for the devfs node of the same number:
+ * *vpp, whose permissions were checked, is exchanged for that node's vnode, so the open reaches
+ * the driver as /dev's would. ENXIO if no device has the number.
  */
-static int open_vnode(struct vnode *vp, int oflags, int fflag, bool created)
+static int open_device_node(struct vnode **vpp)
 {
+	struct vnode *devvp;
+	struct stat st;
+	int error;
+
+	error = VOP_GETATTR(*vpp, &st);
+	if (error == 0)
+		error = devfs_rdev_vnode(st.st_rdev, &devvp);
+	if (error != 0)
+		return error;
+	vrele(*vpp);
+	*vpp = devvp;
+	return 0;
+}
+
+/*
+ * The checks open(2) makes on the vnode it found (FreeBSD 4's vn_open): a symbolic link
+ * (O_NOFOLLOW) is EMLINK, a socket EOPNOTSUPP; an existing file must grant read and/or write permission as asked
+ * (O_TRUNC asks for write); then a device node's devfs vnode in *vpp (open_device_node),
+ * VOP_OPEN, a FIFO's wait for its other end, O_TRUNC.
+ */
+static int open_vnode(struct vnode **vpp, int oflags, int fflag, bool created)
+{
+	struct vnode *vp = *vpp;
 	int mode = 0, error;
 
 	if (vp->v_type == VLNK)
 		return EMLINK;
+	if (vp->v_type == VSOCK)
+		return EOPNOTSUPP;
 	if ((oflags & O_DIRECTORY) && vp->v_type != VDIR)
 		return ENOTDIR;
 	if (!created) {
@@ -245,6 +271,12 @@ static int open_vnode(struct vnode *vp, int oflags, int fflag, bool created)
 		error = mode != 0 ? VOP_ACCESS(vp, mode) : 0;
 		if (error != 0)
 			return error;
+	}
+	if ((vp->v_type == VCHR || vp->v_type == VBLK) && vp->v_disk == NULL && vp->v_cdev == NULL) {
+		error = open_device_node(vpp);
+		if (error != 0)
+			return error;
+		vp = *vpp;
 	}
 	error = VOP_OPEN(vp, fflag);
 	if (error != 0)
@@ -292,7 +324,7 @@ int sys_open(register_t *args, register_t *rv)
 	kfree(path);
 	if (error != 0)
 		return error;
-	error = open_vnode(vp, oflags, fflag, created);
+	error = open_vnode(&vp, oflags, fflag, created);
 	if (error != 0) {
 		vrele(vp);
 		return error;
@@ -654,9 +686,10 @@ int sys_mkdir(register_t *args, register_t *rv)
 
 /*
  * Make a special file `path` of mode `mode` (type bits included) with VOP_MKNOD, after
- * create_check; a type the caller does not allow (typeok false) is EINVAL after that.
+ * create_check; a type the caller does not allow (typeok false) is EINVAL after that. rdev:
+ * a device's number.
  */
-static int make_node(register_t upath, int mode, bool typeok)
+static int make_node(register_t upath, int mode, dev_t rdev, bool typeok)
 {
 	char name[MAXNAMLEN + 1];
 	struct vnode *dvp, *vp;
@@ -669,7 +702,7 @@ static int make_node(register_t upath, int mode, bool typeok)
 	if (error == 0 && !typeok)
 		error = EINVAL;
 	if (error == 0)
-		error = VOP_MKNOD(dvp, name, mode, &vp);
+		error = VOP_MKNOD(dvp, name, mode, rdev, &vp);
 	if (error == 0)
 		vrele(vp);
 	vrele(dvp);
@@ -680,13 +713,14 @@ static int make_node(register_t upath, int mode, bool typeok)
 int sys_mkfifo(register_t *args, register_t *rv)
 {
 	*rv = 0;
-	return make_node(args[0], S_IFIFO | (((int)args[1] & ALLPERMS) & ~cmask()), true);
+	return make_node(args[0], S_IFIFO | (((int)args[1] & ALLPERMS) & ~cmask()), 0, true);
 }
 
 /*
  * mknod(path, mode, dev): FreeBSD 4's order - root only (EPERM), EEXIST, then the type: a
- * character or block device is the file system's to make (wdfs cannot: EOPNOTSUPP, devices
- * live in devfs), anything else is EINVAL (mkfifo(2) makes FIFOs). dev is not used.
+ * character or block device numbered dev (makedev(major, minor), <sys/types.h>) is the file
+ * system's to make (EOPNOTSUPP where it cannot), anything else is EINVAL (mkfifo(2) makes
+ * FIFOs).
  */
 int sys_mknod(register_t *args, register_t *rv)
 {
@@ -696,7 +730,7 @@ int sys_mknod(register_t *args, register_t *rv)
 	error = suser(cred_cur());
 	if (error != 0)
 		return error;
-	return make_node(args[0], (mode & S_IFMT) | ((mode & ALLPERMS) & ~cmask()),
+	return make_node(args[0], (mode & S_IFMT) | ((mode & ALLPERMS) & ~cmask()), (dev_t)args[2],
 	                 S_ISCHR(mode) || S_ISBLK(mode));
 }
 

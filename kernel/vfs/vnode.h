@@ -39,7 +39,7 @@ struct cdevsw;
 struct pipe;
 struct vm_page;
 
-enum vtype { VNON, VREG, VDIR, VBLK, VCHR, VLNK, VFIFO };
+enum vtype { VNON, VREG, VDIR, VBLK, VCHR, VLNK, VFIFO, VSOCK };
 
 TAILQ_HEAD(buflists, buf);
 
@@ -106,8 +106,9 @@ struct vop_vector {
 	/* symlink: a symbolic link `name` -> target (1..PATH_MAX-1 bytes); EEXIST. */
 	int (*vop_symlink)(struct vnode *dvp, const char *name, int mode, const char *target,
 	                   struct vnode **vpp);
-	/* mknod: a special file of type mode & S_IFMT (a FIFO; EOPNOTSUPP for what it cannot make). */
-	int (*vop_mknod)(struct vnode *dvp, const char *name, int mode, struct vnode **vpp);
+	/* mknod: a special file of type mode & S_IFMT (a FIFO, a socket, or a character or block
+	 * device numbered rdev); EOPNOTSUPP for what it cannot make. */
+	int (*vop_mknod)(struct vnode *dvp, const char *name, int mode, dev_t rdev, struct vnode **vpp);
 	/* readdir: fill uio with whole struct dirent records starting at directory position
 	 * uio_offset (an fs-defined cookie, 0 = start); advances uio_offset past what it returned. */
 	int (*vop_readdir)(struct vnode *vp, struct uio *uio);
@@ -158,7 +159,7 @@ int VOP_RMDIR(struct vnode *dvp, const char *name);
 int VOP_LINK(struct vnode *dvp, const char *name, struct vnode *vp);
 int VOP_RENAME(struct vnode *fdvp, const char *fname, struct vnode *tdvp, const char *tname);
 int VOP_SYMLINK(struct vnode *dvp, const char *name, int mode, const char *target, struct vnode **vpp);
-int VOP_MKNOD(struct vnode *dvp, const char *name, int mode, struct vnode **vpp);
+int VOP_MKNOD(struct vnode *dvp, const char *name, int mode, dev_t rdev, struct vnode **vpp);
 int VOP_READDIR(struct vnode *vp, struct uio *uio);
 int VOP_READLINK(struct vnode *vp, struct uio *uio);
 int VOP_READ(struct vnode *vp, struct uio *uio, int ioflag);

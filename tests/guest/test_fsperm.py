@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """test_fsperm: the utilities of owners, modes and links - chmod, chown, id, ln -s, ls -l,
 mkfifo, truncate, the shell's umask, mount -u - on a data disk made on the host as a format
-version 1 wdfs (before symbolic links), which the kernel upgrades to version 2 when it mounts it
+version 1 wdfs (before symbolic links), which the kernel upgrades to version 3 when it mounts it
 read-write; after the boot the host's fsck finds what the guest made (links, a FIFO, set-ID
-and sticky bits, other owners) clean, and the superblock says version 2 (docs/fs.md,
+and sticky bits, other owners) clean, and the superblock says version 3 (docs/fs.md,
 docs/userland.md). One boot, about 15 s.
 tests/run: timeout=300 about=20
 """
@@ -46,8 +46,8 @@ with wdfs.Image(IMG, writable=True) as img:
 
 with Guest(disks=1, root="md", keep=True, disk_dir=DIR, disk_size="32m", timeout=120) as g:
     run(g, "mount: a version 1 file system mounts read-write", "mount /dev/da0 /data1 && cd /data1")
-    T.check("the kernel says it upgraded the format", "format version 1 upgraded to 2" in g.console,
-            expected="wdfs: da0: format version 1 upgraded to 2", got=g.console[-400:])
+    T.check("the kernel says it upgraded the format", "format version 1 upgraded to 3" in g.console,
+            expected="wdfs: da0: format version 1 upgraded to 3", got=g.console[-400:])
 
     # the shell's umask (FreeBSD sh's forms) and the modes new files get
     run(g, "umask: init's mask is 022", "umask", out="0022\n")
@@ -136,7 +136,7 @@ st = subprocess.run([FSCK, str(IMG)], stdout=subprocess.PIPE, stderr=subprocess.
 T.check("host fsck: the file system the guest filled with links, FIFOs and owners is clean",
         st.returncode == 0 and "clean" in st.stdout, expected="status 0, clean", got=st.stdout)
 with wdfs.Image(IMG) as img:
-    T.check("the superblock says format version 2 now", img.sb["s_version"] == 2, expected=2,
+    T.check("the superblock says format version 3 now", img.sb["s_version"] == 3, expected=3,
             got=img.sb["s_version"])
     lnk = img.lookup("/target")
     T.check("the host reads the guest's link to /no/such", lnk is not None and img.inode(lnk).is_lnk and

@@ -45,7 +45,7 @@ static const struct ucase {
 	{ "umask", t_umask },                   { "symlink", t_symlink },
 	{ "symlink_loop", t_symlink_loop },     { "fifo", t_fifo },
 	{ "truncate", t_truncate },             { "flock", t_flock },
-	{ "random", t_random },
+	{ "random", t_random },                 { "devnode", t_devnode },
 	{ "time", t_time },                     { "timegm", t_timegm },
 	{ "nanosleep", t_nanosleep },           { "wakeup_preempt", t_wakeup_preempt },
 	{ "sysctl", t_sysctl },                 { "sysctl_next", t_sysctl_next },

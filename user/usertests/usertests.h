@@ -55,7 +55,7 @@ UT_CASE(t_o_trunc); UT_CASE(t_ftruncate); UT_CASE(t_concurrent); UT_CASE(t_cwd);
 UT_CASE(t_eisdir); UT_CASE(t_getdents); UT_CASE(t_utimes);
 UT_CASE(t_statfs); UT_CASE(t_getfsstat); UT_CASE(t_mount_errors); UT_CASE(t_mount_update);
 UT_CASE(t_creds); UT_CASE(t_perm_access); UT_CASE(t_perm_sticky); UT_CASE(t_setuid); UT_CASE(t_umask);
-UT_CASE(t_symlink); UT_CASE(t_symlink_loop); UT_CASE(t_fifo); UT_CASE(t_truncate); UT_CASE(t_flock);
+UT_CASE(t_symlink); UT_CASE(t_symlink_loop); UT_CASE(t_fifo); UT_CASE(t_devnode); UT_CASE(t_truncate); UT_CASE(t_flock);
 UT_CASE(t_random);
 UT_CASE(t_time); UT_CASE(t_timegm); UT_CASE(t_nanosleep); UT_CASE(t_wakeup_preempt); UT_CASE(t_sysctl); UT_CASE(t_sysctl_next); UT_CASE(t_kern_proc);
 UT_CASE(t_sysctl_values);

@@ -294,14 +294,6 @@ static int open_vnode(struct vnode **vpp, int oflags, int fflag, bool created)
 	return 0;
 }
 
-/* Forget descriptor fd of the current process and drop its file (an open that failed late). */
-static void open_undo(struct file *fp, int fd)
-{
-	curproc->p_fd->fd_ofiles[fd] = NULL;
-	curproc->p_fd->fd_ofileflags[fd] = 0;
-	fdrop(fp);
-}
-
 /* open(path, flags, mode) -> fd */
 int sys_open(register_t *args, register_t *rv)
 {
@@ -342,7 +334,7 @@ int sys_open(register_t *args, register_t *rv)
 		error = vn_flock(fp, ((oflags & O_EXLOCK) ? LOCK_EX : LOCK_SH) |
 		                     ((oflags & O_NONBLOCK) ? LOCK_NB : 0));
 		if (error != 0) {
-			open_undo(fp, fd);
+			fdforget(fd);
 			return error;
 		}
 	}
@@ -705,6 +697,29 @@ static int make_node(register_t upath, int mode, dev_t rdev, bool typeok)
 		error = VOP_MKNOD(dvp, name, mode, rdev, &vp);
 	if (error == 0)
 		vrele(vp);
+	vrele(dvp);
+	return error;
+}
+
+/*
+ * vn_mksock: the socket file bind(2) makes at kernel path `path`, mode 0777 less the umask
+ * (FreeBSD 4's unp_bind): the last component is not followed, and a name that exists is
+ * EADDRINUSE. Returns its vnode, referenced.
+ */
+int vn_mksock(const char *path, struct vnode **vpp)
+{
+	char name[MAXNAMLEN + 1];
+	struct vnode *dvp;
+	int error;
+
+	error = namei_parent(path, &dvp, name);
+	if (error != 0)
+		return error;
+	error = create_check(dvp, name);
+	if (error == EEXIST)
+		error = EADDRINUSE;
+	if (error == 0)
+		error = VOP_MKNOD(dvp, name, S_IFSOCK | (ACCESSPERMS & ~cmask()), 0, vpp);
 	vrele(dvp);
 	return error;
 }

@@ -37,6 +37,7 @@ struct buf;
 struct disk;
 struct cdevsw;
 struct pipe;
+struct socket;
 struct vm_page;
 
 enum vtype { VNON, VREG, VDIR, VBLK, VCHR, VLNK, VFIFO, VSOCK };
@@ -90,6 +91,7 @@ struct vnode {
 	struct vm_object   *v_object;       /* (the VM issue) */
 	int                 v_writecount;   /* open files with FWRITE on it (atomic) */
 	struct pipe        *v_fifo;         /* VFIFO while open: the pipe behind it (sys_pipe.c) */
+	struct socket      *v_socket;       /* VSOCK: the socket bound to it, or NULL (so_lock) */
 	int                 v_flockers;     /* flock(2): shared holders, or -1 if held exclusive
 	                                       (kern_lockf.c's lock) */
 };

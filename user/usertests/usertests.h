@@ -57,6 +57,8 @@ UT_CASE(t_statfs); UT_CASE(t_getfsstat); UT_CASE(t_mount_errors); UT_CASE(t_moun
 UT_CASE(t_creds); UT_CASE(t_perm_access); UT_CASE(t_perm_sticky); UT_CASE(t_setuid); UT_CASE(t_umask);
 UT_CASE(t_symlink); UT_CASE(t_symlink_loop); UT_CASE(t_fifo); UT_CASE(t_devnode); UT_CASE(t_truncate); UT_CASE(t_flock);
 UT_CASE(t_random);
+UT_CASE(t_socketpair); UT_CASE(t_sock_stream); UT_CASE(t_sock_nonblock); UT_CASE(t_sock_dgram);
+UT_CASE(t_sock_limits); UT_CASE(t_poll);
 UT_CASE(t_time); UT_CASE(t_timegm); UT_CASE(t_nanosleep); UT_CASE(t_wakeup_preempt); UT_CASE(t_sysctl); UT_CASE(t_sysctl_next); UT_CASE(t_kern_proc);
 UT_CASE(t_sysctl_values);
 UT_CASE(t_printf); UT_CASE(t_strtol); UT_CASE(t_malloc); UT_CASE(t_qsort);

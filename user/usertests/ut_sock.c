@@ -1,7 +1,7 @@
 /*
  * ut_sock.c: AF_UNIX sockets and poll(2) - socketpair, a stream echo server and its client,
  * a datagram ping-pong, each call's errors, EOF, EPIPE and SIGPIPE, non-blocking mode, the
- * descriptor limit; poll on pipes, sockets and files, its timeout and EINTR.
+ * descriptor limit; poll on pipes, sockets and files, its timeout and EINTR; select over it.
  */
 #include "usertests.h"
 #include <sys/socket.h>
@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <poll.h>
 #include <limits.h>
+#include <sys/select.h>
 
 #define SDIR "/tmp/ut/sock"
 
@@ -300,10 +301,12 @@ static void on_alarm(int sig)
 	(void)sig;
 }
 
-/* poll: pipes, sockets, files and bad descriptors; the timeout; EINTR on a signal. */
+/* poll: pipes, sockets, files and bad descriptors; the timeout; EINTR on a signal; select. */
 UT_CASE(t_poll)
 {
 	struct pollfd pf[4];
+	struct timeval tv = { 0, 0 };
+	fd_set rs, ws;
 	struct timespec t0, t1;
 	int p[2], sv[2], fd, code;
 	long ms;
@@ -358,6 +361,23 @@ UT_CASE(t_poll)
 	CHECK(poll(pf, 2, 0) == 1 && pf[0].revents == POLLNVAL && pf[1].revents == 0, "POLLNVAL");
 	EXPECT_ERR(poll((struct pollfd *)1, 1, 0), EFAULT);
 	EXPECT_ERR(poll(pf, 100000, 0), EINVAL);
+	/* select, the libc's over poll */
+	CHECK(write(p[1], "s", 1) == 1, "write: %s", strerror(errno));
+	FD_ZERO(&rs);
+	FD_ZERO(&ws);
+	FD_SET(p[0], &rs);
+	FD_SET(sv[0], &rs);
+	FD_SET(p[1], &ws);
+	CHECK(select(p[1] > sv[0] ? p[1] + 1 : sv[0] + 1, &rs, &ws, NULL, &tv) == 3 && FD_ISSET(p[0], &rs) &&
+	      FD_ISSET(sv[0], &rs) && FD_ISSET(p[1], &ws), "select: the pipe, the socket at EOF, the write end");
+	CHECK(read(p[0], &code, 1) == 1, "drain");
+	FD_ZERO(&rs);
+	FD_SET(p[0], &rs);
+	CHECK(select(p[0] + 1, &rs, NULL, NULL, &tv) == 0 && !FD_ISSET(p[0], &rs), "select: an empty pipe");
+	FD_SET(99, &rs);
+	EXPECT_ERR(select(100, &rs, NULL, NULL, &tv), EBADF);
+	tv.tv_usec = 1000000;
+	EXPECT_ERR(select(1, NULL, NULL, NULL, &tv), EINVAL);
 	close(p[0]);
 	close(p[1]);
 	close(sv[0]);

@@ -11,8 +11,13 @@
  *
  * poll(2) scans the descriptors; if none is ready and the timeout allows, it sleeps on one
  * channel ("poll", interruptible: EINTR) until poll_wakeup() or the timeout, and scans again.
- * poll_lock and poll_gen close the window between a scan and the sleep: a wakeup in it bumps
- * poll_gen, and the poller then scans again instead of sleeping. The timeout is in
+ * poll_gen closes the window between a scan and the sleep: every poll_wakeup bumps it, and a
+ * poller that sees it moved scans again instead of sleeping. poll_wakeup calls wakeup() (a walk
+ * of the process table under proc_lock) only while someone sleeps in poll (poll_sleepers), so
+ * pipes and sockets pay one atomic add when nobody polls: a poller counts itself in, then
+ * checks poll_gen, a waker bumps poll_gen, then checks the count (both sequentially
+ * consistent), so one of the two sees the other; and the poller holds poll_lock from its check
+ * until msleep lets it go, so the waker's wakeup under poll_lock comes after the sleep. The timeout is in
  * milliseconds, rounded up to scheduler ticks; -1 waits for ever. At most NOFILE * 16 entries
  * (EINVAL past that); a descriptor that is not open gives POLLNVAL, a negative one nothing.
  */
@@ -138,15 +143,33 @@ int sys_ioctl(register_t *args, register_t *rv)
 #define POLL_MAXFDS (NOFILE * 16)
 
 static struct spinlock poll_lock = { .name = "poll" };
-static uint32_t poll_gen;               /* bumped by every poll_wakeup (poll_lock) */
+static uint32_t poll_gen;               /* bumped by every poll_wakeup (atomic) */
+static int poll_sleepers;               /* pollers about to sleep or asleep (atomic) */
 
-/* poll_wakeup: see kern/poll.h. */
+/* poll_wakeup: see kern/poll.h and the top of the file. */
 void poll_wakeup(void)
 {
+	__atomic_add_fetch(&poll_gen, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&poll_sleepers, __ATOMIC_SEQ_CST) == 0)
+		return;
 	spin_lock(&poll_lock);
-	poll_gen++;
 	wakeup(&poll_gen);
 	spin_unlock(&poll_lock);
+}
+
+/* Sleep until a poll_wakeup after generation gen, or timo ticks (0: no limit). 0, EWOULDBLOCK,
+ * EINTR. */
+static int poll_sleep(uint32_t gen, int timo)
+{
+	int error = 0;
+
+	spin_lock(&poll_lock);
+	__atomic_add_fetch(&poll_sleepers, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&poll_gen, __ATOMIC_SEQ_CST) == gen)
+		error = msleep(&poll_gen, &poll_lock, PCATCH, "poll", timo);
+	__atomic_sub_fetch(&poll_sleepers, 1, __ATOMIC_SEQ_CST);
+	spin_unlock(&poll_lock);
+	return error;
 }
 
 /* The events of one descriptor that hold now (POLLNVAL if fd is not open). */
@@ -187,17 +210,12 @@ static int poll_wait(struct pollfd *fds, nfds_t nfds, int timo, register_t *rv)
 	int nready, left, error = 0;
 
 	for (;;) {
-		spin_lock(&poll_lock);
-		gen = poll_gen;
-		spin_unlock(&poll_lock);
+		gen = __atomic_load_n(&poll_gen, __ATOMIC_SEQ_CST);
 		nready = poll_scan(fds, nfds);
 		left = timo < 0 ? 0 : timo - (int)(ticks - start);
 		if (nready > 0 || error == EINTR || (timo >= 0 && left <= 0))
 			break;
-		spin_lock(&poll_lock);
-		if (gen == poll_gen)
-			error = msleep(&poll_gen, &poll_lock, PCATCH, "poll", left);
-		spin_unlock(&poll_lock);
+		error = poll_sleep(gen, left);
 	}
 	*rv = nready;
 	return nready > 0 ? 0 : error == EINTR ? EINTR : 0;

@@ -6,8 +6,8 @@
  * into it, so "room to write" is room in the peer's ring, as FreeBSD's unix domain accounts it
  * (uipc_usrreq.c: the sender's high-water mark follows the receiver's buffer). A datagram
  * socket's is a queue of records, each with its sender's name, up to SO_DGRAMBUF data bytes;
- * a datagram that does not fit is refused with ENOBUFS and one longer than SO_DGRAMMAX with
- * EMSGSIZE (FreeBSD 4's uipc_send and unpdg_sendspace).
+ * a datagram that does not fit is refused with ENOBUFS (FreeBSD 4's uipc_send) and one longer
+ * than SO_DGRAMMAX (FreeBSD 4's unpdg_sendspace) with EMSGSIZE ([@fbsd-uipc_usrreq-r4]).
  *
  * Data never moves under so_lock: a sender copies a piece (at most SO_STREAMBUF bytes) from the
  * user into a kernel buffer, then takes the lock and puts it into the peer's ring; a receiver

@@ -1,7 +1,8 @@
 /*
- * uipc_syscalls.c - the socket system calls (FreeBSD's uipc_syscalls.c): their arguments, the
- * addresses going in and out, and the descriptors (the work is uipc_socket.c's and
- * uipc_usrreq.c's). send, sendto, recv and recvfrom are the libc's, on sendmsg and recvmsg.
+ * uipc_syscalls.c - the socket system calls (FreeBSD's uipc_syscalls.c, [@fbsd-uipc_syscalls-r4]):
+ * their arguments, the addresses going in and out, and the descriptors (the work is
+ * uipc_socket.c's and uipc_usrreq.c's). send, sendto, recv and recvfrom are the libc's, on
+ * sendmsg and recvmsg.
  *
  * An address going in is a struct sockaddr_un of 3 to sizeof(struct sockaddr_un) bytes (EINVAL
  * otherwise; ENAMETOOLONG past SOCK_MAXADDRLEN, as FreeBSD's getsockaddr), of family AF_UNIX
@@ -198,7 +199,7 @@ int sys_listen(register_t *args, register_t *rv)
  * accept(s, addr, addrlen): a descriptor for the next connection; the new file has the
  * listening one's O_NONBLOCK, as FreeBSD's accept gives it. addr (if not NULL) gets the
  * client's name. The descriptor is found first, so a full table is EMFILE with the connection
- * left in the queue.
+ * left in the queue (FreeBSD 4 waits for a connection first, then puts it back).
  */
 int sys_accept(register_t *args, register_t *rv)
 {

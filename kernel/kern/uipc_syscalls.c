@@ -180,19 +180,30 @@ int sys_connect(register_t *args, register_t *rv)
 	return sock_name_call(args, unp_connect);
 }
 
-/* listen(s, backlog) */
-int sys_listen(register_t *args, register_t *rv)
+/* listen(s, backlog) and shutdown(s, how): a socket and a number. */
+static int sock_int_call(register_t *args, int (*call)(struct socket *, int))
 {
 	struct file *fp;
 	int error;
 
-	*rv = 0;
 	error = getsock((int)args[0], &fp);
 	if (error != 0)
 		return error;
-	error = unp_listen(fp->f_socket, (int)args[1]);
+	error = call(fp->f_socket, (int)args[1]);
 	fdrop(fp);
 	return error;
+}
+
+int sys_listen(register_t *args, register_t *rv)
+{
+	*rv = 0;
+	return sock_int_call(args, unp_listen);
+}
+
+int sys_shutdown(register_t *args, register_t *rv)
+{
+	*rv = 0;
+	return sock_int_call(args, soshutdown);
 }
 
 /*
@@ -332,21 +343,6 @@ int sys_recvmsg(register_t *args, register_t *rv)
 	if (error == 0)
 		error = copyout(&msgflags, &umsg->msg_flags, sizeof(msgflags));
 	kfree(km);
-	fdrop(fp);
-	return error;
-}
-
-/* shutdown(s, how) */
-int sys_shutdown(register_t *args, register_t *rv)
-{
-	struct file *fp;
-	int error;
-
-	*rv = 0;
-	error = getsock((int)args[0], &fp);
-	if (error != 0)
-		return error;
-	error = soshutdown(fp->f_socket, (int)args[1]);
 	fdrop(fp);
 	return error;
 }

@@ -9,7 +9,7 @@
  * a datagram that does not fit is refused with ENOBUFS (FreeBSD 4's uipc_send) and one longer
  * than SO_DGRAMMAX (FreeBSD 4's unpdg_sendspace) with EMSGSIZE ([@fbsd-uipc_usrreq-r4]).
  *
- * Data never moves under so_lock: a sender copies a piece (at most SO_STREAMBUF bytes) from the
+ * Data never moves under so_lock: a sender copies a piece (at most SO_BOUNCE bytes) from the
  * user into a kernel buffer, then takes the lock and puts it into the peer's ring; a receiver
  * takes a piece out under the lock and copies it to the user after. so_sndlock and so_rcvlock
  * keep one sender and one receiver per socket, so pieces stay in order.
@@ -33,6 +33,8 @@
 #include <sys/signal.h>
 #include <sys/poll.h>
 #include <sys/errno.h>
+
+#define SO_BOUNCE 4096                 /* a piece of a stream transfer: one page */
 
 struct spinlock so_lock = { .name = "socket" };
 static struct socket *so_all;          /* every socket (so_lock) */
@@ -178,7 +180,7 @@ static void ring_get(struct socket *so, char *p, size_t n, bool peek)
 /*
  * Stream send: wait for room in the peer's ring, copy that much from the user, put it in; again
  * until all is sent. so_sndlock held, and this socket is the only writer of its peer's ring, so
- * the room seen can only grow while the lock is let go for the copy. kbuf: SO_STREAMBUF bytes.
+ * the room seen can only grow while the lock is let go for the copy. kbuf: SO_BOUNCE bytes.
  */
 static int stream_send(struct socket *so, struct uio *uio, bool nonblock, char *kbuf)
 {
@@ -198,7 +200,7 @@ static int stream_send(struct socket *so, struct uio *uio, bool nonblock, char *
 		spin_unlock(&so_lock);
 		if (error != 0)
 			break;
-		n = MIN(uio->uio_resid, room);
+		n = MIN(MIN(uio->uio_resid, room), (size_t)SO_BOUNCE);
 		error = uiomove(kbuf, n, uio);
 		if (error != 0)
 			break;
@@ -294,7 +296,7 @@ int sosend(struct socket *so, struct uio *uio, int flags, int fflag, const struc
 	if (so->so_type == SOCK_DGRAM) {
 		error = dgram_send(so, uio, to);
 	} else {                                        /* POSIX: a stream ignores `to` */
-		kbuf = kmalloc(SO_STREAMBUF, M_WAITOK);
+		kbuf = kmalloc(SO_BOUNCE, M_WAITOK);
 		error = kbuf == NULL ? ENOBUFS : stream_send(so, uio, nonblock, kbuf);
 		kfree(kbuf);
 	}
@@ -306,7 +308,8 @@ int sosend(struct socket *so, struct uio *uio, int flags, int fflag, const struc
 
 /*
  * Stream receive: what is there, up to the request (all of it with MSG_WAITALL); waits while
- * nothing is; 0 bytes at EOF. so_rcvlock held; kbuf is SO_STREAMBUF bytes.
+ * nothing is; 0 bytes at EOF. so_rcvlock held; kbuf is SO_BOUNCE bytes (a peek sees at most
+ * that much).
  */
 static int stream_receive(struct socket *so, struct uio *uio, int flags, bool nonblock, char *kbuf)
 {
@@ -327,7 +330,7 @@ static int stream_receive(struct socket *so, struct uio *uio, int flags, bool no
 			error = so_wait(&so->so_rcvwait, nonblock, "sorcv");
 			continue;
 		}
-		n = MIN(so->so_cc, uio->uio_resid);
+		n = MIN(MIN(so->so_cc, uio->uio_resid), (size_t)SO_BOUNCE);
 		ring_get(so, kbuf, n, flags & MSG_PEEK);
 		if (so->so_conn != NULL)
 			so_wakeup(so->so_conn);         /* room for its writer */
@@ -387,7 +390,7 @@ int soreceive(struct socket *so, struct uio *uio, int flags, int fflag, struct s
 	if (so->so_type == SOCK_DGRAM) {
 		error = dgram_receive(so, uio, flags, nonblock, from, msgflagsp);
 	} else {
-		kbuf = kmalloc(SO_STREAMBUF, M_WAITOK);
+		kbuf = kmalloc(SO_BOUNCE, M_WAITOK);
 		error = kbuf == NULL ? ENOBUFS : stream_receive(so, uio, flags, nonblock, kbuf);
 		kfree(kbuf);
 	}

@@ -22,6 +22,7 @@
 
 #define SSIZE_MAX  0x7fffffff
 #define UIO_MAXIOV 1024                 /* FreeBSD's limit on msg_iovlen */
+#define UIO_SMALLIOV 8                  /* iovecs kept in struct kmsg itself (FreeBSD's) */
 
 /* The socket behind descriptor fd, its file referenced (fdrop it): EBADF, ENOTSOCK. */
 static int getsock(int fd, struct file **fpp)
@@ -251,15 +252,24 @@ int sys_accept(register_t *args, register_t *rv)
 /* A user's msghdr and its iovecs in kernel memory, as a uio over the user's buffers. */
 struct kmsg {
 	struct msghdr msg;
-	struct iovec  iov[UIO_MAXIOV];
+	struct iovec  small[UIO_SMALLIOV];
+	struct iovec *iov;              /* small, or kmalloc'd for more (kmsg_free) */
 	struct uio    uio;
 };
 
+static void kmsg_free(struct kmsg *km)
+{
+	if (km->iov != km->small)
+		kfree(km->iov);
+}
+
+/* Read the msghdr at umsg; kmsg_free km after, whatever this answers. */
 static int kmsg_in(register_t umsg, enum uio_rw rw, struct kmsg *km)
 {
 	size_t total = 0;
 	int error, i;
 
+	km->iov = km->small;
 	error = copyin((const void *)umsg, &km->msg, sizeof(km->msg));
 	if (error != 0)
 		return error;
@@ -267,6 +277,13 @@ static int kmsg_in(register_t umsg, enum uio_rw rw, struct kmsg *km)
 		return EMSGSIZE;
 	if (km->msg.msg_control != NULL && km->msg.msg_controllen != 0)
 		return EOPNOTSUPP;
+	if (km->msg.msg_iovlen > UIO_SMALLIOV) {
+		km->iov = kmalloc(km->msg.msg_iovlen * sizeof(struct iovec), M_WAITOK);
+		if (km->iov == NULL) {
+			km->iov = km->small;
+			return ENOMEM;
+		}
+	}
 	error = copyin(km->msg.msg_iov, km->iov, km->msg.msg_iovlen * sizeof(struct iovec));
 	if (error != 0)
 		return error;
@@ -293,24 +310,23 @@ int sys_sendmsg(register_t *args, register_t *rv)
 {
 	struct sockaddr_un to;
 	struct file *fp;
-	struct kmsg *km;
+	struct kmsg km;
 	size_t want;
 	int error;
 
 	error = getsock((int)args[0], &fp);
 	if (error != 0)
 		return error;
-	km = kmalloc(sizeof(*km), M_WAITOK);
-	error = km == NULL ? ENOMEM : kmsg_in(args[1], UIO_WRITE, km);
-	if (error == 0 && km->msg.msg_name != NULL)
-		error = sockaddr_in((register_t)km->msg.msg_name, km->msg.msg_namelen, &to);
+	error = kmsg_in(args[1], UIO_WRITE, &km);
+	if (error == 0 && km.msg.msg_name != NULL)
+		error = sockaddr_in((register_t)km.msg.msg_name, km.msg.msg_namelen, &to);
 	if (error == 0) {
-		want = km->uio.uio_resid;
-		error = sosend(fp->f_socket, &km->uio, (int)args[2], fp->f_flag,
-		               km->msg.msg_name != NULL ? &to : NULL);
-		error = transfer_result(error, want, km->uio.uio_resid, rv);
+		want = km.uio.uio_resid;
+		error = sosend(fp->f_socket, &km.uio, (int)args[2], fp->f_flag,
+		               km.msg.msg_name != NULL ? &to : NULL);
+		error = transfer_result(error, want, km.uio.uio_resid, rv);
 	}
-	kfree(km);
+	kmsg_free(&km);
 	fdrop(fp);
 	return error;
 }
@@ -322,27 +338,26 @@ int sys_recvmsg(register_t *args, register_t *rv)
 	struct sockaddr_un from;
 	struct msghdr *umsg = (struct msghdr *)args[1];
 	struct file *fp;
-	struct kmsg *km;
+	struct kmsg km;
 	size_t want;
 	int error, msgflags = 0;
 
 	error = getsock((int)args[0], &fp);
 	if (error != 0)
 		return error;
-	km = kmalloc(sizeof(*km), M_WAITOK);
-	error = km == NULL ? ENOMEM : kmsg_in(args[1], UIO_READ, km);
+	error = kmsg_in(args[1], UIO_READ, &km);
 	if (error == 0) {
-		want = km->uio.uio_resid;
-		error = soreceive(fp->f_socket, &km->uio, (int)args[2], fp->f_flag, &from, &msgflags);
-		error = transfer_result(error, want, km->uio.uio_resid, rv);
+		want = km.uio.uio_resid;
+		error = soreceive(fp->f_socket, &km.uio, (int)args[2], fp->f_flag, &from, &msgflags);
+		error = transfer_result(error, want, km.uio.uio_resid, rv);
 	}
-	if (error == 0 && km->msg.msg_name != NULL && fp->f_socket->so_type == SOCK_DGRAM)
-		error = sockaddr_out(&from, (register_t)km->msg.msg_name, (register_t)&umsg->msg_namelen);
-	else if (error == 0 && km->msg.msg_name != NULL)
+	if (error == 0 && km.msg.msg_name != NULL && fp->f_socket->so_type == SOCK_DGRAM)
+		error = sockaddr_out(&from, (register_t)km.msg.msg_name, (register_t)&umsg->msg_namelen);
+	else if (error == 0 && km.msg.msg_name != NULL)
 		error = copyout(&(socklen_t){ 0 }, &umsg->msg_namelen, sizeof(socklen_t));
 	if (error == 0)
 		error = copyout(&msgflags, &umsg->msg_flags, sizeof(msgflags));
-	kfree(km);
+	kmsg_free(&km);
 	fdrop(fp);
 	return error;
 }

@@ -53,6 +53,8 @@ static int connected(int type, const char *path)
 UT_CASE(t_socketpair)
 {
 	char buf[64];
+	struct iovec iov[10];
+	struct msghdr msg;
 	struct stat st;
 	int sv[2], d[2], code;
 	pid_t pid;
@@ -72,6 +74,13 @@ UT_CASE(t_socketpair)
 	CHECK(recv(sv[0], buf, 4, MSG_WAITALL) == 4 && memcmp(buf, "abcd", 4) == 0, "MSG_WAITALL: %s",
 	      strerror(errno));
 	ut_waitexit(pid, &code);
+	for (int i = 0; i < 10; i++)            /* sendmsg gathers ten pieces */
+		iov[i] = (struct iovec){ (char *)"0123456789" + i, 1 };
+	msg = (struct msghdr){ NULL, 0, iov, 10, NULL, 0, 0 };
+	CHECK(sendmsg(sv[0], &msg, 0) == 10 && recv(sv[1], buf, sizeof buf, 0) == 10 &&
+	      memcmp(buf, "0123456789", 10) == 0, "sendmsg of 10 iovecs: %s", strerror(errno));
+	msg.msg_iovlen = 1025;
+	EXPECT_ERR(sendmsg(sv[0], &msg, 0), EMSGSIZE);
 	CHECK(fstat(sv[0], &st) == 0 && S_ISSOCK(st.st_mode), "fstat: mode %#o", st.st_mode);
 	EXPECT_ERR(lseek(sv[0], 0, SEEK_SET), ESPIPE);
 	CHECK(shutdown(sv[0], SHUT_WR) == 0 && read(sv[1], buf, sizeof buf) == 0, "EOF after shutdown(SHUT_WR)");

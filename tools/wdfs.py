@@ -8,7 +8,8 @@ to find the structures it damages. It never repairs anything (that is tools/fsck
     img = Image(path, writable=False)
     img.sb                      the superblock as a dict (s_bsize, s_ninodes, ...)
     img.inode(ino)              an Inode (fields as in struct wdfs_dinode); .is_dir, .is_reg,
-                                .is_lnk (a symbolic link: its target is its data), .is_fifo
+                                .is_lnk (a symbolic link: its target is its data), .is_fifo,
+                                .is_chr, .is_blk (.rdev is the device number), .is_sock
     img.put_inode(ino, inode)   write it back (writable images only)
     img.block(b) / put_block(b, data)
     img.bmap(inode, lbn)        the data block of logical block lbn, 0 for a hole
@@ -36,7 +37,8 @@ INODE_SIZE = 128
 DIRBLKSIZ = 4096
 DIRHDR = 8
 S_IFMT, S_IFDIR, S_IFREG, S_IFLNK, S_IFIFO = 0o170000, 0o040000, 0o100000, 0o120000, 0o010000
-DT_FIFO, DT_DIR, DT_REG, DT_LNK = 1, 4, 8, 10
+S_IFCHR, S_IFBLK, S_IFSOCK = 0o020000, 0o060000, 0o140000
+DT_FIFO, DT_CHR, DT_DIR, DT_BLK, DT_REG, DT_LNK, DT_SOCK = 1, 2, 4, 6, 8, 10, 12
 MAXSYMLINK = 1023                 # a symbolic link's target: 1..1023 bytes in its first block
 
 SUPER_FIELDS = ("s_magic s_version s_bsize s_bshift s_nblocks s_ninodes s_inodesize s_rootino "
@@ -67,17 +69,18 @@ class Inode:
     db: list
     ib: list
     flags: int
-    spare: list
+    rdev: int            # a device node's number (format version 3)
+    spare: int
 
     @classmethod
     def unpack(cls, raw):
         v = struct.unpack(INODE_FMT, raw)
-        return cls(*v[:10], list(v[10:22]), list(v[22:25]), v[25], list(v[26:28]))
+        return cls(*v[:10], list(v[10:22]), list(v[22:25]), v[25], v[26], v[27])
 
     def pack(self):
         return struct.pack(INODE_FMT, self.mode, self.nlink, self.uid, self.gid, self.gen, self.size,
                            self.blocks, self.atime, self.mtime, self.ctime, *self.db, *self.ib,
-                           self.flags, *self.spare)
+                           self.flags, self.rdev, self.spare)
 
     @property
     def is_dir(self):
@@ -94,6 +97,18 @@ class Inode:
     @property
     def is_fifo(self):
         return self.mode & S_IFMT == S_IFIFO
+
+    @property
+    def is_chr(self):
+        return self.mode & S_IFMT == S_IFCHR
+
+    @property
+    def is_blk(self):
+        return self.mode & S_IFMT == S_IFBLK
+
+    @property
+    def is_sock(self):
+        return self.mode & S_IFMT == S_IFSOCK
 
     def field_names(self):
         return [f.name for f in fields(self)]

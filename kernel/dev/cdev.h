@@ -15,6 +15,7 @@ struct cdevsw {
 	int (*d_read)(void *arg, struct uio *uio, int ioflag);
 	int (*d_write)(void *arg, struct uio *uio, int ioflag);
 	int (*d_ioctl)(void *arg, u_long cmd, void *data, int fflag);
+	int (*d_poll)(void *arg, int events);   /* poll(2)'s events that hold; NULL: always ready */
 };
 
 void cdev_register(struct cdevsw *sw, void *arg);    /* the name is sw->d_name */

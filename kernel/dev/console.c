@@ -17,6 +17,7 @@
 #include "kern/uio.h"
 #include "dev/cdev.h"
 #include "dev/console.h"
+#include "kern/poll.h"
 #include "dev/ns16550.h"
 #include "dev/disk.h"
 #include "vfs/buf.h"
@@ -27,6 +28,7 @@
 #include <sys/errno.h>
 #include <sys/ioctl.h>
 #include <sys/signal.h>
+#include <sys/poll.h>
 
 #define IRQ_COM1   4
 
@@ -175,6 +177,7 @@ void cons_intr(void)
 			intr = pgid;
 	}
 	spin_unlock(&cons_lock);
+	poll_wakeup();
 	if (intr)
 		pgsignal(intr, SIGINT);
 	if (dump)
@@ -243,6 +246,7 @@ static int cons_ioctl(void *arg, u_long cmd, void *data, int fflag)
 		tty.w = tty.e;
 		spin_unlock(&cons_lock);
 		wakeup(&tty.r);
+		poll_wakeup();
 		return 0;
 	case TIOCGPGRP:
 		*(int *)data = tty.pgid;
@@ -258,6 +262,18 @@ static int cons_ioctl(void *arg, u_long cmd, void *data, int fflag)
 	return ENOTTY;
 }
 
+/* poll(2): readable when a line (raw mode: a character) is waiting; output never waits. */
+static int cons_poll(void *arg, int events)
+{
+	int revents = events & (POLLOUT | POLLWRNORM);
+
+	spin_lock(&cons_lock);
+	if (tty.r != tty.w)
+		revents |= events & (POLLIN | POLLRDNORM);
+	spin_unlock(&cons_lock);
+	return revents;
+}
+
 static int cons_open(void *arg, int fflag) { return 0; }
 static int cons_close(void *arg, int fflag) { return 0; }
 
@@ -268,6 +284,7 @@ static struct cdevsw cons_cdevsw = {
 	.d_read = cons_read,
 	.d_write = cons_write,
 	.d_ioctl = cons_ioctl,
+	.d_poll = cons_poll,
 };
 
 void cons_init(void)

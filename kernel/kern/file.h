@@ -4,7 +4,8 @@
  * one offset. A struct filedesc is a process's table of descriptors (NOFILE slots).
  *   falloc(&fp, &fd)  - a new file and the lowest free descriptor in the current process.
  *   fget(fd, &fp)     - the file behind a descriptor of the current process, referenced (fdrop it).
- *   fdrop(fp)         - drop a reference; the last one closes the vnode/pipe.
+ *   fdrop(fp)         - drop a reference; the last one closes the vnode/pipe/socket.
+ *   fdforget(fd)      - undo a falloc whose call failed later: the descriptor and its file go.
  *   fdcopy(fdp)       - a copy for fork (files shared, references taken, the umask copied).
  *   fdfree(fdp)       - close everything (exit).
  *   fdcloseexec(fdp)  - close O_CLOEXEC descriptors (exec).
@@ -21,8 +22,9 @@
 
 struct vnode;
 struct pipe;
+struct socket;
 
-enum dtype { DTYPE_NONE, DTYPE_VNODE, DTYPE_PIPE };
+enum dtype { DTYPE_NONE, DTYPE_VNODE, DTYPE_PIPE, DTYPE_SOCKET };
 
 /* f_flag: FREAD/FWRITE plus the O_APPEND/O_NONBLOCK/O_FSYNC bits of open(2) */
 #define FREAD   0x10000000
@@ -38,6 +40,7 @@ struct file {
 	int            f_locktype;   /* its flock(2) lock: 0, LOCK_SH or LOCK_EX (kern_lockf.c's lock) */
 	struct vnode  *f_vnode;
 	struct pipe   *f_pipe;
+	struct socket *f_socket;     /* DTYPE_SOCKET */
 	struct sleeplock f_lock;     /* serializes read/write on the offset */
 };
 
@@ -50,6 +53,7 @@ struct filedesc {
 int              falloc(struct file **fpp, int *fdp);
 int              fget(int fd, struct file **fpp);
 void             fdrop(struct file *fp);
+void             fdforget(int fd);
 struct filedesc *fdinit(void);
 struct filedesc *fdcopy(struct filedesc *fdp);
 void             fdfree(struct filedesc *fdp);

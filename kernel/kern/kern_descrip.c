@@ -18,6 +18,7 @@
 #include "kern/proc.h"
 #include "kern/file.h"
 #include "kern/pipe.h"
+#include "kern/socketvar.h"
 #include "kern/syscall.h"
 #include "kern/uio.h"
 #include "vfs/vnode.h"
@@ -139,12 +140,26 @@ void fdrop(struct file *fp)
 		vn_close(fp);
 	else if (fp->f_type == DTYPE_PIPE)
 		pipe_close(fp->f_pipe, fp->f_flag);
+	else if (fp->f_type == DTYPE_SOCKET)
+		soclose(fp->f_socket);
 	fp->f_type = DTYPE_NONE;
 	fp->f_vnode = NULL;
 	fp->f_pipe = NULL;
+	fp->f_socket = NULL;
 	spin_lock(&filelock);
 	fp->f_count = 0;
 	spin_unlock(&filelock);
+}
+
+/* fdforget: see kern/file.h. */
+void fdforget(int fd)
+{
+	struct filedesc *fdp = curfd();
+	struct file *fp = fdp->fd_ofiles[fd];
+
+	fdp->fd_ofiles[fd] = NULL;
+	fdp->fd_ofileflags[fd] = 0;
+	fdrop(fp);
 }
 
 /* ---- descriptor tables ----------------------------------------------------------------------- */
@@ -324,6 +339,8 @@ int sys_fstat(register_t *args, register_t *rv)
 		return error;
 	if (fp->f_type == DTYPE_PIPE)
 		error = pipe_stat(fp->f_pipe, &st);
+	else if (fp->f_type == DTYPE_SOCKET)
+		error = sostat(fp->f_socket, &st);
 	else
 		error = vn_stat(fp->f_vnode, &st);
 	fdrop(fp);
@@ -334,7 +351,7 @@ int sys_fstat(register_t *args, register_t *rv)
 
 /*
  * lseek(fd, off_t *offset_inout, whence): the 64-bit offset travels through the pointer.
- * ESPIPE on a pipe or a FIFO (POSIX; FreeBSD 4 let a FIFO's offset move); EINVAL for a bad whence or a negative result; EOVERFLOW past 2^63.
+ * ESPIPE on a pipe, a socket or a FIFO (POSIX; FreeBSD 4 let a FIFO's offset move); EINVAL for a bad whence or a negative result; EOVERFLOW past 2^63.
  */
 int sys_lseek(register_t *args, register_t *rv)
 {
@@ -351,7 +368,7 @@ int sys_lseek(register_t *args, register_t *rv)
 	error = fget((int)args[0], &fp);
 	if (error != 0)
 		return error;
-	if (fp->f_type == DTYPE_PIPE || fp->f_vnode->v_type == VFIFO) {
+	if (fp->f_type != DTYPE_VNODE || fp->f_vnode->v_type == VFIFO) {
 		fdrop(fp);
 		return ESPIPE;
 	}

@@ -55,6 +55,12 @@ static sy_call_t *const sysent[SYS_MAXSYSCALL] = {
 	[SYS_lstat] = sys_lstat,         [SYS_mkfifo] = sys_mkfifo,
 	[SYS_mknod] = sys_mknod,         [SYS_truncate] = sys_truncate,
 	[SYS_flock] = sys_flock,         [SYS_access] = sys_access,
+	[SYS_socket] = sys_socket,       [SYS_socketpair] = sys_socketpair,
+	[SYS_bind] = sys_bind,           [SYS_listen] = sys_listen,
+	[SYS_accept] = sys_accept,       [SYS_connect] = sys_connect,
+	[SYS_sendmsg] = sys_sendmsg,     [SYS_recvmsg] = sys_recvmsg,
+	[SYS_shutdown] = sys_shutdown,   [SYS_getsockname] = sys_getsockname,
+	[SYS_getpeername] = sys_getpeername, [SYS_poll] = sys_poll,
 };
 
 void syscall(struct trapframe *tf)

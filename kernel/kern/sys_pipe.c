@@ -32,11 +32,13 @@
 #include "kern/proc.h"
 #include "kern/file.h"
 #include "kern/pipe.h"
+#include "kern/poll.h"
 #include "kern/syscall.h"
 #include "kern/uio.h"
 #include "vfs/vnode.h"
 #include <sys/fcntl.h>
 #include <sys/signal.h>
+#include <sys/poll.h>
 #include <sys/errno.h>
 
 #define PIPE_SIZE 16384
@@ -85,6 +87,7 @@ int pipe_read(struct pipe *pp, struct uio *uio, int fflag)
 		pp->pi_head = (start + n) % PIPE_SIZE;
 		pp->pi_count -= n;
 		wakeup(&pp->pi_wwait);
+		poll_wakeup();
 	}
 	spin_unlock(&pp->pi_lock);
 	sleeplock_release(&pp->pi_rdlock);
@@ -129,6 +132,7 @@ int pipe_write(struct pipe *pp, struct uio *uio, int fflag)
 			break;
 		pp->pi_count += n;
 		wakeup(&pp->pi_rwait);
+		poll_wakeup();
 	}
 	spin_unlock(&pp->pi_lock);
 	sleeplock_release(&pp->pi_wrlock);
@@ -149,6 +153,26 @@ int pipe_stat(struct pipe *pp, struct stat *st)
 	return 0;
 }
 
+/*
+ * pipe_poll: readable with data or at EOF (no writer), writable with room for PIPE_BUF bytes
+ * (an atomic write) or with no reader left (the write fails at once); POLLHUP when the other
+ * side is gone - FreeBSD's pipe_poll (sys/kern/sys_pipe.c).
+ */
+int pipe_poll(struct pipe *pp, int events, int fflag)
+{
+	int revents = 0;
+
+	spin_lock(&pp->pi_lock);
+	if ((fflag & FREAD) && (pp->pi_count > 0 || pp->pi_writers == 0))
+		revents |= events & (POLLIN | POLLRDNORM);
+	if ((fflag & FWRITE) && (PIPE_SIZE - pp->pi_count >= PIPE_BUF || pp->pi_readers == 0))
+		revents |= events & (POLLOUT | POLLWRNORM);
+	if (((fflag & FREAD) && pp->pi_writers == 0) || ((fflag & FWRITE) && pp->pi_readers == 0))
+		revents |= POLLHUP;
+	spin_unlock(&pp->pi_lock);
+	return revents;
+}
+
 static void pipe_free(struct pipe *pp)
 {
 	kfree(pp->pi_buf);
@@ -167,6 +191,7 @@ static bool pipe_drop_end(struct pipe *pp, int fflag)
 		pp->pi_writers--;
 	wakeup(&pp->pi_rwait);
 	wakeup(&pp->pi_wwait);
+	poll_wakeup();
 	last = pp->pi_readers == 0 && pp->pi_writers == 0;
 	spin_unlock(&pp->pi_lock);
 	return last;
@@ -219,17 +244,6 @@ static int pipe_end(struct pipe *pp, int fflag, int *fdp)
 	return 0;
 }
 
-/* Undo pipe_end: forget descriptor fd and close its file. */
-static void pipe_end_close(int fd)
-{
-	struct filedesc *fdp = curproc->p_fd;
-	struct file *fp = fdp->fd_ofiles[fd];
-
-	fdp->fd_ofiles[fd] = NULL;
-	fdp->fd_ofileflags[fd] = 0;
-	fdrop(fp);
-}
-
 /* pipe(int fds[2]): fds[0] is the read end, fds[1] the write end. */
 int sys_pipe(register_t *args, register_t *rv)
 {
@@ -247,13 +261,13 @@ int sys_pipe(register_t *args, register_t *rv)
 	}
 	error = pipe_end(pp, FWRITE, &fds[1]);
 	if (error != 0) {
-		pipe_end_close(fds[0]);
+		fdforget(fds[0]);
 		return error;
 	}
 	error = copyout(fds, (void *)args[0], sizeof(fds));
 	if (error != 0) {
-		pipe_end_close(fds[1]);
-		pipe_end_close(fds[0]);
+		fdforget(fds[1]);
+		fdforget(fds[0]);
 	}
 	return error;
 }

@@ -33,6 +33,9 @@ sy_call_t sys_open, sys_link, sys_unlink, sys_chdir, sys_stat, sys_mkdir, sys_rm
           sys_rename, sys_fsync, sys_sync, sys_ftruncate, sys_getdents, sys_statfs, sys_fstatfs,
           sys_utimes, sys_umask, sys_chmod, sys_fchmod, sys_chown, sys_fchown, sys_lchown,
           sys_symlink, sys_readlink, sys_lstat, sys_mkfifo, sys_mknod, sys_truncate, sys_access;
+/* kern/uipc_syscalls.c: sockets; kern/sys_generic.c: poll */
+sy_call_t sys_socket, sys_socketpair, sys_bind, sys_listen, sys_accept, sys_connect, sys_sendmsg,
+          sys_recvmsg, sys_shutdown, sys_getsockname, sys_getpeername, sys_poll;
 /* vfs/vfs_mount.c: mounts */
 sy_call_t sys_mount, sys_unmount, sys_getfsstat;
 /* vm/vm_mmap.c: mappings (sbrk is in vm/vm_unix.c) */

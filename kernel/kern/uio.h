@@ -13,14 +13,10 @@
 #define _KERN_UIO_H_
 
 #include "kern/types.h"
+#include <sys/uio.h>
 
 enum uio_rw  { UIO_READ, UIO_WRITE };
 enum uio_seg { UIO_USERSPACE, UIO_SYSSPACE, UIO_NOCOPY };
-
-struct iovec {
-	void  *iov_base;
-	size_t iov_len;
-};
 
 struct uio {
 	struct iovec *uio_iov;

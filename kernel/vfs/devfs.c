@@ -19,6 +19,12 @@
  * belongs to root (uid 0, gid 0): disks have mode 0640, character devices 0666 and /dev 0555,
  * and they cannot be changed (chmod and chown are EOPNOTSUPP); access is checked on these.
  *
+ * Device numbers (st_rdev, and what mknod(2) on another file system stores): FreeBSD 4's
+ * makedev(major, minor) (<sys/types.h>). Character devices have major DEVFS_CDEV_MAJOR and
+ * their order of registration as minor (the console is 0); disks have major DEVFS_DISK_MAJOR
+ * and their order of appearance as minor (the first disk is 0). Registration happens in a
+ * fixed order at boot, so the numbers of a configuration stay the same from boot to boot.
+ *
  * The vnodes exist before devfs is mounted (the root is mounted from one); mounting devfs
  * (once, on /dev at boot) sets their v_mount.
  *
@@ -48,6 +54,8 @@
 #define DEVFS_MAXCDEVS  32
 #define DEVFS_ROOTINO   2
 #define DEVFS_DEV       0xde00        /* st_dev of everything in devfs */
+#define DEVFS_CDEV_MAJOR 1            /* device numbers (see the top) */
+#define DEVFS_DISK_MAJOR 2
 #define RAW_MAXIO       (1024 * 1024) /* largest raw transfer per disk call */
 #define RAW_MINIO       (64 * 1024)   /* raw transfers wait for memory up to this much */
 
@@ -62,6 +70,7 @@ struct devfs_node {
 	struct cdevsw *dn_cdev;        /* a character device */
 	void          *dn_arg;
 	ino_t          dn_ino;
+	dev_t          dn_rdev;        /* its device number (see the top) */
 	struct vnode  *dn_vnode;       /* made on first use, referenced by devfs for ever */
 	struct devfs_times dn_times;
 };
@@ -74,6 +83,7 @@ static int ncdevs;
 
 static struct devfs_node devfs_nodes[DEVFS_MAXNODES];
 static int ndevfs_nodes;
+static int ndevfs_disks;               /* disk nodes so far: the next disk's minor number */
 static struct sleeplock devfs_lock;
 static struct vnode *devfs_rootvp;
 static struct devfs_times devfs_roottimes;
@@ -110,15 +120,16 @@ static void devfs_times_init(struct devfs_times *t)
 	t->atime = t->mtime = t->ctime = boottime.tv_sec;
 }
 
-static void devfs_add(const char *name, struct disk *dp, struct cdevsw *sw, void *arg)
+/* A node for a device not yet in the table: true if one was added. */
+static bool devfs_add(const char *name, dev_t rdev, struct disk *dp, struct cdevsw *sw, void *arg)
 {
 	struct devfs_node *dn;
 
 	if (devfs_find(name) != NULL)
-		return;
+		return false;
 	if (ndevfs_nodes == DEVFS_MAXNODES) {
 		kprintf("devfs: more than %d devices, /dev/%s not shown\n", DEVFS_MAXNODES, name);
-		return;
+		return false;
 	}
 	dn = &devfs_nodes[ndevfs_nodes];
 	strlcpy(dn->dn_name, name, sizeof(dn->dn_name));
@@ -126,8 +137,10 @@ static void devfs_add(const char *name, struct disk *dp, struct cdevsw *sw, void
 	dn->dn_cdev = sw;
 	dn->dn_arg = arg;
 	dn->dn_ino = DEVFS_ROOTINO + 1 + ndevfs_nodes;
+	dn->dn_rdev = rdev;
 	devfs_times_init(&dn->dn_times);
 	ndevfs_nodes++;
+	return true;
 }
 
 /* Add nodes for disks and character devices registered since the last look. */
@@ -137,9 +150,11 @@ static void devfs_refresh(void)
 	int i, n = __atomic_load_n(&ncdevs, __ATOMIC_ACQUIRE);
 
 	for (i = 0; i < n; i++)
-		devfs_add(cdevtab[i].sw->d_name, NULL, cdevtab[i].sw, cdevtab[i].arg);
+		devfs_add(cdevtab[i].sw->d_name, makedev(DEVFS_CDEV_MAJOR, i), NULL, cdevtab[i].sw,
+		          cdevtab[i].arg);
 	for (dp = disk_first(); dp != NULL; dp = dp->d_next)
-		devfs_add(dp->d_name, dp, NULL, NULL);
+		if (devfs_add(dp->d_name, makedev(DEVFS_DISK_MAJOR, ndevfs_disks), dp, NULL, NULL))
+			ndevfs_disks++;
 }
 
 /* The node's vnode, referenced for the caller. */
@@ -179,6 +194,23 @@ int devfs_disk_vnode(const char *name, struct vnode **vpp)
 		error = ENXIO;
 	else
 		error = devfs_node_vnode(dn, vpp);
+	sleeplock_release(&devfs_lock);
+	return error;
+}
+
+/* devfs_rdev_vnode: the vnode of the device numbered rdev, referenced; ENXIO if there is none. */
+int devfs_rdev_vnode(dev_t rdev, struct vnode **vpp)
+{
+	int i, error = ENXIO;
+
+	sleeplock_acquire(&devfs_lock);
+	devfs_refresh();
+	for (i = 0; i < ndevfs_nodes; i++) {
+		if (devfs_nodes[i].dn_rdev == rdev) {
+			error = devfs_node_vnode(&devfs_nodes[i], vpp);
+			break;
+		}
+	}
 	sleeplock_release(&devfs_lock);
 	return error;
 }
@@ -388,7 +420,7 @@ static int devfs_getattr(struct vnode *vp, struct stat *st)
 		return 0;
 	}
 	st->st_ino = dn->dn_ino;
-	st->st_rdev = dn->dn_ino;
+	st->st_rdev = dn->dn_rdev;
 	st->st_nlink = 1;
 	if (dn->dn_disk != NULL) {
 		st->st_mode = S_IFCHR | 0640;

@@ -16,7 +16,8 @@
  *   vn_fullpath(vp, buf, size) - the absolute path of directory vp (getcwd's walk).
  *   vfs_copyinstr(uaddr, max, &k) - a user string of at most max bytes (NUL included) in a
  *                             new kmalloc'd buffer (kfree it): EFAULT, ENAMETOOLONG, ENOMEM.
- *   vn_read/vn_write/vn_stat/vn_ioctl/vn_close - the struct file operations of DTYPE_VNODE files.
+ *   vn_mksock(path, &vp)    - the socket file bind(2) makes at kernel path `path` (EADDRINUSE).
+ *   vn_read/vn_write/vn_stat/vn_ioctl/vn_poll/vn_close - the struct file operations of DTYPE_VNODE files.
  *   vn_closevnode(vp, fflag) - what vn_close does to the vnode: undo open(2)'s work, vrele.
  *   vn_writechk(vp)         - ETXTBSY if vp is a running program's image (v_textcount), which
  *                             nobody may open for writing or truncate; else 0.
@@ -58,11 +59,13 @@ bool vn_isroot(struct vnode *vp);
 int  vfs_cross_mounts(struct vnode **vpp);
 int  vn_fullpath(struct vnode *vp, char *buf, size_t size);
 int  vfs_copyinstr(register_t uaddr, size_t max, char **kp);
+int  vn_mksock(const char *path, struct vnode **vpp);
 
 int  vn_read(struct file *fp, struct uio *uio);
 int  vn_write(struct file *fp, struct uio *uio);
 int  vn_stat(struct vnode *vp, struct stat *st);
 int  vn_ioctl(struct file *fp, u_long cmd, void *data);
+int  vn_poll(struct file *fp, int events);
 int  vn_close(struct file *fp);
 int  vn_closevnode(struct vnode *vp, int fflag);
 int  vn_writechk(struct vnode *vp);

@@ -404,9 +404,9 @@ int VOP_SYMLINK(struct vnode *dvp, const char *name, int mode, const char *targe
 	return VOP_DIR_CALL(dvp, vop_symlink, dvp, name, mode, target, vpp);
 }
 
-int VOP_MKNOD(struct vnode *dvp, const char *name, int mode, struct vnode **vpp)
+int VOP_MKNOD(struct vnode *dvp, const char *name, int mode, dev_t rdev, struct vnode **vpp)
 {
-	return VOP_DIR_CALL(dvp, vop_mknod, dvp, name, mode, vpp);
+	return VOP_DIR_CALL(dvp, vop_mknod, dvp, name, mode, rdev, vpp);
 }
 
 int VOP_READDIR(struct vnode *vp, struct uio *uio)

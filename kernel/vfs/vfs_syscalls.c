@@ -32,6 +32,7 @@
 #include "vfs/buf.h"
 #include "vfs/bufdaemon.h"
 #include "vfs/vfs.h"
+#include "vfs/devfs.h"
 #include <sys/fcntl.h>
 #include <sys/stat.h>
 #include <sys/dirent.h>
@@ -223,19 +224,43 @@ static int open_create(const char *path, int oflags, int mode, struct vnode **vp
 }
 
 /*
- * The checks open(2) makes on the vnode it found (FreeBSD 4's vn_open): a symbolic link
- * (O_NOFOLLOW) is EMLINK; an existing file must not be a running program if it is to be
- * written (vn_writechk: ETXTBSY), and must grant read and/or write permission as asked (O_TRUNC
- * asks for write); then the file counts the new writer (vn_writer_begin, which tests for text
- * again under its lock: an exec may have begun since), VOP_OPEN, a FIFO's wait for its other
- * end, O_TRUNC.
+ * A device node outside devfs (mknod(2) on wdfs) stands for the devfs node of the same number:
+ * *vpp, whose permissions were checked, is exchanged for that node's vnode, so the open reaches
+ * the driver as /dev's would. ENXIO if no device has the number.
  */
-static int open_vnode(struct vnode *vp, int oflags, int fflag, bool created)
+static int open_device_node(struct vnode **vpp)
 {
+	struct vnode *devvp;
+	struct stat st;
+	int error;
+
+	error = VOP_GETATTR(*vpp, &st);
+	if (error == 0)
+		error = devfs_rdev_vnode(st.st_rdev, &devvp);
+	if (error != 0)
+		return error;
+	vrele(*vpp);
+	*vpp = devvp;
+	return 0;
+}
+
+/*
+ * The checks open(2) makes on the vnode it found (FreeBSD 4's vn_open): a symbolic link
+ * (O_NOFOLLOW) is EMLINK, a socket EOPNOTSUPP; an existing file must not be a running program
+ * if it is to be written (vn_writechk: ETXTBSY), and must grant read and/or write permission as
+ * asked (O_TRUNC asks for write); then a device node's devfs vnode in *vpp (open_device_node),
+ * the new writer counted (vn_writer_begin, which tests for text again under its lock: an exec
+ * may have begun since), VOP_OPEN, a FIFO's wait for its other end, O_TRUNC.
+ */
+static int open_vnode(struct vnode **vpp, int oflags, int fflag, bool created)
+{
+	struct vnode *vp = *vpp;
 	int mode = 0, error;
 
 	if (vp->v_type == VLNK)
 		return EMLINK;
+	if (vp->v_type == VSOCK)
+		return EOPNOTSUPP;
 	if ((oflags & O_DIRECTORY) && vp->v_type != VDIR)
 		return ENOTDIR;
 	if (!created) {
@@ -253,6 +278,12 @@ static int open_vnode(struct vnode *vp, int oflags, int fflag, bool created)
 		if (error != 0)
 			return error;
 	}
+	if ((vp->v_type == VCHR || vp->v_type == VBLK) && vp->v_disk == NULL && vp->v_cdev == NULL) {
+		error = open_device_node(vpp);
+		if (error != 0)
+			return error;
+		vp = *vpp;
+	}
 	if ((fflag & FWRITE) && (error = vn_writer_begin(vp)) != 0)
 		return error;
 	error = VOP_OPEN(vp, fflag);
@@ -269,14 +300,6 @@ unwrite:
 	if (fflag & FWRITE)
 		vn_writer_end(vp);
 	return error;
-}
-
-/* Forget descriptor fd of the current process and drop its file (an open that failed late). */
-static void open_undo(struct file *fp, int fd)
-{
-	curproc->p_fd->fd_ofiles[fd] = NULL;
-	curproc->p_fd->fd_ofileflags[fd] = 0;
-	fdrop(fp);
 }
 
 /* open(path, flags, mode) -> fd */
@@ -301,7 +324,7 @@ int sys_open(register_t *args, register_t *rv)
 	kfree(path);
 	if (error != 0)
 		return error;
-	error = open_vnode(vp, oflags, fflag, created);
+	error = open_vnode(&vp, oflags, fflag, created);
 	if (error != 0) {
 		vrele(vp);
 		return error;
@@ -319,7 +342,7 @@ int sys_open(register_t *args, register_t *rv)
 		error = vn_flock(fp, ((oflags & O_EXLOCK) ? LOCK_EX : LOCK_SH) |
 		                     ((oflags & O_NONBLOCK) ? LOCK_NB : 0));
 		if (error != 0) {
-			open_undo(fp, fd);
+			fdforget(fd);
 			return error;
 		}
 	}
@@ -677,8 +700,11 @@ int sys_mkdir(register_t *args, register_t *rv)
 	return error;
 }
 
-/* Make a special file `path` of mode `mode` (type bits included) with VOP_MKNOD, after create_check. */
-static int make_node(register_t upath, int mode)
+/*
+ * Make a special file `path` of mode `mode` (type bits included) with VOP_MKNOD, after
+ * create_check. rdev: a device's number (0 for a FIFO).
+ */
+static int make_node(register_t upath, int mode, dev_t rdev)
 {
 	char name[MAXNAMLEN + 1];
 	struct vnode *dvp, *vp;
@@ -689,9 +715,32 @@ static int make_node(register_t upath, int mode)
 		return error;
 	error = create_check(dvp, name);
 	if (error == 0)
-		error = VOP_MKNOD(dvp, name, mode, &vp);
+		error = VOP_MKNOD(dvp, name, mode, rdev, &vp);
 	if (error == 0)
 		vrele(vp);
+	vrele(dvp);
+	return error;
+}
+
+/*
+ * vn_mksock: the socket file bind(2) makes at kernel path `path`, mode 0777 less the umask
+ * (FreeBSD 4's unp_bind): the last component is not followed, and a name that exists is
+ * EADDRINUSE. Returns its vnode, referenced.
+ */
+int vn_mksock(const char *path, struct vnode **vpp)
+{
+	char name[MAXNAMLEN + 1];
+	struct vnode *dvp;
+	int error;
+
+	error = namei_parent(path, &dvp, name);
+	if (error != 0)
+		return error;
+	error = create_check(dvp, name);
+	if (error == EEXIST)
+		error = EADDRINUSE;
+	if (error == 0)
+		error = VOP_MKNOD(dvp, name, S_IFSOCK | (ACCESSPERMS & ~cmask()), 0, vpp);
 	vrele(dvp);
 	return error;
 }
@@ -700,17 +749,17 @@ static int make_node(register_t upath, int mode)
 int sys_mkfifo(register_t *args, register_t *rv)
 {
 	*rv = 0;
-	return make_node(args[0], S_IFIFO | (((int)args[1] & ALLPERMS) & ~cmask()));
+	return make_node(args[0], S_IFIFO | (((int)args[1] & ALLPERMS) & ~cmask()), 0);
 }
 
 /*
  * mknod(path, mode, dev), as FreeBSD's kern_mknodat has it since FreeBSD 8 (sys/kern/
  * vfs_syscalls.c, read at freebsd-src 79b84ce54b) and POSIX asks: a FIFO with dev 0 is
  * mkfifo(2), for anyone; a character or block device needs root first (EPERM before the path
- * is looked up), then EEXIST, then the file system makes it (wdfs cannot: EOPNOTSUPP, devices
- * live in devfs; dev is not used); any other type, or a FIFO with a dev, is EINVAL at once.
- * FreeBSD 4's mknod (vfs_syscalls.c 1.151.2.18) asked for root first whatever the type and
- * made no FIFOs: EPERM for a user, EINVAL for root.
+ * is looked up), then EEXIST, then the file system makes it, keeping dev (makedev(major,
+ * minor), <sys/types.h>; wdfs keeps it, devfs makes none: EOPNOTSUPP); any other type, or a
+ * FIFO with a dev, is EINVAL at once. FreeBSD 4's mknod (vfs_syscalls.c 1.151.2.18) asked for
+ * root first whatever the type and made no FIFOs: EPERM for a user, EINVAL for root.
  */
 int sys_mknod(register_t *args, register_t *rv)
 {
@@ -724,7 +773,7 @@ int sys_mknod(register_t *args, register_t *rv)
 	error = suser(cred_cur());
 	if (error != 0)
 		return error;
-	return make_node(args[0], (mode & S_IFMT) | ((mode & ALLPERMS) & ~cmask()));
+	return make_node(args[0], (mode & S_IFMT) | ((mode & ALLPERMS) & ~cmask()), (dev_t)args[2]);
 }
 
 /* Is `name` in dvp a directory something is mounted on (or the root of a mount)? */

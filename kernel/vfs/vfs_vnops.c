@@ -26,7 +26,9 @@
 #include "vfs/vnode.h"
 #include "vfs/buf.h"
 #include "vfs/vfs.h"
+#include "dev/cdev.h"
 #include <sys/fcntl.h>
+#include <sys/poll.h>
 #include <sys/errno.h>
 
 /* Does reading or writing vp use the file offset? */
@@ -114,6 +116,22 @@ int vn_ioctl(struct file *fp, u_long cmd, void *data)
 	if (vp->v_type == VREG || vp->v_type == VDIR)
 		return ENOTTY;
 	return VOP_IOCTL(vp, cmd, data, fp->f_flag);
+}
+
+/*
+ * vn_poll: poll(2) on a vnode file. A FIFO answers as its pipe, a character device as its
+ * driver's d_poll; files, directories, disks and devices without one are always ready for
+ * reading and writing (FreeBSD's seltrue / vop_nopoll).
+ */
+int vn_poll(struct file *fp, int events)
+{
+	struct vnode *vp = fp->f_vnode;
+
+	if (vp->v_type == VFIFO)
+		return pipe_poll(vp->v_fifo, events, fp->f_flag);
+	if (vp->v_cdev != NULL && vp->v_cdev->d_poll != NULL)
+		return vp->v_cdev->d_poll(vp->v_cdevarg, events);
+	return events & (POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM);
 }
 
 /*

@@ -37,9 +37,10 @@ struct buf;
 struct disk;
 struct cdevsw;
 struct pipe;
+struct socket;
 struct vm_page;
 
-enum vtype { VNON, VREG, VDIR, VBLK, VCHR, VLNK, VFIFO };
+enum vtype { VNON, VREG, VDIR, VBLK, VCHR, VLNK, VFIFO, VSOCK };
 
 TAILQ_HEAD(buflists, buf);
 
@@ -93,6 +94,7 @@ struct vnode {
 	int                 v_textcount;    /* mappings of it as a program's image (atomic): while
 	                                       any, writing it is ETXTBSY */
 	struct pipe        *v_fifo;         /* VFIFO while open: the pipe behind it (sys_pipe.c) */
+	struct socket      *v_socket;       /* VSOCK: the socket bound to it, or NULL (so_lock) */
 	int                 v_flockers;     /* flock(2): shared holders, or -1 if held exclusive
 	                                       (kern_lockf.c's lock) */
 };
@@ -109,8 +111,9 @@ struct vop_vector {
 	/* symlink: a symbolic link `name` -> target (1..PATH_MAX-1 bytes); EEXIST. */
 	int (*vop_symlink)(struct vnode *dvp, const char *name, int mode, const char *target,
 	                   struct vnode **vpp);
-	/* mknod: a special file of type mode & S_IFMT (a FIFO; EOPNOTSUPP for what it cannot make). */
-	int (*vop_mknod)(struct vnode *dvp, const char *name, int mode, struct vnode **vpp);
+	/* mknod: a special file of type mode & S_IFMT (a FIFO, a socket, or a character or block
+	 * device numbered rdev); EOPNOTSUPP for what it cannot make. */
+	int (*vop_mknod)(struct vnode *dvp, const char *name, int mode, dev_t rdev, struct vnode **vpp);
 	/* readdir: fill uio with whole struct dirent records starting at directory position
 	 * uio_offset (an fs-defined cookie, 0 = start); advances uio_offset past what it returned. */
 	int (*vop_readdir)(struct vnode *vp, struct uio *uio);
@@ -165,7 +168,7 @@ int VOP_RMDIR(struct vnode *dvp, const char *name);
 int VOP_LINK(struct vnode *dvp, const char *name, struct vnode *vp);
 int VOP_RENAME(struct vnode *fdvp, const char *fname, struct vnode *tdvp, const char *tname);
 int VOP_SYMLINK(struct vnode *dvp, const char *name, int mode, const char *target, struct vnode **vpp);
-int VOP_MKNOD(struct vnode *dvp, const char *name, int mode, struct vnode **vpp);
+int VOP_MKNOD(struct vnode *dvp, const char *name, int mode, dev_t rdev, struct vnode **vpp);
 int VOP_READDIR(struct vnode *vp, struct uio *uio);
 int VOP_READLINK(struct vnode *vp, struct uio *uio);
 int VOP_READ(struct vnode *vp, struct uio *uio, int ioflag);

@@ -130,7 +130,7 @@ def equal_boot():
             T.check("ccdconfig -g prints the ccd.conf line", out == "ccd0 128 none /dev/ada0 /dev/ada1\n",
                     expected="ccd0 128 none /dev/ada0 /dev/ada1", got=out)
             # 64 MB = 131072 sectors, minus CCD_OFFSET 16, down to a multiple of 128: 130944 each.
-            out, st = g.sh("ls -l /dev/ccd0")
+            out, st = g.sh("stat -f %z /dev/ccd0")
             size = 2 * 130944 * 512
             T.check("ccd0 size = 2 x (64 MB - 16 sectors, rounded down to 128)", str(size) in out,
                     expected=size, got=out.strip())
@@ -206,7 +206,7 @@ def unequal_boot():
             T.check("ccdconfig -C -f applies a ccd.conf", st == 0 and
                     "ccd1 32 none /dev/ada0 /dev/ada1 /dev/ada2" in out,
                     expected="ccd1 32 none /dev/ada0 /dev/ada1 /dev/ada2", got="status %d: %s" % (st, out.strip()))
-            out, st = g.sh("ls -l /dev/ccd1")
+            out, st = g.sh("stat -f %z /dev/ccd1")
             T.check("the interleave table uses all of every component", str(total) in out,
                     expected=total, got=out.strip())
             out, st = g.sh("pattern verify /dev/ccd1 %d 5" % total, timeout=120)

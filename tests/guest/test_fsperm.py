@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """test_fsperm: the utilities of owners, modes and links - chmod, chown, id, ln -s, ls -l,
 mkfifo, truncate, the shell's umask, mount -u - on a data disk made on the host as a format
-version 1 wdfs (before symbolic links), which the kernel upgrades to version 2 when it mounts it
-read-write; after the boot the host's fsck finds what the guest made (links, a FIFO, set-ID
-and sticky bits, other owners) clean, and the superblock says version 2 (docs/fs.md,
+version 1 wdfs (before symbolic links), which the kernel upgrades to version 3 when it mounts it
+read-write; after the boot the host's fsck finds what the guest made (links, a FIFO, device
+nodes made by mknod, set-ID and sticky bits, other owners) clean, and the superblock says
+version 3 (docs/fs.md,
 docs/userland.md). One boot, about 15 s.
 tests/run: timeout=300 about=20
 """
@@ -46,8 +47,8 @@ with wdfs.Image(IMG, writable=True) as img:
 
 with Guest(disks=1, root="md", keep=True, disk_dir=DIR, disk_size="32m", timeout=120) as g:
     run(g, "mount: a version 1 file system mounts read-write", "mount /dev/da0 /data1 && cd /data1")
-    T.check("the kernel says it upgraded the format", "format version 1 upgraded to 2" in g.console,
-            expected="wdfs: da0: format version 1 upgraded to 2", got=g.console[-400:])
+    T.check("the kernel says it upgraded the format", "format version 1 upgraded to 3" in g.console,
+            expected="wdfs: da0: format version 1 upgraded to 3", got=g.console[-400:])
 
     # the shell's umask (FreeBSD sh's forms) and the modes new files get
     run(g, "umask: init's mask is 022", "umask", out="0022\n")
@@ -103,6 +104,16 @@ with Guest(disks=1, root="md", keep=True, disk_dir=DIR, disk_size="32m", timeout
     run(g, "mkfifo and ls -l", "mkfifo p; ls -l p", regex=r"\Aprw-r--r--  1 root  wheel  0 ")
     run(g, "mkfifo -m", "mkfifo -m 600 p2; ls -l p2", regex=r"\Aprw-------  ")
     run(g, "mkfifo: an existing name", "mkfifo p", status=1, out="mkfifo: p: File exists\n")
+
+    # mknod: device nodes on wdfs (format version 3) reach devfs's drivers by number
+    run(g, "mknod c: /dev/null's number, ls -l shows it", "mknod nul c 1 0 && ls -l nul && echo x > nul && cat nul",
+        regex=r"\Acrw-r--r--  1 root  wheel +1, +0 \w+ +\d+ [\d:]+ nul\n\Z")
+    run(g, "mknod b: the first disk's number", "mknod disk b 2 0 && ls -l disk", regex=r"\Abrw-r--r--  1 root  wheel +2, +0 ")
+    run(g, "mknod: a bad type", "mknod x d 1 0", status=1, out="mknod: node must be type 'b' or 'c'\n")
+    run(g, "mknod: a non-numeric major", "mknod x c 1z 0", status=1, out="mknod: 1z: non-numeric major number\n")
+    run(g, "mknod: a major past 255", "mknod x c 256 0", status=1, out="mknod: major or minor number too large\n")
+    run(g, "mknod: an existing name", "mknod nul c 1 0", status=1, out="mknod: nul: File exists\n")
+    run(g, "mknod: usage", "mknod nul c", status=1, out="usage: mknod name [b | c] major minor\n")
     run(g, "a FIFO between two processes", "(echo through the fifo > p &); cat p", out="through the fifo\n")
 
     # truncate
@@ -136,8 +147,12 @@ st = subprocess.run([FSCK, str(IMG)], stdout=subprocess.PIPE, stderr=subprocess.
 T.check("host fsck: the file system the guest filled with links, FIFOs and owners is clean",
         st.returncode == 0 and "clean" in st.stdout, expected="status 0, clean", got=st.stdout)
 with wdfs.Image(IMG) as img:
-    T.check("the superblock says format version 2 now", img.sb["s_version"] == 2, expected=2,
+    T.check("the superblock says format version 3 now", img.sb["s_version"] == 3, expected=3,
             got=img.sb["s_version"])
+    nul = img.lookup("/nul")
+    T.check("the host reads the guest's device node: character, 1, 0", nul is not None and img.inode(nul).is_chr and
+            img.inode(nul).rdev == (1 << 8) | 0, expected="is_chr, rdev 0x100",
+            got=img.inode(nul) if nul is not None else None)
     lnk = img.lookup("/target")
     T.check("the host reads the guest's link to /no/such", lnk is not None and img.inode(lnk).is_lnk and
             img.read(lnk) == b"/no/such", expected="a link to /no/such",

@@ -109,8 +109,8 @@ static uint32_t bmap(struct wdfs_dinode *dp, uint64_t lbn)
 	return b;
 }
 
-/* Inode of `name` in directory inode dino (0 if absent). */
-static uint32_t lookup(uint32_t dino, const char *name)
+/* Inode of `name` in directory inode dino (0 if absent); *offp: its record's byte in the image. */
+static uint32_t find_entry(uint32_t dino, const char *name, uint64_t *offp)
 {
 	struct wdfs_dinode d;
 	uint8_t *blk = malloc(sb.s_bsize);
@@ -123,13 +123,23 @@ static uint32_t lookup(uint32_t dino, const char *name)
 			struct wdfs_direct *e = (struct wdfs_direct *)(blk + off);
 			if (wdfs_dirent_check(blk, off, sb.s_bsize, sb.s_ninodes, NULL, 0) != 0)
 				break;
-			if (e->d_ino && wdfs_name_eq(e, name, (uint32_t)strlen(name)))
+			if (e->d_ino && wdfs_name_eq(e, name, (uint32_t)strlen(name))) {
 				found = e->d_ino;
+				*offp = (uint64_t)bmap(&d, lbn) * sb.s_bsize + off;
+				break;
+			}
 			off += e->d_reclen;
 		}
 	}
 	free(blk);
 	return found;
+}
+
+static uint32_t lookup(uint32_t dino, const char *name)
+{
+	uint64_t off;
+
+	return find_entry(dino, name, &off);
 }
 
 /* Symbolic links keep their targets in their first block; a FIFO has no data at all. */
@@ -233,6 +243,45 @@ static void expect_fsck(const char *name, const char *flags, int status, const c
 	check(name, st == status && strstr(output, needle) != NULL, want, output);
 }
 
+/* Make /pipe another type of format version 3: its mode, its record's type, its device number. */
+static void retype_pipe(uint32_t fifo, uint64_t recoff, uint16_t mode, uint8_t dtype, uint32_t rdev)
+{
+	copy_image();
+	poke(inode_off(fifo) + offsetof(struct wdfs_dinode, di_mode), &mode, 2);
+	poke(inode_off(fifo) + offsetof(struct wdfs_dinode, di_rdev), &rdev, 4);
+	poke(recoff + offsetof(struct wdfs_direct, d_type), &dtype, 1);
+}
+
+/* Device nodes and sockets (version 3): fsck knows them, and that they hold nothing. */
+static void test_special_types(void)
+{
+	uint64_t recoff = 0, seven = 7;
+	uint32_t fifo, five = 5;
+	char needle[128];
+
+	img = fopen(image, "rb");
+	fifo = find_entry(WDFS_ROOTINO, "pipe", &recoff);
+	fclose(img);
+	retype_pipe(fifo, recoff, 020640, WDFS_DT_CHR, (1u << 8) | 2);
+	expect_fsck("fsck: a character device node is clean", "", 0, "clean");
+	poke(inode_off(fifo) + offsetof(struct wdfs_dinode, di_size), &seven, 8);
+	snprintf(needle, sizeof(needle), "inode %u: character device has size 7, should be 0", fifo);
+	expect_fsck("fsck: a device node with a size is found", "", 4, needle);
+	retype_pipe(fifo, recoff, 060600, WDFS_DT_BLK, (2u << 8) | 0);
+	expect_fsck("fsck: a block device node is clean", "", 0, "clean");
+	retype_pipe(fifo, recoff, 060600, WDFS_DT_CHR, 0);
+	expect_fsck("fsck: a block device named as a character device is found", "", 4, "type");
+	retype_pipe(fifo, recoff, 0140755, WDFS_DT_SOCK, 5);
+	snprintf(needle, sizeof(needle), "inode %u: socket has device number 5, should be 0", fifo);
+	expect_fsck("fsck: a socket with a device number is found", "", 4, needle);
+	expect_fsck("fsck -y: the number is set to 0", "-y", 1, "fixed");
+	expect_fsck("fsck: clean after the socket repair", "", 0, "clean");
+	retype_pipe(fifo, recoff, 010620, WDFS_DT_FIFO, 0);
+	poke(inode_off(fifo) + offsetof(struct wdfs_dinode, di_rdev), &five, 4);
+	snprintf(needle, sizeof(needle), "inode %u: FIFO has device number 5, should be 0", fifo);
+	expect_fsck("fsck: a FIFO with a device number is found", "", 4, needle);
+}
+
 static void test_damage(void)
 {
 	struct wdfs_dinode d;
@@ -320,6 +369,8 @@ static void test_damage(void)
 		expect_fsck("fsck -y: its size is set to 0", "-y", 1, "fixed");
 		expect_fsck("fsck: clean after the FIFO repair", "", 0, "clean");
 	}
+
+	test_special_types();
 
 	copy_image();
 	poke(0, &magic, 4);

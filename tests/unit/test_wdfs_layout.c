@@ -109,7 +109,7 @@ static void test_super(void)
 	          msg, "unsupported version 9");
 	sb = good_super(); sb.s_version = 0; wdfs_super_seal(&sb);
 	check_err("super: version 0 is refused", wdfs_super_check(&sb, dev, msg, sizeof(msg)), WDFS_EVERSION,
-	          msg, "unsupported version 0 (this code reads versions 1 to 2)");
+	          msg, "unsupported version 0 (this code reads versions 1 to 3)");
 	sb = good_super(); sb.s_version = 1; wdfs_super_seal(&sb);
 	check_err("super: version 1 (before symbolic links) is read", wdfs_super_check(&sb, dev, msg, sizeof(msg)),
 	          WDFS_OK, msg, "");

@@ -3,7 +3,8 @@
  *
  *   1  superblock, then every inode: type, block pointers in range, no block claimed twice, no
  *      block past the end of the file, the block count; a symbolic link's target (its first
- *      block: 1..WDFS_MAXSYMLINK bytes, no NUL), a FIFO's emptiness (no size, no blocks)
+ *      block: 1..WDFS_MAXSYMLINK bytes, no NUL), the emptiness of a FIFO, socket or device
+ *      node (no size, no blocks) and that only a device node has a device number
  *   2  directories from the root: every record well formed, "." and "..", entries naming
  *      allocated inodes of the right type, each directory reachable by exactly one name
  *   3  directories not reachable from the root: reconnected into /lost+found
@@ -29,6 +30,9 @@
 #define S_IFREG_  0100000
 #define S_IFLNK_  0120000
 #define S_IFIFO_  0010000
+#define S_IFCHR_  0020000
+#define S_IFBLK_  0060000
+#define S_IFSOCK_ 0140000
 #define OWNER_META 0xffffffffu     /* owner[] of the metadata blocks */
 #define MAXREPORT  10              /* bitmap mismatches listed one by one */
 
@@ -115,6 +119,9 @@ static const char *tname(uint16_t mode)
 	case S_IFREG_: return "file";
 	case S_IFLNK_: return "symlink";
 	case S_IFIFO_: return "FIFO";
+	case S_IFCHR_: return "character device";
+	case S_IFBLK_: return "block device";
+	case S_IFSOCK_: return "socket";
 	default:       return "inode";
 	}
 }
@@ -126,6 +133,9 @@ static uint8_t dtype_of(uint16_t mode)
 	case S_IFREG_: return WDFS_DT_REG;
 	case S_IFLNK_: return WDFS_DT_LNK;
 	case S_IFIFO_: return WDFS_DT_FIFO;
+	case S_IFCHR_: return WDFS_DT_CHR;
+	case S_IFBLK_: return WDFS_DT_BLK;
+	case S_IFSOCK_: return WDFS_DT_SOCK;
 	default:       return WDFS_DT_UNKNOWN;
 	}
 }
@@ -452,17 +462,24 @@ static void check_inode(struct fsck *fs, uint32_t ino)
 	}
 	check_type(fs, ino);
 	fmt = dp->di_mode & S_IFMT_;
-	if (fmt != S_IFDIR_ && fmt != S_IFREG_ && fmt != S_IFLNK_ && fmt != S_IFIFO_) {
+	if (fmt != S_IFDIR_ && fmt != S_IFREG_ && fmt != S_IFLNK_ && fmt != S_IFIFO_ &&
+	    fmt != S_IFCHR_ && fmt != S_IFBLK_ && fmt != S_IFSOCK_) {
 		if (problem(fs, true, "inode %u: unknown file type (mode 0%o)", ino, dp->di_mode))
 			clear_inode(fs, ino);
 		else
 			fs->doomed[ino] = 1;
 		return;
 	}
-	if (fmt == S_IFIFO_ && dp->di_size != 0 &&
-	    problem(fs, true, "inode %u: FIFO has size %llu, should be 0", ino,
+	if (fmt != S_IFDIR_ && fmt != S_IFREG_ && fmt != S_IFLNK_ && dp->di_size != 0 &&
+	    problem(fs, true, "inode %u: %s has size %llu, should be 0", ino, tname(dp->di_mode),
 	            (unsigned long long)dp->di_size)) {
 		dp->di_size = 0;                /* its blocks are past the end now: freed below */
+		changed = true;
+	}
+	if (fmt != S_IFCHR_ && fmt != S_IFBLK_ && dp->di_rdev != 0 &&
+	    problem(fs, true, "inode %u: %s has device number %u, should be 0", ino,
+	            tname(dp->di_mode), dp->di_rdev)) {
+		dp->di_rdev = 0;
 		changed = true;
 	}
 	/* A directory's extent is decided by its blocks below (its size may be what is damaged). */

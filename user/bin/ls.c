@@ -80,19 +80,32 @@ static int width(unsigned long long v)
 	return w;
 }
 
+/*
+ * The size column: a device's "major, minor" (each at least 3 wide, as FreeBSD 4's ls prints
+ * them, bin/ls/print.c printlong), else the size in bytes.
+ */
+static void size_field(const struct stat *st, char *buf, size_t n)
+{
+	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+		snprintf(buf, n, "%3d, %3d", major(st->st_rdev), minor(st->st_rdev));
+	else
+		snprintf(buf, n, "%lld", (long long)st->st_size);
+}
+
 /* Print entries (sorted by the caller); -l computes column widths over the whole set. */
 static void print(struct entry *e, int n, int total)
 {
 	int lw = 1, sw = 1, uw = 1, gw = 1;
 	long long blocks = 0;
 	time_t now = time(NULL);
-	char user[32], group[32];
+	char user[32], group[32], size[32];
 
 	for (int i = 0; i < n && lflag; i++) {
 		if (width(e[i].st.st_nlink) > lw)
 			lw = width(e[i].st.st_nlink);
-		if (width((unsigned long long)e[i].st.st_size) > sw)
-			sw = width((unsigned long long)e[i].st.st_size);
+		size_field(&e[i].st, size, sizeof size);
+		if ((int)strlen(size) > sw)
+			sw = (int)strlen(size);
 		owner_names(&e[i].st, user, group, sizeof user);
 		if ((int)strlen(user) > uw)
 			uw = (int)strlen(user);
@@ -115,12 +128,13 @@ static void print(struct entry *e, int n, int total)
 		mode[10] = 0;
 		owner_names(st, user, group, sizeof user);
 		link_target(&e[i], target, sizeof target);
+		size_field(st, size, sizeof size);
 		gmtime_r(&st->st_mtime, &tm);
 		/* FreeBSD shows the year instead of the time for files older than six months */
 		strftime(date, sizeof date, st->st_mtime + 15778800 < now || st->st_mtime > now + 15778800
 		                            ? "%b %e  %Y" : "%b %e %H:%M", &tm);
-		printf("%s  %*u %-*s  %-*s  %*lld %s %s%s\n", mode, lw, (unsigned)st->st_nlink, uw, user,
-		       gw, group, sw, (long long)st->st_size, date, e[i].name, target);
+		printf("%s  %*u %-*s  %-*s  %*s %s %s%s\n", mode, lw, (unsigned)st->st_nlink, uw, user,
+		       gw, group, sw, size, date, e[i].name, target);
 	}
 }
 

@@ -44,10 +44,6 @@
                      "  Mode: (%OMp%03OLp/%.10Sp)         Uid: (%5u/%8Su)  Gid: (%5g/%8Sg)%n" \
                      "Device: %Hd,%Ld   Inode: %i    Links: %l%nAccess: %Sa%nModify: %Sm%nChange: %Sc"
 
-/* FreeBSD 4's split of a dev_t (sys/types.h, major() and minor()) */
-#define DEV_MAJOR(d) (((unsigned)(d) >> 8) & 0xff)
-#define DEV_MINOR(d) ((unsigned)(d) & 0xffff00ff)
-
 static const char *timefmt = "%b %e %T %Y";
 
 /* One conversion, parsed. */
@@ -136,9 +132,9 @@ static int field_datum(const struct conv *c, const struct stat *st, const char *
 	case 'd': case 'r':
 		d->num = c->field == 'd' ? st->st_dev : st->st_rdev;
 		if (c->piece == 'H')
-			d->num = DEV_MAJOR(d->num);
+			d->num = (unsigned)major(d->num);
 		else if (c->piece == 'L')
-			d->num = DEV_MINOR(d->num);
+			d->num = (unsigned)minor(d->num);
 		else if (c->piece)
 			return -1;
 		return 0;

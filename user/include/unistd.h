@@ -100,7 +100,7 @@ mode_t umask(mode_t mask);                                /* returns the old mas
 int   symlink(const char *target, const char *path);
 ssize_t readlink(const char *path, char *buf, size_t n);  /* no NUL added */
 int   mkfifo(const char *path, mode_t mode);
-int   mknod(const char *path, mode_t mode, dev_t dev);    /* a FIFO (dev 0); devices: root, wdfs EOPNOTSUPP */
+int   mknod(const char *path, mode_t mode, dev_t dev);    /* a FIFO (dev 0) for anyone; devices: root, dev makedev(major, minor) */
 int   utimes(const char *path, const struct timeval *times);   /* times[0] atime, [1] mtime; NULL: now */
 int   link(const char *from, const char *to);
 int   unlink(const char *path);

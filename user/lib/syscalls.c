@@ -15,6 +15,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
+#include <poll.h>
 
 int errno;
 
@@ -237,3 +239,50 @@ static ssize_t pio(int fd, void *buf, size_t n, off_t offset, int writing)
 ssize_t pread(int fd, void *buf, size_t n, off_t offset)  { return pio(fd, buf, n, offset, 0); }
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t offset)
                                         { return pio(fd, (void *)buf, n, offset, 1); }
+
+/* ---- sockets and poll ---------------------------------------------------------------------- */
+
+int socket(int domain, int type, int protocol) { return SC3(SYS_socket, domain, type, protocol); }
+int socketpair(int domain, int type, int protocol, int sv[2])
+                                        { return SC4(SYS_socketpair, domain, type, protocol, sv); }
+int bind(int s, const struct sockaddr *addr, socklen_t len) { return SC3(SYS_bind, s, addr, len); }
+int listen(int s, int backlog)          { return SC2(SYS_listen, s, backlog); }
+int accept(int s, struct sockaddr *addr, socklen_t *lenp) { return SC3(SYS_accept, s, addr, lenp); }
+int connect(int s, const struct sockaddr *addr, socklen_t len) { return SC3(SYS_connect, s, addr, len); }
+ssize_t sendmsg(int s, const struct msghdr *msg, int flags) { return SC3(SYS_sendmsg, s, msg, flags); }
+ssize_t recvmsg(int s, struct msghdr *msg, int flags) { return SC3(SYS_recvmsg, s, msg, flags); }
+int shutdown(int s, int how)            { return SC2(SYS_shutdown, s, how); }
+int getsockname(int s, struct sockaddr *addr, socklen_t *lenp) { return SC3(SYS_getsockname, s, addr, lenp); }
+int getpeername(int s, struct sockaddr *addr, socklen_t *lenp) { return SC3(SYS_getpeername, s, addr, lenp); }
+int poll(struct pollfd *fds, nfds_t nfds, int timeout) { return SC3(SYS_poll, fds, nfds, timeout); }
+
+/* sendto and send: sendmsg with one buffer (and the address, if any). */
+ssize_t sendto(int s, const void *buf, size_t len, int flags, const struct sockaddr *to, socklen_t tolen)
+{
+	struct iovec iov = { (void *)buf, len };
+	struct msghdr msg = { (void *)to, to != NULL ? tolen : 0, &iov, 1, NULL, 0, 0 };
+
+	return sendmsg(s, &msg, flags);
+}
+
+ssize_t send(int s, const void *buf, size_t len, int flags)
+{
+	return sendto(s, buf, len, flags, NULL, 0);
+}
+
+/* recvfrom and recv: recvmsg with one buffer; *fromlen gets the sender's address's length. */
+ssize_t recvfrom(int s, void *buf, size_t len, int flags, struct sockaddr *from, socklen_t *fromlen)
+{
+	struct iovec iov = { buf, len };
+	struct msghdr msg = { from, from != NULL && fromlen != NULL ? *fromlen : 0, &iov, 1, NULL, 0, 0 };
+	ssize_t n = recvmsg(s, &msg, flags);
+
+	if (n >= 0 && from != NULL && fromlen != NULL)
+		*fromlen = msg.msg_namelen;
+	return n;
+}
+
+ssize_t recv(int s, void *buf, size_t len, int flags)
+{
+	return recvfrom(s, buf, len, flags, NULL, NULL);
+}

@@ -61,6 +61,12 @@ static const uint32_t flockops[] = {
 	LOCK_SH | LOCK_NB, LOCK_EX | LOCK_NB, LOCK_UN, LOCK_SH, 0, LOCK_SH | LOCK_EX, 0xffffffffu,
 };
 static const uint32_t amodes[] = { F_OK, R_OK, W_OK | X_OK, R_OK | W_OK | X_OK, 8, 0xffffffffu };
+/* socket domains and types alike: AF_UNIX/SOCK_STREAM, AF_INET/SOCK_DGRAM, SOCK_SEQPACKET, bad */
+static const uint32_t socktypes[] = { 1, 2, 5, 0, 0xffffffffu };
+/* address lengths: the whole struct, none, the header alone, past it, SOCK_MAXADDRLEN and more */
+static const uint32_t sunlens[] = { sizeof(struct sockaddr_un), 0, 2, 3, 255, 256, 0xffffffffu };
+/* poll timeouts (ms): short, so a poll that waits costs the batch little */
+static const uint32_t msecs[] = { 0, 1, 20 };
 static const uint32_t sigs[] = { 0, 1, 9, 15, 31, 32, 64, 0xffffffffu, 1000 };
 static const uint32_t whences[] = { SEEK_SET, SEEK_CUR, SEEK_END, 3, 0xffffffffu };
 static const int64_t offsets[] = {
@@ -165,6 +171,18 @@ static const struct sig sigtab[] = {
 	{ SYS_truncate,     "truncate",     2, { K_PATH, K_OFFP } },
 	{ SYS_flock,        "flock",        2, { K_FD, K_FLOCK } },
 	{ SYS_access,       "access",       2, { K_PATH, K_AMODE } },
+	{ SYS_socket,       "socket",       3, { K_SOCKTYPE, K_SOCKTYPE, K_INT } },
+	{ SYS_socketpair,   "socketpair",   2, { K_SOCKTYPE, K_SOCKTYPE, K_INT, K_PTR } },
+	{ SYS_bind,         "bind",         2, { K_FD, K_SUN, K_SUNLEN } },
+	{ SYS_listen,       "listen",       2, { K_FD, K_INT } },
+	{ SYS_accept,       "accept",       1, { K_FD, K_PTR, K_PTR } },
+	{ SYS_connect,      "connect",      2, { K_FD, K_SUN, K_SUNLEN } },
+	{ SYS_sendmsg,      "sendmsg",      2, { K_FD, K_MSGHDR, K_INT } },
+	{ SYS_recvmsg,      "recvmsg",      1, { K_FD, K_MSGHDR, K_INT } },
+	{ SYS_shutdown,     "shutdown",     1, { K_FD, K_INT } },
+	{ SYS_getsockname,  "getsockname",  1, { K_FD, K_PTR, K_PTR } },
+	{ SYS_getpeername,  "getpeername",  1, { K_FD, K_PTR, K_PTR } },
+	{ SYS_poll,         "poll",         1, { K_PTR, K_INT, K_MSECS } },
 };
 #define NSIGS (sizeof sigtab / sizeof sigtab[0])
 
@@ -173,7 +191,8 @@ static int confusable(int k)
 {
 	return k == K_INT || k == K_LEN || k == K_PTR || k == K_FD || k == K_OFLAGS || k == K_MODE ||
 	       k == K_SIG || k == K_WHENCE || k == K_CLOCK || k == K_WHO || k == K_IOCTL || k == K_FCNTL ||
-	       k == K_OFFP || k == K_TIMESPEC || k == K_ID || k == K_FLOCK || k == K_AMODE;
+	       k == K_OFFP || k == K_TIMESPEC || k == K_ID || k == K_FLOCK || k == K_AMODE ||
+	       k == K_SOCKTYPE || k == K_SUNLEN;
 }
 
 static uint32_t pool_size(int k)
@@ -209,6 +228,11 @@ static uint32_t pool_size(int k)
 	case K_ID:       return sizeof ids / 4;
 	case K_FLOCK:    return sizeof flockops / 4;
 	case K_AMODE:    return sizeof amodes / 4;
+	case K_SOCKTYPE: return sizeof socktypes / 4;
+	case K_SUN:      return 4;                      /* the two addresses, NULL, a kernel address */
+	case K_SUNLEN:   return sizeof sunlens / 4;
+	case K_MSGHDR:   return 4;                      /* env.msg, NULL, a kernel address, heap junk */
+	case K_MSECS:    return sizeof msecs / 4;
 	default:         return 1;
 	}
 }
@@ -398,6 +422,11 @@ static register_t value(const struct arg *a)
 	case K_ID:       return ids[v];
 	case K_FLOCK:    return flockops[v];
 	case K_AMODE:    return amodes[v];
+	case K_SOCKTYPE: return socktypes[v];
+	case K_SUN:      return v < 2 ? (register_t)&env.sun[v] : ptr_value(v == 2 ? 0 : 11);
+	case K_SUNLEN:   return sunlens[v];
+	case K_MSGHDR:   return v == 0 ? (register_t)&env.msg : ptr_value(v == 1 ? 0 : v == 2 ? 11 : 1);
+	case K_MSECS:    return msecs[v];
 	default:         return v;
 	}
 }
@@ -467,6 +496,13 @@ static int describe_arg(char *buf, size_t n, const struct arg *a)
 		                env.ccdio.ccio_ndisks, env.ccdio.ccio_disks[0], env.ccdio.ccio_disks[1]);
 	case K_CCDFD:
 		return snprintf(buf, n, "fd:ccdctl");
+	case K_SUN:
+		return v < 2 ? snprintf(buf, n, "&{AF_UNIX \"%s\"}", env.sun[v].sun_path)
+		             : snprintf(buf, n, "%s", v == 2 ? "NULL" : "ktext");
+	case K_MSGHDR: {
+		static const char *const names[] = { "&{to sock, 64 bytes}", "NULL", "ktext", "heap" };
+		return snprintf(buf, n, "%s", names[v]);
+	}
 	case K_NONE:
 		return snprintf(buf, n, "%#x", v);
 	default:
@@ -533,7 +569,12 @@ long make_call(const struct call *c)
 		if (r > 0)
 			env.kid = (pid_t)r;
 	}
-	if (c->num == SYS_open || c->num == SYS_dup || c->num == SYS_dup2)
+	/* A new socket is made non-blocking: a read of an idle socket would otherwise hold the batch
+	 * until the watchdog (the blocking paths are usertests's). */
+	if ((c->num == SYS_socket || c->num == SYS_accept) && c->name != NULL && r >= 0)
+		fcntl((int)r, F_SETFL, O_NONBLOCK);
+	if (c->num == SYS_open || c->num == SYS_dup || c->num == SYS_dup2 || c->num == SYS_socket ||
+	    c->num == SYS_accept)
 		remember_fd(r);
 	return r;
 }

@@ -19,7 +19,9 @@
  * root disk read-only); paths that are long, empty, lack a NUL, go through "..", name nothing
  * or name a device; corrupt and truncated ELF files and #! loops for execve; ccd configuration
  * records; a scratch mount point; user and group IDs (root, a user, nobody, -1), flock
- * operations and access(2) modes. One argument in eight is replaced by a value of another kind.
+ * operations and access(2) modes; socket domains and types, AF_UNIX addresses (a socket in the
+ * scratch tree, the root directory) and their lengths, a msghdr of one buffer, short poll
+ * timeouts. One argument in eight is replaced by a value of another kind.
  * A batch may give up root (setuid) and go on as a user; a FIFO it makes and then opens may
  * block it until the watchdog's SIGKILL, which is part of what is tested.
  * Calls that would take the system down for everyone are not made: reboot only with invalid
@@ -123,6 +125,13 @@ static void set_paths(int batch)
 		env.longpath[i] = i % 2 ? '/' : 'p';
 	env.longpath[1100] = '\0';
 	snprintf(env.paths[5], sizeof env.paths[0], "%s/%.60s", env.dir, env.longname);
+	for (int i = 0; i < 2; i++) {
+		env.sun[i].sun_family = AF_UNIX;
+		snprintf(env.sun[i].sun_path, sizeof env.sun[i].sun_path, "%s", i == 0 ? env.dir : "/");
+		if (i == 0)
+			strlcat(env.sun[i].sun_path, "/sock", sizeof env.sun[i].sun_path);
+		env.sun[i].sun_len = (uint8_t)SUN_LEN(&env.sun[i]);
+	}
 }
 
 /* The scratch tree of one batch and the executables that must fail to run. */
@@ -139,7 +148,9 @@ static void make_scratch(void)
 	mkdir(env.paths[3], 0755);
 	writefile(env.paths[0], "fuzz\n", 5, 0644);
 	writefile(env.paths[NPATHS - 5], badelf, sizeof badelf, 0755);
-	if ((fd = open("/bin/true", O_RDONLY)) >= 0) {            /* a real ELF header, cut short */
+	/* A real ELF header, cut short. O_NONBLOCK: an earlier batch may have made /bin/true a FIFO
+	 * (unlink, then mkfifo of a path in the pool), whose open would wait for a writer. */
+	if ((fd = open("/bin/true", O_RDONLY | O_NONBLOCK)) >= 0) {
 		int n = (int)read(fd, buf, sizeof buf);
 		close(fd);
 		writefile(env.paths[NPATHS - 4], buf, n > 0 ? (size_t)n : 0, 0755);
@@ -220,6 +231,8 @@ static void setup_memory(uint32_t seed)
 	rng_state = saved;
 	memset(env.heap + HEAPBUF - 8, 'a', 8);               /* a string with no NUL before unmapped memory */
 	memset(env.stackless, 'b', sizeof env.stackless);
+	env.iov = (struct iovec){ env.heap, 64 };
+	env.msg = (struct msghdr){ &env.sun[0], sizeof env.sun[0], &env.iov, 1, NULL, 0, 0 };
 	env.argv_ok[0] = "x";
 	env.argv_ok[1] = NULL;
 	env.argv_badelem[0] = "x";

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <time.h>
 #include <sys/ccdvar.h>
+#include <sys/un.h>
 
 typedef uint32_t register_t;   /* a system call argument (kernel/kern/types.h) */
 
@@ -25,6 +26,7 @@ enum kind {
 	K_NONE, K_INT, K_LEN, K_PTR, K_FD, K_PATH, K_EXEC, K_ARGV, K_OFLAGS, K_MODE, K_PID, K_SIG,
 	K_WHENCE, K_OFFP, K_TIMESPEC, K_SYSCTL, K_IOCTL, K_FCNTL, K_FSTYPE, K_MNTDIR, K_DEV,
 	K_HOWTO, K_INCR, K_CLOCK, K_WHO, K_CCDIO, K_CCDFD, K_CCDLEN, K_ID, K_FLOCK, K_AMODE,
+	K_SOCKTYPE, K_SUN, K_SUNLEN, K_MSGHDR, K_MSECS,
 };
 
 struct arg {
@@ -56,6 +58,9 @@ struct fuzzenv {
 	int64_t  off;
 	struct ccd_ioctl ccdio;
 	char     stackless[8];
+	struct sockaddr_un sun[2];  /* a socket in the scratch tree; the root directory */
+	struct iovec iov;
+	struct msghdr msg;          /* one buffer on the heap, to or from sun[0] */
 };
 extern struct fuzzenv env;
 extern unsigned int rng_state;   /* rand_r's state: a batch's calls follow from it */

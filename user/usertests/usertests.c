@@ -46,7 +46,10 @@ static const struct ucase {
 	{ "umask", t_umask },                   { "symlink", t_symlink },
 	{ "symlink_loop", t_symlink_loop },     { "fifo", t_fifo },
 	{ "truncate", t_truncate },             { "flock", t_flock },
-	{ "random", t_random },
+	{ "random", t_random },                 { "devnode", t_devnode },
+	{ "socketpair", t_socketpair },         { "sock_stream", t_sock_stream },
+	{ "sock_nonblock", t_sock_nonblock },   { "sock_dgram", t_sock_dgram },
+	{ "sock_limits", t_sock_limits },       { "poll", t_poll },
 	{ "time", t_time },                     { "timegm", t_timegm },
 	{ "nanosleep", t_nanosleep },           { "wakeup_preempt", t_wakeup_preempt },
 	{ "sysctl", t_sysctl },                 { "sysctl_next", t_sysctl_next },
@@ -109,7 +112,11 @@ const char *ut_errname(int e)
 		[EPIPE] = "EPIPE", [ERANGE] = "ERANGE", [EAGAIN] = "EAGAIN",
 		[ENAMETOOLONG] = "ENAMETOOLONG", [ENOTEMPTY] = "ENOTEMPTY", [ENOSYS] = "ENOSYS",
 		[ENOTSUP] = "EOPNOTSUPP", [EOVERFLOW] = "EOVERFLOW", [ELOOP] = "ELOOP",
-		[EFTYPE] = "EFTYPE", [ETXTBSY] = "ETXTBSY",
+		[EFTYPE] = "EFTYPE", [ETXTBSY] = "ETXTBSY", [ENOTSOCK] = "ENOTSOCK",
+		[EDESTADDRREQ] = "EDESTADDRREQ", [EMSGSIZE] = "EMSGSIZE", [EPROTOTYPE] = "EPROTOTYPE",
+		[EPROTONOSUPPORT] = "EPROTONOSUPPORT", [EAFNOSUPPORT] = "EAFNOSUPPORT",
+		[EADDRINUSE] = "EADDRINUSE", [ECONNRESET] = "ECONNRESET", [ENOBUFS] = "ENOBUFS",
+		[EISCONN] = "EISCONN", [ENOTCONN] = "ENOTCONN", [ECONNREFUSED] = "ECONNREFUSED",
 	};
 	static char buf[16];
 

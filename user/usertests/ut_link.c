@@ -1,6 +1,6 @@
 /*
  * ut_link.c: symbolic links (symlink, readlink, lstat, lchown, following in lookups, ELOOP
- * after 32, O_NOFOLLOW), FIFOs between two processes, mknod, truncate(2), flock(2) with
+ * after 32, O_NOFOLLOW), FIFOs between two processes, mknod (device nodes too), truncate(2), flock(2) with
  * O_SHLOCK/O_EXLOCK, and /dev/random and /dev/urandom.
  */
 #include "usertests.h"
@@ -161,9 +161,7 @@ UT_CASE(t_fifo)
 	EXPECT_ERR(ftruncate(fd, 0), EINVAL);
 	close(fd);
 	EXPECT_ERR(truncate(FIFO, 0), EINVAL);
-	/* mknod: a FIFO with dev 0 as mkfifo makes it; devices root only, wdfs makes none */
-	EXPECT_ERR(mknod(LDIR "/chr", S_IFCHR | 0600, 0), EOPNOTSUPP);
-	EXPECT_ERR(mknod(LDIR "/blk", S_IFBLK | 0600, 0), EOPNOTSUPP);
+	/* mknod: a FIFO with dev 0 as mkfifo makes it; devices are root's (t_devnode) */
 	EXPECT_ERR(mknod(LDIR "/reg", S_IFREG | 0600, 0), EINVAL);
 	EXPECT_ERR(mknod(LDIR "/dir", S_IFDIR | 0700, 0), EINVAL);
 	EXPECT_ERR(mknod(LDIR "/fifo2", S_IFIFO | 0600, 1), EINVAL);   /* a FIFO has no device */
@@ -177,6 +175,69 @@ UT_CASE(t_fifo)
 	      memcmp(buf, "ok", 2) == 0, "the FIFO mknod made does not carry data: %s", strerror(errno));
 	close(fd);
 	CHECK(unlink(FIFO) == 0 && unlink(LDIR "/fifo2") == 0, "unlink: %s", strerror(errno));
+}
+
+/* ---- device nodes --------------------------------------------------------------------------- */
+
+/* As a user other than root: a device node's own permission bits decide, not /dev's. */
+static void devnode_as_user(void)
+{
+	int fd;
+
+	EXPECT_ERR(open(LDIR "/null600", O_WRONLY), EACCES);
+	CHECK((fd = open(LDIR "/null666", O_WRONLY)) >= 0 && write(fd, "x", 1) == 1,
+	      "a 0666 node of /dev/null: %s", strerror(errno));
+	close(fd);
+	EXPECT_ERR(mknod(LDIR "/mine", S_IFCHR | 0666, 0), EPERM);
+}
+
+/*
+ * mknod(2) of character and block devices on wdfs: the node keeps the number, and opening it
+ * reaches the devfs device of that number; a number no device has is ENXIO at open.
+ */
+UT_CASE(t_devnode)
+{
+	struct stat null, zero, st;
+	char buf[8] = "abcdefg";
+	pid_t pid;
+	int fd, code;
+
+	ut_rmtree(LDIR);
+	CHECK(mkdir(LDIR, 0755) == 0, "mkdir: %s", strerror(errno));
+	CHECK(stat("/dev/null", &null) == 0 && stat("/dev/zero", &zero) == 0 && null.st_rdev != zero.st_rdev,
+	      "devfs gives /dev/null and /dev/zero one number (%#x)", null.st_rdev);
+	CHECK(mknod(LDIR "/null600", S_IFCHR | 0600, null.st_rdev) == 0 &&
+	      mknod(LDIR "/null666", S_IFCHR | 0666, null.st_rdev) == 0 &&
+	      mknod(LDIR "/zero", S_IFBLK | 0644, zero.st_rdev) == 0, "mknod: %s", strerror(errno));
+	CHECK(chmod(LDIR "/null666", 0666) == 0, "chmod: %s", strerror(errno));   /* past the umask */
+	CHECK(lstat(LDIR "/null600", &st) == 0 && S_ISCHR(st.st_mode) && (st.st_mode & 07777) == 0600 &&
+	      st.st_rdev == null.st_rdev && st.st_size == 0, "stat of the node: mode %#o rdev %#x",
+	      st.st_mode, st.st_rdev);
+	CHECK(major(makedev(12, 0x20005)) == 12 && minor(makedev(12, 0x20005)) == 0x20005, "makedev/major/minor");
+	CHECK((fd = open(LDIR "/null600", O_RDWR)) >= 0 && write(fd, "x", 1) == 1 && read(fd, buf, 8) == 0,
+	      "the node does not behave as /dev/null: %s", strerror(errno));
+	close(fd);
+	CHECK((fd = open(LDIR "/zero", O_RDONLY)) >= 0 && read(fd, buf, 8) == 8 && buf[0] == 0 && buf[7] == 0,
+	      "the block node of /dev/zero does not read zeros: %s", strerror(errno));
+	close(fd);
+	CHECK(mknod(LDIR "/nodev", S_IFCHR | 0600, makedev(200, 7)) == 0, "mknod: %s", strerror(errno));
+	EXPECT_ERR(open(LDIR "/nodev", O_RDONLY), ENXIO);
+	EXPECT_ERR(mknod(LDIR "/zero", S_IFCHR | 0600, zero.st_rdev), EEXIST);
+	EXPECT_ERR(truncate(LDIR "/null600", 0), EINVAL);
+	/* names: link, rename and unlink as for any file */
+	CHECK(link(LDIR "/zero", LDIR "/zero2") == 0 && rename(LDIR "/zero2", LDIR "/zero3") == 0 &&
+	      stat(LDIR "/zero3", &st) == 0 && S_ISBLK(st.st_mode) && st.st_nlink == 2 && st.st_rdev == zero.st_rdev,
+	      "link and rename of a device node: %s", strerror(errno));
+	CHECK(unlink(LDIR "/zero3") == 0 && unlink(LDIR "/nodev") == 0, "unlink: %s", strerror(errno));
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		if (setuid(1001) < 0)
+			exit(2);
+		devnode_as_user();
+		fflush(stdout);
+		exit(ut_failed() ? 1 : 0);
+	}
+	CHECK(ut_waitexit(pid, &code) == pid && code == 0, "the part run as uid 1001 ended with %d", code);
 }
 
 /* ---- truncate ------------------------------------------------------------------------------- */

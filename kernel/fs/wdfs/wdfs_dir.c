@@ -30,6 +30,9 @@ uint8_t wdfs_dtype(uint16_t mode)
 	case S_IFREG: return WDFS_DT_REG;
 	case S_IFLNK: return WDFS_DT_LNK;
 	case S_IFIFO: return WDFS_DT_FIFO;
+	case S_IFCHR: return WDFS_DT_CHR;
+	case S_IFBLK: return WDFS_DT_BLK;
+	case S_IFSOCK: return WDFS_DT_SOCK;
 	default:      return WDFS_DT_UNKNOWN;
 	}
 }

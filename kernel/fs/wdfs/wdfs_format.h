@@ -12,8 +12,9 @@
  *
  * Inodes 0 (means "no inode") and 1 (reserved, as in FFS) are never used; the root directory is
  * inode 2. An inode is a regular file, a directory, a symbolic link (its target, 1..1023 bytes
- * with no NUL, is its data: di_size bytes in logical block 0) or a FIFO (no data: size 0, no
- * blocks); di_uid and di_gid are its owner and group, the mode's 07777 bits its permissions
+ * with no NUL, is its data: di_size bytes in logical block 0), a FIFO or a socket (no data:
+ * size 0, no blocks) or a character or block device (no data; di_rdev is its number,
+ * makedev(major, minor) of <sys/types.h>); di_uid and di_gid are its owner and group, the mode's 07777 bits its permissions
  * with the set-user-ID, set-group-ID and sticky bits. A file's blocks: di_db[0..11] hold logical blocks 0..11, di_ib[0] a single indirect
  * block of s_bsize/4 block numbers, di_ib[1] a double and di_ib[2] a triple indirect block.
  * Block number 0 in a pointer means "hole" (block 0 is the superblock, never a data block).
@@ -34,9 +35,10 @@
 #include <stdint.h>
 
 #define WDFS_MAGIC       0x53464457u   /* "WDFS" read as little-endian bytes */
-#define WDFS_VERSION     2             /* 2: symbolic links, FIFOs, owners (2026, commit d39efa7) */
-#define WDFS_VERSION_MIN 1             /* 1 (no links or FIFOs) is read too; a read-write mount
-                                          rewrites its superblock as version 2 */
+#define WDFS_VERSION     3             /* 3: device nodes and sockets; 2: symbolic links, FIFOs,
+                                          owners (2026, commit d39efa7) */
+#define WDFS_VERSION_MIN 1             /* 1 and 2 are read too; a read-write mount rewrites the
+                                          superblock as version 3 */
 #define WDFS_BSIZE_MIN   4096
 #define WDFS_BSIZE_MAX   65536
 #define WDFS_BSIZE_DEF   8192
@@ -79,7 +81,7 @@ struct wdfs_super {
 };
 
 struct wdfs_dinode {
-	uint16_t di_mode;          /* S_IFREG/S_IFDIR/S_IFLNK/S_IFIFO | 07777; 0 = free inode */
+	uint16_t di_mode;          /* S_IFREG/DIR/LNK/IFO/CHR/BLK/SOCK | 07777; 0 = free inode */
 	uint16_t di_nlink;         /* directory entries naming it ("." and ".." included) */
 	uint32_t di_uid;
 	uint32_t di_gid;
@@ -92,15 +94,19 @@ struct wdfs_dinode {
 	uint32_t di_db[WDFS_NDADDR];
 	uint32_t di_ib[WDFS_NIADDR];
 	uint32_t di_flags;         /* none defined yet: 0 */
-	uint32_t di_spare[2];
+	uint32_t di_rdev;          /* S_IFCHR/S_IFBLK: the device number; otherwise 0 */
+	uint32_t di_spare;
 };
 
 /* d_type values are the DT_* of <sys/dirent.h>. */
 #define WDFS_DT_UNKNOWN  0
 #define WDFS_DT_FIFO     1
+#define WDFS_DT_CHR      2
 #define WDFS_DT_DIR      4
+#define WDFS_DT_BLK      6
 #define WDFS_DT_REG      8
 #define WDFS_DT_LNK      10
+#define WDFS_DT_SOCK     12
 
 struct wdfs_direct {
 	uint32_t d_ino;            /* 0 = unused record */

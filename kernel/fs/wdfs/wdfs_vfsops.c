@@ -7,8 +7,9 @@
  * wdfs_super_check() (a corrupt one is refused with "wdfs: md0: bad superblock: ..." and an
  * errno, never a panic), loads both bitmaps into memory, checks the root inode, and for a
  * read-write mount marks the superblock not clean on disk before anything else is written.
- * A file system of format version 1 (made before symbolic links and FIFOs) is read as it is and
- * becomes version 2 the first time it is mounted read-write, with a console line saying so.
+ * A file system of an older format version (1: before symbolic links and FIFOs; 2: before device
+ * nodes and sockets) is read as it is and becomes version 3 the first time it is mounted
+ * read-write, with a console line saying so.
  * Locking: see wdfs.h.
  */
 #include "kern/types.h"
@@ -96,7 +97,8 @@ static int inode_check(struct wdfs_mount *wm, uint32_t ino, const struct wdfs_di
 
 	if (dp->di_mode == 0)
 		return 0;
-	if (fmt != S_IFREG && fmt != S_IFDIR && fmt != S_IFLNK && fmt != S_IFIFO)
+	if (fmt != S_IFREG && fmt != S_IFDIR && fmt != S_IFLNK && fmt != S_IFIFO &&
+	    fmt != S_IFCHR && fmt != S_IFBLK && fmt != S_IFSOCK)
 		return wdfs_corrupt(wm, "inode %u has unknown type (mode 0%o)", ino, dp->di_mode);
 	if (fmt == S_IFLNK && (dp->di_size == 0 || dp->di_size > WDFS_MAXSYMLINK))
 		return wdfs_corrupt(wm, "symbolic link inode %u has length %llu, not 1..%d", ino,
@@ -258,13 +260,16 @@ void wdfs_inode_forget(struct wdfs_inode *ip)
 		wdfs_mount_free(wm);
 }
 
-/* The vnode type of an inode of mode `mode` (wdfs keeps no device nodes). */
+/* The vnode type of an inode of mode `mode`. */
 enum vtype wdfs_vtype(uint16_t mode)
 {
 	switch (mode & S_IFMT) {
 	case S_IFDIR:  return VDIR;
 	case S_IFLNK:  return VLNK;
 	case S_IFIFO:  return VFIFO;
+	case S_IFCHR:  return VCHR;
+	case S_IFBLK:  return VBLK;
+	case S_IFSOCK: return VSOCK;
 	default:       return VREG;
 	}
 }
@@ -475,15 +480,15 @@ static int read_super(struct wdfs_mount *wm)
 
 /*
  * A read-write mount's first write: the superblock, synchronously, with the clean flag off
- * (and a version 1 file system becomes version 2: from now on it may hold symbolic links and
- * FIFOs, which an older kernel or fsck would not know).
+ * (and an older file system becomes version 3: from now on it may hold what an older kernel or
+ * fsck would not know - symbolic links, FIFOs, device nodes, sockets).
  */
 static int mark_dirty(struct wdfs_mount *wm)
 {
 	int error;
 
 	if (wm->wm_sb.s_version < WDFS_VERSION) {
-		kprintf("wdfs: %s: format version %u upgraded to %u (symbolic links, FIFOs)\n",
+		kprintf("wdfs: %s: format version %u upgraded to %u (links, FIFOs, devices, sockets)\n",
 		        wm->wm_name, wm->wm_sb.s_version, WDFS_VERSION);
 		wm->wm_sb.s_version = WDFS_VERSION;
 	}

@@ -162,11 +162,12 @@ static int write_target(struct wdfs_inode *ip, const char *target)
 }
 
 /*
- * Make a file of `mode` named `name` in dvp: a regular file, a FIFO, or a symbolic link to
- * `target` (else NULL). Its inode - and a link's target - is on disk before its name.
+ * Make a file of `mode` named `name` in dvp: a regular file, a FIFO, a socket, a device numbered
+ * rdev, or a symbolic link to `target` (else NULL). Its inode - and a link's target - is on disk
+ * before its name.
  */
 static int make_node(struct vnode *dvp, const char *name, uint16_t mode, const char *target,
-                     struct vnode **vpp)
+                     dev_t rdev, struct vnode **vpp)
 {
 	struct wdfs_inode *dp = VTOI(dvp), *ip;
 	int error;
@@ -185,6 +186,7 @@ static int make_node(struct vnode *dvp, const char *name, uint16_t mode, const c
 		wdfs_wend(dp->i_wm);
 		return error;
 	}
+	ip->i_din.di_rdev = rdev;
 	error = target != NULL ? write_target(ip, target) : wdfs_iupdate(ip, true);
 	if (!error)
 		error = wdfs_direnter(dp, name, ip->i_ino, wdfs_dtype(mode));
@@ -203,15 +205,24 @@ static int make_node(struct vnode *dvp, const char *name, uint16_t mode, const c
 
 static int wdfs_create(struct vnode *dvp, const char *name, int mode, struct vnode **vpp)
 {
-	return make_node(dvp, name, (uint16_t)(S_IFREG | (mode & ALLPERMS)), NULL, vpp);
+	return make_node(dvp, name, (uint16_t)(S_IFREG | (mode & ALLPERMS)), NULL, 0, vpp);
 }
 
-/* wdfs_mknod: FIFOs only; wdfs keeps no device nodes (devices are devfs's). */
-static int wdfs_mknod(struct vnode *dvp, const char *name, int mode, struct vnode **vpp)
+/*
+ * wdfs_mknod: a FIFO, a socket (bind(2)), or a character or block device node keeping its
+ * number (FFS keeps it in di_db[0]; wdfs has a field of its own, so no block pointer is ever a
+ * device number).
+ */
+static int wdfs_mknod(struct vnode *dvp, const char *name, int mode, dev_t rdev,
+                      struct vnode **vpp)
 {
-	if (!S_ISFIFO(mode))
+	int fmt = mode & S_IFMT;
+
+	if (fmt != S_IFIFO && fmt != S_IFSOCK && fmt != S_IFCHR && fmt != S_IFBLK)
 		return EOPNOTSUPP;
-	return make_node(dvp, name, (uint16_t)(S_IFIFO | (mode & ALLPERMS)), NULL, vpp);
+	if (fmt != S_IFCHR && fmt != S_IFBLK)
+		rdev = 0;
+	return make_node(dvp, name, (uint16_t)(fmt | (mode & ALLPERMS)), NULL, rdev, vpp);
 }
 
 /*
@@ -228,7 +239,7 @@ static int wdfs_symlink(struct vnode *dvp, const char *name, int mode, const cha
 		return ENOENT;
 	if (len > WDFS_MAXSYMLINK)
 		return ENAMETOOLONG;
-	return make_node(dvp, name, (uint16_t)(S_IFLNK | (mode & ALLPERMS)), target, vpp);
+	return make_node(dvp, name, (uint16_t)(S_IFLNK | (mode & ALLPERMS)), target, 0, vpp);
 }
 
 /*
@@ -686,6 +697,7 @@ static int wdfs_getattr(struct vnode *vp, struct stat *st)
 	st->st_nlink = dp->di_nlink;
 	st->st_uid = dp->di_uid;
 	st->st_gid = dp->di_gid;
+	st->st_rdev = dp->di_rdev;
 	st->st_size = (off_t)dp->di_size;
 	st->st_blocks = (blkcnt_t)(dp->di_blocks * (ip->i_wm->wm_bsize / 512));
 	st->st_blksize = (blksize_t)ip->i_wm->wm_bsize;

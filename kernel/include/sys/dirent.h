@@ -22,5 +22,6 @@ struct dirent {
 #define DT_BLK     6
 #define DT_REG     8
 #define DT_LNK    10
+#define DT_SOCK   12
 
 #endif

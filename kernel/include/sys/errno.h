@@ -38,6 +38,19 @@
 #define ERANGE          34   /* Result too large */
 #define EAGAIN          35   /* Resource temporarily unavailable */
 #define EWOULDBLOCK     EAGAIN /* Operation would block (flock(2) with LOCK_NB) */
+/* Sockets (FreeBSD's numbers) */
+#define ENOTSOCK        38   /* Socket operation on non-socket */
+#define EDESTADDRREQ    39   /* Destination address required */
+#define EMSGSIZE        40   /* Message too long */
+#define EPROTOTYPE      41   /* Protocol wrong type for socket */
+#define EPROTONOSUPPORT 43   /* Protocol not supported */
+#define EAFNOSUPPORT    47   /* Address family not supported by protocol family */
+#define EADDRINUSE      48   /* Address already in use */
+#define ECONNRESET      54   /* Connection reset by peer */
+#define ENOBUFS         55   /* No buffer space available */
+#define EISCONN         56   /* Socket is already connected */
+#define ENOTCONN        57   /* Socket is not connected */
+#define ECONNREFUSED    61   /* Connection refused */
 #define ENAMETOOLONG    63   /* File name too long */
 #define ENOTEMPTY       66   /* Directory not empty */
 #define ENOSYS          78   /* Function not implemented */

@@ -27,6 +27,7 @@ struct stat {
 #define S_IFBLK  0060000
 #define S_IFREG  0100000
 #define S_IFLNK  0120000
+#define S_IFSOCK 0140000
 
 #define S_ISDIR(m)  (((m) & S_IFMT) == S_IFDIR)
 #define S_ISREG(m)  (((m) & S_IFMT) == S_IFREG)
@@ -34,6 +35,7 @@ struct stat {
 #define S_ISBLK(m)  (((m) & S_IFMT) == S_IFBLK)
 #define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
 #define S_ISLNK(m)  (((m) & S_IFMT) == S_IFLNK)
+#define S_ISSOCK(m) (((m) & S_IFMT) == S_IFSOCK)
 
 #define S_ISUID 0004000        /* set user ID on execution */
 #define S_ISGID 0002000        /* set group ID on execution */

@@ -88,6 +88,19 @@
 #define SYS_truncate     75   /* truncate(path, off_t *length) */
 #define SYS_flock        76   /* flock(fd, how) */
 #define SYS_access       77   /* access(path, mode) */
+/* Sockets (AF_UNIX) and poll. */
+#define SYS_socket       78   /* socket(domain, type, protocol) -> fd */
+#define SYS_socketpair   79   /* socketpair(domain, type, protocol, int sv[2]) */
+#define SYS_bind         80   /* bind(s, const struct sockaddr *, socklen_t) */
+#define SYS_listen       81   /* listen(s, backlog) */
+#define SYS_accept       82   /* accept(s, struct sockaddr *, socklen_t *) -> fd */
+#define SYS_connect      83   /* connect(s, const struct sockaddr *, socklen_t) */
+#define SYS_sendmsg      84   /* sendmsg(s, const struct msghdr *, flags) -> bytes */
+#define SYS_recvmsg      85   /* recvmsg(s, struct msghdr *, flags) -> bytes */
+#define SYS_shutdown     86   /* shutdown(s, how) */
+#define SYS_getsockname  87   /* getsockname(s, struct sockaddr *, socklen_t *) */
+#define SYS_getpeername  88   /* getpeername(s, struct sockaddr *, socklen_t *) */
+#define SYS_poll         89   /* poll(struct pollfd *, nfds, timeout_ms) -> ready entries */
 /* Signals: numbered from 90, apart from the file-system calls that follow 53. */
 #define SYS_sigaction    90   /* sigaction(sig, act, oact, trampoline): the libc adds its trampoline */
 #define SYS_sigprocmask  91   /* sigprocmask(how, const sigset_t *set, sigset_t *oset) */

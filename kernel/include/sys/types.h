@@ -20,4 +20,12 @@ typedef int32_t  clockid_t;
 typedef int64_t  blkcnt_t;
 typedef int32_t  blksize_t;
 
+/*
+ * A device number: FreeBSD 4's encoding (sys/types.h, RELENG_4): the major number in bits 8-15,
+ * the minor in the other 24 bits. devfs numbers its nodes this way and mknod(2) stores it.
+ */
+#define major(d)       ((int)(((uint32_t)(d) >> 8) & 0xff))
+#define minor(d)       ((int)((uint32_t)(d) & 0xffff00ff))
+#define makedev(ma, mi) ((dev_t)(((uint32_t)(ma) << 8) | (uint32_t)(mi)))
+
 #endif

@@ -176,7 +176,7 @@ def files(g):
         regex=r"\A-rw-r--r--  1 root  wheel  \d+ \w{3} [ \d]\d (\d\d:\d\d| \d{4}) /etc/rc\n\Z")
     run(g, "ls: -l of a directory has a total line", "ls -l /etc", regex=r"\Atotal \d+\n")
     run(g, "ls: several operands", "ls /etc/rc /sbin /etc/motd",
-        out="/etc/motd\n/etc/rc\n\n/sbin:\ncamcontrol\nfsck\ninit\nmount\nnewfs\numount\n")
+        out="/etc/motd\n/etc/rc\n\n/sbin:\ncamcontrol\nfsck\ninit\nmknod\nmount\nnewfs\numount\n")
     run(g, "ls: missing operand", "ls /nosuch", status=1, out="ls: /nosuch: No such file or directory\n")
     usage(g, "ls", "ls -Z")
 
@@ -378,7 +378,7 @@ def prompt_interrupt_and_editing(g):
               absent=["No such file"])
     key_check(g, "sh prompt: Tab completes a directory with a slash", "ls /sbi\tinit\n", want=["/sbin/init\n"])
     key_check(g, "sh prompt: a second Tab lists the choices", "echo /sbin/\t\t",
-              want=["camcontrol  fsck  init  mount  newfs  umount\n"], prompt=False)
+              want=["camcontrol  fsck  init  mknod  mount  newfs  umount\n"], prompt=False)
     key_check(g, "sh prompt: ... and ^C drops the line", "\x03", want=["^C\n"])
     key_check(g, "sh prompt: Tab with no match changes nothing", "echo zz\tq\n", want=["\nzzq\n"])
 

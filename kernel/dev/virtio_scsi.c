@@ -34,8 +34,13 @@
  (max_sectors sectors, seg_max - 1 pages, and d_maxio) is split into pieces issued concurrently
  * and completed when the last finishes, with the first error; the split's tracker comes from a
  * pool as large as the request pool (every tracker in use has a command in flight), so a split
- * never fails for lack of memory. A flush waits until the disk's earlier commands are done and
- * holds back later ones until it completes, so it orders writes around it.
+ * never fails for lack of memory. A flush (SYNCHRONIZE CACHE, a SIMPLE-tagged command like any
+ * other) is issued as soon as it reaches the head of the disk's FIFO, beside the commands already
+ * out: its contract is the one of Linux's REQ_PREFLUSH (Documentation/block/
+ * writeback_cache_control.rst), every write *completed* before it was issued is on the media
+ * when it completes, and every caller waits for the writes it depends on before it flushes.
+ * Draining the disk first would cost a whole queue's service per flush on a drive with no write
+ * cache, where the flush itself is free.
  *
  * Completion: the interrupt reads the ISR (which deasserts INTx), takes every finished request
  * off the used ring, and completes its bio with disk_iodone() after dropping the lock (bio_done
@@ -179,7 +184,6 @@ struct vtscsi_disk {
 	struct vtscsi_split *dk_split;        /* dk_head's tracker while it is split (sc_lock) */
 	int                  dk_inflight;     /* commands out (sc_lock) */
 	int                  dk_max_active;   /* dev.da.<n>.max_active: most commands out (sc_lock) */
-	bool                 dk_flushing;     /* a SYNCHRONIZE CACHE is out (sc_lock) */
 	uint32_t             dk_maxpiece;     /* bytes one command may carry */
 };
 
@@ -480,7 +484,6 @@ static void vtscsi_issue_flush(struct vtscsi_disk *dk, struct vtscsi_req *r)
 	r->r_dir = VTSCSI_NODATA;
 	r->r_retries = 0;
 	scsi_cdb_sync_cache10(r->r_cmd.cdb, 0, 0);
-	dk->dk_flushing = true;
 }
 
 /* Take dk's head bio off its queue once every byte of it has been issued. */
@@ -512,20 +515,16 @@ static bool vtscsi_ring_has_room(struct vtscsi_softc *sc, struct vtscsi_disk *dk
 	return sc->sc_vq.vq_nfree >= need;
 }
 
-/*
- * Issue one command for disk dk if it has work, no flush is in the
- * way and the ring has room. sc_lock held. Returns whether a command was posted.
- */
+/* Issue one command for disk dk if it has work and the ring has room. sc_lock held. Returns
+ * whether a command was posted. */
 static bool vtscsi_start_one(struct vtscsi_softc *sc, struct vtscsi_disk *dk)
 {
 	struct bio *bp = dk->dk_head;
 	struct vtscsi_req *r;
 	int error;
 
-	if (bp == NULL || dk->dk_flushing)
+	if (bp == NULL)
 		return false;
-	if (bp->bio_cmd == BIO_FLUSH && dk->dk_inflight > 0)
-		return false;                      /* the flush waits for the writes before it */
 	if (!vtscsi_ring_has_room(sc, dk))
 		return false;                      /* retried when a command gives descriptors back */
 	if ((r = vtscsi_req_get(sc)) == NULL)
@@ -639,8 +638,6 @@ static void vtscsi_finish(struct vtscsi_softc *sc, struct vtscsi_req *r, struct 
 		error = EIO;
 	if (error != 0)
 		kprintf("%s: %s; giving up: %s\n", what, why, error == ENXIO ? "ENXIO" : "EIO");
-	if (r->r_cmd.cdb[0] == SCSI_SYNCHRONIZE_CACHE_10)
-		dk->dk_flushing = false;
 	dk->dk_inflight--;
 	vtscsi_piece_done(sc, r, error, done);
 	vtscsi_req_put(sc, r);

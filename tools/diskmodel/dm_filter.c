@@ -468,17 +468,26 @@ static int dm_trim(nbdkit_next *next, void *handle, uint32_t count,
     return ret;
 }
 
+/*
+ * A flush is the modelled drive's: it takes the model's time and nothing on the host. The image
+ * file stands for the drive's media, and what a power cut of the drive loses is tools/powercut's
+ * business (the write log); passing the flush down made the file plugin fdatasync() the whole
+ * image on the host, which took 0.1-1 s with a GB of the image dirty in the host's page cache
+ * and made every flush a late reply. A host crash is not what the model models.
+ */
 static int dm_flush(nbdkit_next *next, void *handle, uint32_t flags,
                     int *err)
 {
     struct inflight f;
+    (void)next;
     (void)handle;
+    (void)flags;
+    (void)err;
     uint64_t id = wlog_issue(DM_WLOG_FLUSH, 0, 0, 0, NULL);
     model_begin(&f, DM_FLUSH, 0, 0, 0);
-    int ret = next->flush(next, flags, err);
     model_end(&f);
-    wlog_complete(id, ret);
-    return ret;
+    wlog_complete(id, 0);
+    return 0;
 }
 
 /* Warn (once) when the image is bigger than the modelled disk: offsets

@@ -6,8 +6,8 @@ docs/experiments/NAME/ (docs/harness.md "Results in the tree"):
 
   publish(src, name, into, plots)   copy an output folder's summary.txt, results.csv, groups.csv,
                                     manifest.txt (the checkout's path made relative) and plots
-                                    (the globs given; by default DEFAULT_PLOTS, the comparison
-                                    and sweep plots) into into/name/.
+                                    (the globs given; by default DEFAULT_PLOTS, the comparison,
+                                    sweep and trade-off plots) into into/name/.
                                     Nothing over MAX_BYTES is copied (no disk image, no sample
                                     stream). PublishError if src is not a gathered experiment or
                                     into/name exists. Returns the files copied.
@@ -46,7 +46,7 @@ from .plan import PRESETS, SEED_BPS, load_designs, point_tag
 
 DOCS_RUNS = wdrun.ROOT / "docs" / "experiments"
 TEXT_FILES = ("summary.txt", "results.csv", "groups.csv", "manifest.txt")
-DEFAULT_PLOTS = ("plot-compare-*.png", "plot-*-compare-*.png", "plot-sweep-*.png")   # a sweep point's compare plots are plot-POINT-compare-*
+DEFAULT_PLOTS = ("plot-compare-*.png", "plot-*-compare-*.png", "plot-sweep-*.png", "plot-tradeoff.png")   # a sweep point's compare plots are plot-POINT-compare-*
 MAX_BYTES = 300 * 1024
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9._-]*$")
 RUN_LINE_RE = re.compile(r"^ {0,3}\**Run:?\**:?\s*\[[^\]]*\]\(([^)\s#]+)\)")     # not in a code block

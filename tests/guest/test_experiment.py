@@ -322,9 +322,9 @@ def quick_table(groups):
 pub = tmp / "published"
 st, out2, err2 = experiment("--publish", str(q), "quick", "--into", str(pub))
 files = sorted(p.name for p in (pub / "quick").iterdir()) if (pub / "quick").is_dir() else []
-want = ["groups.csv", "manifest.txt"] + ["plot-compare-%s.png" % c for c in sorted(COMPARE)] + ["results.csv",
-                                                                                                 "summary.txt"]
-T.check("--publish DIR quick copies the run's text outputs and comparison plots, no sample stream",
+want = ["groups.csv", "manifest.txt"] + ["plot-compare-%s.png" % c for c in sorted(COMPARE)] + \
+    (["plot-tradeoff.png"] if (q / "plot-tradeoff.png").exists() else []) + ["results.csv", "summary.txt"]
+T.check("--publish DIR quick copies the run's text outputs, comparison and trade-off plots, no sample stream",
         st == 0 and files == want, expected=want, got="%d %s %s" % (st, files, err2[-300:]))
 if "groups.csv" in files:
     table = quick_table(read_csv(pub / "quick" / "groups.csv"))

@@ -15,7 +15,7 @@ boot) over two modelled scsi10k disks, newfs'd on /data1:
   host queue (waiting > 0) and the drive holds at most 4 + 2;
 - a synchronous writer beside the dd (latprobe -w: create, write 512 bytes, fsync, every 50 ms)
   with a target of 2 ms, which every synchronous request misses: the depth is cut (the cuts
-  counter moves) and, once only writes are seen again (a second dd alone, 128 MB, the target
+  counter moves) and, once only writes are seen again (a second dd alone, 128 MB, up to three times on a slow host, the target
   back at 20 ms), it comes back to maxdepth (the raises counter moves);
 - the negative control: the same synchronous writer beside the dd under perdevice (switched at
   run time, vfs.bufdaemon_design=perdevice) cuts nothing; switched back, every disk starts again
@@ -126,9 +126,12 @@ def check_cut_and_back(g):
     T.check("a synchronous writer beside the dd (target 2 ms): the depth is cut",
             st == 0 and d is not None and sum(d[SF + c + ".cuts"] for c in COMPONENTS) > 0,
             expected="cuts > 0", got=d if d is not None else out)
-    out, st = g.sh("sysctl vfs.syncfirst.target_ms=20 > /dev/null && rm -f /data1/beside && "
-                   "dd if=/dev/zero of=/data1/after bs=32k count=4096 2>/dev/null")
-    later = counters(g, names)
+    out, st = g.sh("sysctl vfs.syncfirst.target_ms=20 > /dev/null && rm -f /data1/beside")
+    for _ in range(3):          # a depth rises by one a window: a slow host may need a second dd
+        out, st = g.sh("rm -f /data1/after && dd if=/dev/zero of=/data1/after bs=32k count=4096 2>/dev/null")
+        later = counters(g, names)
+        if st != 0 or all(later[SF + c + ".depth"] == MAXDEPTH for c in COMPONENTS):
+            break
     d = moved(after, later)
     T.check("then the dd alone (the target 20 ms again): the depth comes back to maxdepth",
             st == 0 and d is not None and sum(d[SF + c + ".raises"] for c in COMPONENTS) > 0 and

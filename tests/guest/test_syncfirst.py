@@ -15,8 +15,9 @@ boot) over two modelled scsi10k disks, newfs'd on /data1:
   host queue (waiting > 0) and the drive holds at most 4 + 2;
 - a synchronous writer beside the dd (latprobe -w: create, write 512 bytes, fsync, every 50 ms)
   with a target of 2 ms, which every synchronous request misses: the depth is cut (the cuts
-  counter moves) and, once only writes are seen again (a second dd alone, 128 MB, up to three times on a slow host, the target
-  back at 20 ms), it comes back to maxdepth (the raises counter moves);
+  counter moves) and, once only writes are seen again (a second dd alone, 128 MB, up to three
+  times on a slow host, the target back at 20 ms), it comes back to maxdepth (the raises counter
+  moves);
 - the negative control: the same synchronous writer beside the dd under perdevice (switched at
   run time, vfs.bufdaemon_design=perdevice) cuts nothing; switched back, every disk starts again
   at maxdepth;

@@ -229,13 +229,21 @@ static void share_piece(void *arg, const struct ccd_loc *loc, uint64_t skip, uin
 	share[loc->cl_disk] += len;
 }
 
-/* Each component's share of a range (all 0 and false if the walk fails). */
+/*
+ * Each component's share of a range (all 0 and false if the walk fails). The whole ccd holds
+ * all of every component's usable sectors, and is answered without the walk: a cache flush
+ * waits on the whole ccd (disk.c's disk_wait_note), and walking every stripe unit of two 2 GB
+ * components (65,536 at the seed's 64 KB interleave, each with 64-bit divisions) took about
+ * 80 ms of the flushing process's CPU under TCG, several times per fsync.
+ */
 bool ccd_map_share(const struct ccd_geom *g, uint64_t bn, uint64_t nsect, uint64_t *share)
 {
 	int i;
 
 	for (i = 0; i < g->cg_ndisks; i++)
-		share[i] = 0;
+		share[i] = bn == 0 && nsect == g->cg_size ? g->cg_csize[i] : 0;
+	if (bn == 0 && nsect == g->cg_size)
+		return true;
 	if (ccd_walk(g, bn, nsect, share_piece, share))
 		return true;
 	for (i = 0; i < g->cg_ndisks; i++)

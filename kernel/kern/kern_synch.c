@@ -6,7 +6,8 @@
  * exits. The timer preempts a process that has run for a full time slice (sched_tick sets
  * cpu->resched; trap() then calls sched_yield()). A process that wakes from a sleep runs before
  * the others, and makes the CPU that woke it switch on its way back to user space
- * (need_resched), so it does not wait for the rest of the running process's slice.
+ * (need_resched), so it does not wait for the rest of the running process's slice. Among the
+ * others, the one that used the least CPU lately goes first (p_estcpu_ns, pick_next).
  *
  * msleep/tsleep/wakeup: see sleep.h. Timeouts are checked on every tick of CPU 0.
  * Locking: proc_lock protects every process's p_stat and sleep fields. A process gives up the CPU
@@ -30,13 +31,16 @@
 #include <sys/errno.h>
 
 #define SLICE_TICKS 2                   /* 20 ms time slice */
+#define DECAY_TICKS 100                 /* p_estcpu_ns halves every second */
 
 static int next_slot;                   /* round-robin position (proc_lock) */
 static uint32_t slice_ticks[NCPU];      /* ticks the current process has run on each CPU */
 
 static void account_switch_out(struct proc *p)
 {
-	p->p_runtime += nanouptime() - p->p_switchtime;
+	uint64_t ran = nanouptime() - p->p_switchtime;
+	p->p_runtime += ran;
+	p->p_estcpu_ns += ran;
 }
 
 /* Switch from the current process to this CPU's scheduler. proc_lock held, and nothing else. */
@@ -59,30 +63,49 @@ void sched(void)
 }
 
 /*
- * The first RUNNABLE process from the round-robin position on (only a woken one if
- * woken_only). A woken process jumps the queue without moving the position, so the turn passes
- * on as if it had not run: otherwise a prober waking every 10 ms would hand the CPU back to the
- * same process each time, whose slice never ran out, and starve the others.
+ * The next process to run, scanning the process table from the round-robin position: the
+ * first woken one if woken_only (a woken process jumps the queue without moving the position,
+ * so the turn passes on as if it had not run), else the one that used the least CPU lately
+ * (p_estcpu_ns; the first of equals), and the position moves past it.
  */
 static struct proc *scan_runnable(bool woken_only)
 {
+	struct proc *best = NULL;
+	int best_slot = 0;
 	for (int i = 0; i < NPROC; i++) {
 		int slot = (next_slot + i) % NPROC;
 		struct proc *p = &proc_table[slot];
-		if (p->p_stat == PRS_RUNNABLE && (p->p_woken || !woken_only)) {
-			if (!woken_only)
-				next_slot = slot + 1;
-			return p;
+		if (p->p_stat != PRS_RUNNABLE)
+			continue;
+		if (woken_only) {
+			if (p->p_woken)
+				return p;
+		} else if (best == NULL || p->p_estcpu_ns < best->p_estcpu_ns) {
+			best = p;
+			best_slot = slot;
 		}
 	}
-	return NULL;
+	if (best != NULL)
+		next_slot = best_slot + 1;
+	return best;
 }
 
 /*
- * Round-robin, but a process that has just ended a sleep goes before the ones that were
- * preempted: BSD's sleeper holds the kernel priority it slept at until it returns to user
- * space (need_resched, below). It loses that on the way back to user space or when its slice
- * runs out, so a process that sleeps often cannot keep the CPU from the others for long.
+ * A process that has just ended a sleep goes before the others: BSD's sleeper holds the kernel
+ * priority it slept at until it returns to user space (need_resched, below). It loses that on
+ * the way back to user space or when its slice runs out, so a process that sleeps often cannot
+ * keep the CPU from the others for long.
+ *
+ * Among the others, the one that used the least CPU lately: p_estcpu_ns, the nanoseconds it ran,
+ * halved every second (decay_estcpu). This is BSD's p_estcpu, which lowers a process's user
+ * priority by the CPU it used recently and forgets it at a rate set by the load (4.4BSD-Lite2
+ * sys/kern/kern_synch.c 8.9, schedcpu/resetpriority); wdrain counts nanoseconds where BSD
+ * counts statclock ticks, and halves where BSD decays by 2*load/(2*load+1). Two CPU-bound
+ * processes still take turns (the one that ran has the larger count), and one that waited
+ * long enough always comes first. Why it matters: a process that had to give the CPU to a
+ * woken one on its way back to user space (a disk interrupt woke a kernel thread during its
+ * system call) took its next turn in round-robin order, often after a CPU-bound writer's whole
+ * 20 ms slice, sometimes two (docs/kernel.md "Least CPU first").
  */
 static struct proc *pick_next(void)
 {
@@ -169,12 +192,21 @@ static void sleep_timeouts(void)
 }
 
 
+/* pick_next forgets half of what each process ran, every second. proc_lock held. */
+static void decay_estcpu(void)
+{
+	for (struct proc *p = proc_table; p < &proc_table[NPROC]; p++)
+		p->p_estcpu_ns /= 2;
+}
+
 void sched_tick(void)
 {
 	struct cpu *c = mycpu();
 	if (c->index == 0) {
 		spin_lock(&proc_lock);
 		sleep_timeouts();
+		if (ticks % DECAY_TICKS == 0)
+			decay_estcpu();
 		spin_unlock(&proc_lock);
 	}
 	struct proc *p = c->proc;

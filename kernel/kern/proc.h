@@ -50,6 +50,7 @@ struct proc {
 	int               p_slpresult;  /* how the sleep ended: 0, EWOULDBLOCK, EINTR */
 	uint32_t          p_slptimeout; /* tick at which a timed sleep ends, 0 = none */
 	bool              p_woken;      /* ended a sleep and not yet back in user space: runs first */
+	uint64_t          p_estcpu_ns;  /* CPU used lately: halved each second; least runs first */
 	sigset_t          p_siglist;    /* signals pending; proc_lock */
 	sigset_t          p_sigmask;    /* signals blocked; proc_lock (only the process changes it) */
 	sigset_t          p_sigignore;  /* signals ignored; proc_lock (likewise) */

@@ -52,6 +52,7 @@ static const struct ucase {
 	{ "sock_limits", t_sock_limits },       { "poll", t_poll },
 	{ "time", t_time },                     { "timegm", t_timegm },
 	{ "nanosleep", t_nanosleep },           { "wakeup_preempt", t_wakeup_preempt },
+	{ "light_first", t_light_first },
 	{ "sysctl", t_sysctl },                 { "sysctl_next", t_sysctl_next },
 	{ "kern_proc", t_kern_proc },           { "sysctl_values", t_sysctl_values },
 	{ "printf", t_printf },                 { "strtol", t_strtol },

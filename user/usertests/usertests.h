@@ -61,7 +61,7 @@ UT_CASE(t_symlink); UT_CASE(t_symlink_loop); UT_CASE(t_fifo); UT_CASE(t_devnode)
 UT_CASE(t_random);
 UT_CASE(t_socketpair); UT_CASE(t_sock_stream); UT_CASE(t_sock_nonblock); UT_CASE(t_sock_dgram);
 UT_CASE(t_sock_limits); UT_CASE(t_poll);
-UT_CASE(t_time); UT_CASE(t_timegm); UT_CASE(t_nanosleep); UT_CASE(t_wakeup_preempt); UT_CASE(t_sysctl); UT_CASE(t_sysctl_next); UT_CASE(t_kern_proc);
+UT_CASE(t_time); UT_CASE(t_timegm); UT_CASE(t_nanosleep); UT_CASE(t_wakeup_preempt); UT_CASE(t_light_first); UT_CASE(t_sysctl); UT_CASE(t_sysctl_next); UT_CASE(t_kern_proc);
 UT_CASE(t_sysctl_values);
 UT_CASE(t_printf); UT_CASE(t_strtol); UT_CASE(t_malloc); UT_CASE(t_qsort);
 UT_CASE(t_mmap_anon); UT_CASE(t_mmap_badargs); UT_CASE(t_munmap_badargs); UT_CASE(t_mprotect);

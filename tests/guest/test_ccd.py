@@ -15,7 +15,8 @@ guest verifies all of it, then the guest writes another pattern that the host ve
 Boot 3: QEMU's blkdebug fails writes to one sector of disk 1: dd to /dev/ccd0 over it reports
 an I/O error, nothing panics, and the rest of the stripe keeps working.
 Boot 4: interleave 1 sector, so a 64 KB request is 128 pieces and the unit's pool of child bios
-holds two requests: the others wait in the ccd's queue (dev.ccd.0.pool_short counts it) and
+holds two requests; the disks are held to 8 MB/s (QEMU's throttle filter) so that requests pile
+up (27 waited for the pool in one run): the others wait in the ccd's queue (dev.ccd.0.pool_short counts it) and
 none fails; a 16 MB pattern written that way is verified in the guest and on the host. The
 pattern's fsync flushes ccd0, and the flush reaches both components; a component of a
 configured ccd cannot be opened.
@@ -35,6 +36,10 @@ DESTRIPE = str(wdrun.ROOT / "tools" / "destripe")
 BAD_SECTOR = 16 + 40 * 128 + 5        # disk 1, in its 41st stripe unit (ileave 128)
 
 T = TestSet("ccd")
+# The pool boot's disks are slowed to this (8 MB/s each), so that requests pile up at the stripe
+# however fast the host is: unthrottled, a loaded host's guest sometimes issued them no faster
+# than the disks took them, and the pool never ran short.
+POOL_BPS = 8 << 20
 
 
 def make_images(sizes_mb, prefix):
@@ -48,12 +53,17 @@ def make_images(sizes_mb, prefix):
     return paths
 
 
-def ahci_args(paths, bad_sector=None):
-    """ich9-ahci with disk i on port i; blkdebug under disk 1 failing writes at bad_sector."""
+def ahci_args(paths, bad_sector=None, bps=None):
+    """ich9-ahci with disk i on port i; blkdebug under disk 1 failing writes at bad_sector; with
+    bps, each disk limited to that many bytes a second (QEMU's throttle filter)."""
     args = ["-device", "ich9-ahci,id=ahci"]
     for i, p in enumerate(paths):
         args += ["-blockdev", "driver=file,node-name=f%d,filename=%s" % (i, p)]
         image = "f%d" % i
+        if bps is not None:
+            args += ["-object", "throttle-group,id=tg%d,x-bps-total=%d" % (i, bps),
+                     "-blockdev", "driver=throttle,node-name=t%d,throttle-group=tg%d,file=%s" % (i, i, image)]
+            image = "t%d" % i
         if bad_sector is not None and i == 1:
             args += ["-blockdev", '{"driver":"blkdebug","node-name":"dbg1","image":"f1",'
                      '"inject-error":[{"event":"write_aio","errno":5,"sector":%d}]}' % bad_sector]
@@ -247,7 +257,7 @@ def fault_boot():
 
 def pool_boot():
     paths = make_images([16, 16], "pool")
-    base = with_disks(ahci_args(paths))
+    base = with_disks(ahci_args(paths, bps=POOL_BPS))
     try:
         with Guest(mem=64, smp=2, timeout=120) as g:
             out, st = g.sh("ccdconfig ccd0 1 none /dev/ada0 /dev/ada1 && pattern write /dev/ccd0 16m 6"

@@ -240,10 +240,13 @@ bool ccd_map_share(const struct ccd_geom *g, uint64_t bn, uint64_t nsect, uint64
 {
 	int i;
 
-	for (i = 0; i < g->cg_ndisks; i++)
-		share[i] = bn == 0 && nsect == g->cg_size ? g->cg_csize[i] : 0;
-	if (bn == 0 && nsect == g->cg_size)
+	if (bn == 0 && nsect == g->cg_size) {
+		for (i = 0; i < g->cg_ndisks; i++)
+			share[i] = g->cg_csize[i];
 		return true;
+	}
+	for (i = 0; i < g->cg_ndisks; i++)
+		share[i] = 0;
 	if (ccd_walk(g, bn, nsect, share_piece, share))
 		return true;
 	for (i = 0; i < g->cg_ndisks; i++)

@@ -17,8 +17,8 @@ an I/O error, nothing panics, and the rest of the stripe keeps working.
 Boot 4: interleave 1 sector, so a 64 KB request is 128 pieces and the unit's pool of child bios
 holds two requests; the disks are held to 8 MB/s (QEMU's throttle filter) so that requests pile
 up (27 waited for the pool in one run). The others wait in the ccd's queue (dev.ccd.0.pool_short
-counts it) and none fails; a 16 MB pattern written that way is verified in the guest and on the host. The
-pattern's fsync flushes ccd0, and the flush reaches both components; a component of a
+counts it) and none fails; a 16 MB pattern written that way is verified in the guest and on the
+host. The pattern's fsync flushes ccd0, and the flush reaches both components; a component of a
 configured ccd cannot be opened.
 """
 import os

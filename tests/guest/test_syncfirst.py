@@ -21,9 +21,9 @@ boot) over two modelled scsi10k disks, newfs'd on /data1:
   the writes, so a window with one seldom looks bad (the design judges a window by its fastest
   synchronous request, docs/experiments.md "What `syncfirst` does"); with them on, the test saw
   no cut at all once a flush of the stripe stopped costing its process 80 ms of CPU
-  (kernel/dev/ccd_map.c ccd_map_share) and the writer sent more of them and, once only writes are seen again (a second dd alone, 128 MB, up to three
-  times on a slow host, the target back at 20 ms), it comes back to maxdepth (the raises counter
-  moves);
+  (kernel/dev/ccd_map.c ccd_map_share) and the writer sent more of them. Once only writes are
+  seen again (a second dd alone, 128 MB, up to three times on a slow host, the target back at
+  20 ms), the depth comes back to maxdepth (the raises counter moves);
 - the negative control: the same synchronous writer beside the dd under perdevice (switched at
   run time, vfs.bufdaemon_design=perdevice) cuts nothing; switched back, every disk starts again
   at maxdepth;

@@ -124,41 +124,49 @@ UT_CASE(t_wakeup_preempt)
  */
 UT_CASE(t_light_first)
 {
-	struct timespec ts = { 0, 1000000 };
-	int fds[2], late = 0, n = 40, status;
+	struct timespec ts = { 0, 50000000 };        /* first, the spinners use up their slices */
+	int fds[2], late = 0, n = 40, nforked, fork_errno = 0, write_errno = 0, status;
 	pid_t pids[3];
 	char c = 'x';
 
 	CHECK(pipe(fds) == 0, "pipe: %s", strerror(errno));
-	for (int i = 0; i < 3; i++) {
-		pids[i] = fork();
-		CHECK(pids[i] >= 0, "fork: %s", strerror(errno));
-		if (pids[i] == 0 && i == 2) {
+	for (nforked = 0; nforked < 3; nforked++) {
+		pids[nforked] = fork();
+		if (pids[nforked] < 0) {
+			fork_errno = errno;
+			break;
+		}
+		if (pids[nforked] == 0 && nforked == 2) {
 			close(fds[1]);
 			while (read(fds[0], &c, 1) == 1)
 				;
 			_exit(0);
 		}
-		if (pids[i] == 0)
+		if (pids[nforked] == 0)
 			for (volatile int x = 0;; x++)
 				;
 	}
 	close(fds[0]);
-	ts.tv_nsec = 50000000;                       /* the spinners use up their first slices */
-	nanosleep(&ts, NULL);
+	if (nforked == 3)
+		nanosleep(&ts, NULL);
 	ts.tv_nsec = 1000000;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; nforked == 3 && i < n; i++) {
 		nanosleep(&ts, NULL);
 		long long t0 = mono_us();
-		CHECK(write(fds[1], &c, 1) == 1, "write to the pipe: %s", strerror(errno));
+		if (write(fds[1], &c, 1) != 1) {
+			write_errno = errno;
+			break;
+		}
 		late += mono_us() - t0 > 15000;
 	}
-	close(fds[1]);
-	for (int i = 0; i < 3; i++) {
+	close(fds[1]);                               /* the reader sees EOF and exits */
+	for (int i = 0; i < nforked; i++) {          /* the spinners never end by themselves */
 		if (i < 2)
 			kill(pids[i], SIGKILL);
 		waitpid(pids[i], &status, 0);
 	}
+	CHECK(nforked == 3, "fork: %s", strerror(fork_errno));
+	CHECK(write_errno == 0, "write to the pipe: %s", strerror(write_errno));
 	CHECK(late <= n / 4, "%d of %d pipe writes beside two spinners took over 15 ms", late, n);
 }
 
